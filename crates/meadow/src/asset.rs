@@ -1,0 +1,522 @@
+//! The navmesh asset: the data contract between the bake and the runtime, its binary file
+//! format, and validation on load.
+//!
+//! # File format
+//! ```text
+//! offset  size  field
+//! 0       8     magic  b"MEADOWNV"
+//! 8       4     format version, u32 little-endian (FORMAT_VERSION)
+//! 12      8     payload length in bytes, u64 little-endian
+//! 20      4     CRC32 (IEEE) of the payload, u32 little-endian
+//! 24      n     payload: NavMeshData encoded with bincode 2 (standard configuration)
+//! ```
+//! Loading checks each field in turn and then validates the structure, so any byte string gives
+//! either a valid [`NavMesh`] or a typed [`LoadError`].
+
+use crate::geom::{self, Point2};
+use crate::settings::{BakeSettings, SettingsError};
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+use std::path::Path;
+
+/// The first eight bytes of every asset.
+pub const MAGIC: [u8; 8] = *b"MEADOWNV";
+/// The asset format version this runtime reads and writes.
+pub const FORMAT_VERSION: u32 = 1;
+/// Size of the fixed header before the payload.
+pub const HEADER_LEN: usize = 24;
+
+/// What lies across one polygon edge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EdgeLink {
+    /// A wall: the edge is on the navmesh boundary.
+    Wall,
+    /// A portal to the polygon with this index, which has the same edge reversed.
+    Polygon(u32),
+}
+
+/// One convex polygon: a run of `vertex_count` entries in [`NavMeshData::polygon_vertices`]
+/// (and the parallel [`NavMeshData::edge_links`]) starting at `first`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PolygonData {
+    /// Index of the polygon's first entry in `polygon_vertices` / `edge_links`.
+    pub first: u32,
+    /// Number of vertices (3 ..= 12).
+    pub vertex_count: u8,
+    /// Index into [`NavMeshData::areas`].
+    pub area: u16,
+    /// Layer (walkable surface) the polygon belongs to.
+    pub layer: u16,
+}
+
+/// An area type: a name and a traversal cost multiplier (`>= 1` keeps A* heuristics admissible).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AreaType {
+    /// The name from the level's `extras` (`"default"` for untagged geometry).
+    pub name: String,
+    /// Cost multiplier applied to distance travelled in this area.
+    pub cost: f32,
+}
+
+/// A closed boundary ring of the navmesh (vertex indices), the walkable side on its left:
+/// outer boundaries run counter-clockwise, holes clockwise. These are the ORCA obstacles.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Outline {
+    /// Vertex indices of the ring, without repeating the first at the end.
+    pub vertices: Vec<u32>,
+}
+
+/// The plain, serialisable contents of an asset: what the bake produces and the file stores.
+///
+/// Polygons are convex and counter-clockwise in XZ (see the crate docs). Edge `k` of a polygon
+/// runs from its vertex `k` to vertex `k + 1` (cyclically), and `edge_links[first + k]` says what
+/// lies across it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NavMeshData {
+    /// The settings the mesh was baked with.
+    pub settings: BakeSettings,
+    /// Vertex positions `[x, y, z]`; `y` is the height of the walkable surface under `(x, z)`.
+    pub vertices: Vec<[f64; 3]>,
+    /// The convex polygons.
+    pub polygons: Vec<PolygonData>,
+    /// Vertex indices of every polygon, concatenated.
+    pub polygon_vertices: Vec<u32>,
+    /// What lies across every polygon edge, parallel to `polygon_vertices`.
+    pub edge_links: Vec<EdgeLink>,
+    /// Area types referenced by the polygons.
+    pub areas: Vec<AreaType>,
+    /// Boundary rings (walls), walkable side on the left.
+    pub outlines: Vec<Outline>,
+}
+
+/// A validated navmesh: every index in range, polygons convex and counter-clockwise,
+/// adjacency symmetric. Built only through [`NavMesh::new`] or [`NavMesh::from_bytes`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct NavMesh {
+    data: NavMeshData,
+}
+
+/// A view of one polygon of a [`NavMesh`].
+#[derive(Clone, Copy, Debug)]
+pub struct PolygonRef<'a> {
+    /// Vertex indices, counter-clockwise in XZ.
+    pub vertices: &'a [u32],
+    /// What lies across each edge (edge `k` runs from `vertices[k]` to `vertices[k + 1]`).
+    pub links: &'a [EdgeLink],
+    /// Index of the polygon's area type.
+    pub area: u16,
+    /// The polygon's layer.
+    pub layer: u16,
+}
+
+/// A structural defect found while validating navmesh data; names the offending item.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ValidationError {
+    /// The stored settings are outside their limits.
+    #[error("stored settings are invalid: {0}")]
+    Settings(#[from] SettingsError),
+    /// A vertex coordinate is NaN or infinite.
+    #[error("vertex {vertex} has a non-finite coordinate")]
+    NonFiniteVertex { vertex: usize },
+    /// `edge_links` and `polygon_vertices` differ in length.
+    #[error("edge_links has {links} entries but polygon_vertices has {vertices}")]
+    LinkCountMismatch { links: usize, vertices: usize },
+    /// A polygon's vertex run is out of range or has too few/many vertices.
+    #[error("polygon {polygon} has a bad vertex run (first {first}, count {count})")]
+    BadPolygonRun { polygon: usize, first: u32, count: u8 },
+    /// Polygon runs overlap or leave gaps in `polygon_vertices`.
+    #[error("polygon {polygon} does not start where the previous one ended")]
+    NonContiguousRuns { polygon: usize },
+    /// A vertex index is out of range.
+    #[error("polygon {polygon} refers to vertex {vertex}, but there are only {count} vertices")]
+    VertexOutOfRange { polygon: usize, vertex: u32, count: usize },
+    /// A polygon's area index is out of range.
+    #[error("polygon {polygon} has area {area}, but there are only {count} area types")]
+    AreaOutOfRange { polygon: usize, area: u16, count: usize },
+    /// An area cost is not a finite number >= 1.
+    #[error("area {area} has cost {cost}; costs must be finite and >= 1")]
+    BadAreaCost { area: usize, cost: f32 },
+    /// A polygon is not convex and counter-clockwise in XZ.
+    #[error("polygon {polygon} is not convex and counter-clockwise")]
+    NotConvex { polygon: usize },
+    /// A portal points at a polygon out of range or at itself.
+    #[error("polygon {polygon} edge {edge} links to polygon {target}, which is out of range or itself")]
+    BadLink { polygon: usize, edge: usize, target: u32 },
+    /// A portal is not matched by the same edge, reversed, linking back.
+    #[error("polygon {polygon} edge {edge} links to polygon {target}, which does not link back over the same edge")]
+    AsymmetricLink { polygon: usize, edge: usize, target: u32 },
+    /// An outline is too short or refers to a vertex out of range.
+    #[error("outline {outline} is malformed (fewer than 3 vertices or a vertex out of range)")]
+    BadOutline { outline: usize },
+}
+
+/// Why an asset could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// Reading the file failed.
+    #[error("cannot read asset: {0}")]
+    Io(#[from] std::io::Error),
+    /// Fewer bytes than the header.
+    #[error("not a Meadow navmesh: {len} bytes is shorter than the {HEADER_LEN}-byte header")]
+    TooShort { len: usize },
+    /// The magic bytes are wrong.
+    #[error("not a Meadow navmesh: wrong magic bytes")]
+    BadMagic,
+    /// Written by another format version.
+    #[error("navmesh format version {found} is not supported (this build reads version {FORMAT_VERSION}); re-bake the level")]
+    UnsupportedVersion { found: u32 },
+    /// The payload is shorter or longer than the header says.
+    #[error("navmesh is truncated or padded: header says {expected} payload bytes, file has {actual}")]
+    LengthMismatch { expected: u64, actual: u64 },
+    /// The payload's CRC32 does not match the header.
+    #[error("navmesh is corrupt: payload checksum {actual:#010x} does not match header {expected:#010x}")]
+    Checksum { expected: u32, actual: u32 },
+    /// The payload does not decode.
+    #[error("navmesh payload does not decode: {0}")]
+    Decode(String),
+    /// The payload decodes but is structurally invalid.
+    #[error("navmesh is invalid: {0}")]
+    Invalid(#[from] ValidationError),
+}
+
+fn bincode_config() -> impl bincode::config::Config {
+    // Fixed-size integers keep the layout simple to inspect; limit guards decode allocations.
+    bincode::config::standard().with_limit::<{ 1 << 30 }>()
+}
+
+/// Encodes navmesh data to a bincode payload (the codec sits behind this pair alone).
+pub fn to_bytes(data: &NavMeshData) -> Vec<u8> {
+    bincode::serde::encode_to_vec(data, bincode_config()).expect("encoding plain data into a Vec cannot fail")
+}
+
+/// Decodes a bincode payload into navmesh data (not yet validated).
+pub fn from_bytes(payload: &[u8]) -> Result<NavMeshData, LoadError> {
+    let (data, used): (NavMeshData, usize) =
+        bincode::serde::decode_from_slice(payload, bincode_config()).map_err(|e| LoadError::Decode(e.to_string()))?;
+    if used != payload.len() {
+        return Err(LoadError::Decode(format!("{} trailing bytes after the payload", payload.len() - used)));
+    }
+    Ok(data)
+}
+
+impl NavMesh {
+    /// Validates `data` and wraps it.
+    pub fn new(data: NavMeshData) -> Result<NavMesh, ValidationError> {
+        validate(&data)?;
+        Ok(NavMesh { data })
+    }
+
+    /// The plain data (for inspection and re-serialisation).
+    pub fn data(&self) -> &NavMeshData {
+        &self.data
+    }
+
+    /// Consumes the mesh, returning its data.
+    pub fn into_data(self) -> NavMeshData {
+        self.data
+    }
+
+    /// The settings the mesh was baked with.
+    pub fn settings(&self) -> &BakeSettings {
+        &self.data.settings
+    }
+
+    /// Vertex positions `[x, y, z]`.
+    pub fn vertices(&self) -> &[[f64; 3]] {
+        &self.data.vertices
+    }
+
+    /// Number of polygons.
+    pub fn polygon_count(&self) -> usize {
+        self.data.polygons.len()
+    }
+
+    /// The polygon with index `index` (panics when out of range, like slice indexing).
+    pub fn polygon(&self, index: usize) -> PolygonRef<'_> {
+        let p = self.data.polygons[index];
+        let range = p.first as usize..p.first as usize + p.vertex_count as usize;
+        PolygonRef {
+            vertices: &self.data.polygon_vertices[range.clone()],
+            links: &self.data.edge_links[range],
+            area: p.area,
+            layer: p.layer,
+        }
+    }
+
+    /// Iterates over all polygons in index order.
+    pub fn polygons(&self) -> impl ExactSizeIterator<Item = PolygonRef<'_>> + '_ {
+        (0..self.polygon_count()).map(move |i| self.polygon(i))
+    }
+
+    /// A polygon's vertices projected to XZ, counter-clockwise.
+    pub fn polygon_points(&self, index: usize) -> impl ExactSizeIterator<Item = Point2> + '_ {
+        self.polygon(index).vertices.iter().map(move |&v| {
+            let p = self.data.vertices[v as usize];
+            [p[0], p[2]]
+        })
+    }
+
+    /// Area of one polygon in XZ (square metres).
+    pub fn polygon_area(&self, index: usize) -> f64 {
+        let pts: Vec<Point2> = self.polygon_points(index).collect();
+        geom::signed_area(&pts)
+    }
+
+    /// Total walkable area in XZ (square metres): the sum of polygon areas.
+    pub fn total_area(&self) -> f64 {
+        (0..self.polygon_count()).map(|i| self.polygon_area(i)).sum()
+    }
+
+    /// Axis-aligned bounds of all vertices, `(min, max)`; `None` for an empty mesh.
+    pub fn bounds(&self) -> Option<([f64; 3], [f64; 3])> {
+        let mut it = self.data.vertices.iter();
+        let first = *it.next()?;
+        Some(it.fold((first, first), |(mut lo, mut hi), v| {
+            for k in 0..3 {
+                lo[k] = lo[k].min(v[k]);
+                hi[k] = hi[k].max(v[k]);
+            }
+            (lo, hi)
+        }))
+    }
+
+    /// The area types.
+    pub fn areas(&self) -> &[AreaType] {
+        &self.data.areas
+    }
+
+    /// The boundary outlines (walls), walkable side on the left.
+    pub fn outlines(&self) -> &[Outline] {
+        &self.data.outlines
+    }
+
+    /// Serialises the mesh into the asset file format (header + payload).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let payload = to_bytes(&self.data);
+        let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
+        out.extend_from_slice(&MAGIC);
+        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+        out.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
+        out.extend_from_slice(&payload);
+        out
+    }
+
+    /// Parses and validates an asset; a typed error for any malformed byte string.
+    pub fn from_bytes(bytes: &[u8]) -> Result<NavMesh, LoadError> {
+        if bytes.len() < HEADER_LEN {
+            return Err(LoadError::TooShort { len: bytes.len() });
+        }
+        if bytes[0..8] != MAGIC {
+            return Err(LoadError::BadMagic);
+        }
+        let word = |r: std::ops::Range<usize>| -> [u8; 4] { bytes[r].try_into().expect("4-byte slice") };
+        let version = u32::from_le_bytes(word(8..12));
+        if version != FORMAT_VERSION {
+            return Err(LoadError::UnsupportedVersion { found: version });
+        }
+        let expected = u64::from_le_bytes(bytes[12..20].try_into().expect("8-byte slice"));
+        let payload = &bytes[HEADER_LEN..];
+        if expected != payload.len() as u64 {
+            return Err(LoadError::LengthMismatch { expected, actual: payload.len() as u64 });
+        }
+        let stored_crc = u32::from_le_bytes(word(20..24));
+        let actual_crc = crc32fast::hash(payload);
+        if stored_crc != actual_crc {
+            return Err(LoadError::Checksum { expected: stored_crc, actual: actual_crc });
+        }
+        Ok(NavMesh::new(from_bytes(payload)?)?)
+    }
+
+    /// Reads and validates an asset file.
+    pub fn load(path: impl AsRef<Path>) -> Result<NavMesh, LoadError> {
+        NavMesh::from_bytes(&std::fs::read(path)?)
+    }
+
+    /// Writes the asset atomically: a temporary file in the same directory, synced, then renamed
+    /// over `path`, so readers never see a half-written asset.
+    pub fn save(&self, path: impl AsRef<Path>) -> std::io::Result<()> {
+        write_atomically(path.as_ref(), &self.to_bytes())
+    }
+}
+
+/// Writes `bytes` to `path` through a temporary sibling file and a rename.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    let name = path
+        .file_name()
+        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "output path has no file name"))?;
+    let mut tmp_name = std::ffi::OsString::from(".");
+    tmp_name.push(name);
+    tmp_name.push(format!(".tmp-{}", std::process::id()));
+    let tmp = dir.join(tmp_name);
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        drop(f);
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+fn validate(d: &NavMeshData) -> Result<(), ValidationError> {
+    d.settings.validate()?;
+    if let Some(vertex) = d.vertices.iter().position(|v| v.iter().any(|c| !c.is_finite())) {
+        return Err(ValidationError::NonFiniteVertex { vertex });
+    }
+    if d.edge_links.len() != d.polygon_vertices.len() {
+        return Err(ValidationError::LinkCountMismatch {
+            links: d.edge_links.len(),
+            vertices: d.polygon_vertices.len(),
+        });
+    }
+    for (area, a) in d.areas.iter().enumerate() {
+        if !(a.cost.is_finite() && a.cost >= 1.0) {
+            return Err(ValidationError::BadAreaCost { area, cost: a.cost });
+        }
+    }
+    let nv = d.vertices.len();
+    let mut expected_first = 0u64;
+    let mut pts: Vec<Point2> = Vec::with_capacity(12);
+    for (polygon, p) in d.polygons.iter().enumerate() {
+        let bad_run = ValidationError::BadPolygonRun { polygon, first: p.first, count: p.vertex_count };
+        if !(3..=12).contains(&p.vertex_count)
+            || p.first as u64 + p.vertex_count as u64 > d.polygon_vertices.len() as u64
+        {
+            return Err(bad_run);
+        }
+        if p.first as u64 != expected_first {
+            return Err(ValidationError::NonContiguousRuns { polygon });
+        }
+        expected_first += p.vertex_count as u64;
+        if p.area as usize >= d.areas.len() {
+            return Err(ValidationError::AreaOutOfRange { polygon, area: p.area, count: d.areas.len() });
+        }
+        let run = &d.polygon_vertices[p.first as usize..p.first as usize + p.vertex_count as usize];
+        pts.clear();
+        for &v in run {
+            if v as usize >= nv {
+                return Err(ValidationError::VertexOutOfRange { polygon, vertex: v, count: nv });
+            }
+            let q = d.vertices[v as usize];
+            pts.push([q[0], q[2]]);
+        }
+        if !geom::is_convex_ccw(&pts) {
+            return Err(ValidationError::NotConvex { polygon });
+        }
+    }
+    if expected_first != d.polygon_vertices.len() as u64 {
+        return Err(ValidationError::NonContiguousRuns { polygon: d.polygons.len() });
+    }
+    // Adjacency: edge (a -> b) of P linking to Q needs an edge (b -> a) of Q linking to P.
+    let edge = |poly: &PolygonData, k: usize| -> (u32, u32, EdgeLink) {
+        let n = poly.vertex_count as usize;
+        let f = poly.first as usize;
+        (d.polygon_vertices[f + k], d.polygon_vertices[f + (k + 1) % n], d.edge_links[f + k])
+    };
+    for (polygon, p) in d.polygons.iter().enumerate() {
+        for k in 0..p.vertex_count as usize {
+            let (a, b, link) = edge(p, k);
+            let EdgeLink::Polygon(target) = link else { continue };
+            if target as usize >= d.polygons.len() || target as usize == polygon {
+                return Err(ValidationError::BadLink { polygon, edge: k, target });
+            }
+            let q = &d.polygons[target as usize];
+            let back = (0..q.vertex_count as usize)
+                .map(|j| edge(q, j))
+                .any(|(qa, qb, ql)| qa == b && qb == a && ql == EdgeLink::Polygon(polygon as u32));
+            if !back {
+                return Err(ValidationError::AsymmetricLink { polygon, edge: k, target });
+            }
+        }
+    }
+    for (outline, o) in d.outlines.iter().enumerate() {
+        if o.vertices.len() < 3 || o.vertices.iter().any(|&v| v as usize >= nv) {
+            return Err(ValidationError::BadOutline { outline });
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two unit squares side by side sharing the edge x = 1:
+    /// ```text
+    ///  z
+    ///  1  3 ---- 2 ---- 5
+    ///     |  P0  |  P1  |
+    ///  0  0 ---- 1 ---- 4
+    ///     0      1      2  x
+    /// ```
+    pub(crate) fn two_squares() -> NavMeshData {
+        NavMeshData {
+            settings: BakeSettings::DEFAULT,
+            vertices: vec![[0., 0., 0.], [1., 0., 0.], [1., 0., 1.], [0., 0., 1.], [2., 0., 0.], [2., 0., 1.]],
+            polygons: vec![
+                PolygonData { first: 0, vertex_count: 4, area: 0, layer: 0 },
+                PolygonData { first: 4, vertex_count: 4, area: 0, layer: 0 },
+            ],
+            polygon_vertices: vec![0, 1, 2, 3, 1, 4, 5, 2],
+            edge_links: vec![
+                EdgeLink::Wall,
+                EdgeLink::Polygon(1),
+                EdgeLink::Wall,
+                EdgeLink::Wall,
+                EdgeLink::Wall,
+                EdgeLink::Wall,
+                EdgeLink::Wall,
+                EdgeLink::Polygon(0),
+            ],
+            areas: vec![AreaType { name: "default".into(), cost: 1.0 }],
+            outlines: vec![Outline { vertices: vec![0, 1, 4, 5, 2, 3] }],
+        }
+    }
+
+    #[test]
+    fn round_trip() {
+        let mesh = NavMesh::new(two_squares()).unwrap();
+        let bytes = mesh.to_bytes();
+        let back = NavMesh::from_bytes(&bytes).unwrap();
+        assert_eq!(mesh, back);
+        assert_eq!(back.total_area(), 2.0);
+    }
+
+    #[test]
+    fn every_truncation_and_byte_flip_is_a_typed_error() {
+        let bytes = NavMesh::new(two_squares()).unwrap().to_bytes();
+        for len in 0..bytes.len() {
+            assert!(NavMesh::from_bytes(&bytes[..len]).is_err(), "truncated to {len}");
+        }
+        for i in 0..bytes.len() {
+            let mut b = bytes.clone();
+            b[i] ^= 0x40;
+            assert!(NavMesh::from_bytes(&b).is_err(), "flipped byte {i}");
+        }
+        let mut b = bytes.clone();
+        b[30] ^= 1;
+        assert!(matches!(NavMesh::from_bytes(&b), Err(LoadError::Checksum { .. })));
+        assert!(matches!(NavMesh::from_bytes(b"glTF\x02\0\0\0................"), Err(LoadError::BadMagic)));
+    }
+
+    #[test]
+    fn structural_defects_are_named() {
+        let mut d = two_squares();
+        d.edge_links[7] = EdgeLink::Wall;
+        assert_eq!(NavMesh::new(d).unwrap_err(), ValidationError::AsymmetricLink { polygon: 0, edge: 1, target: 1 });
+        let mut d = two_squares();
+        d.polygon_vertices[5] = 99;
+        assert!(matches!(NavMesh::new(d), Err(ValidationError::VertexOutOfRange { polygon: 1, vertex: 99, .. })));
+        let mut d = two_squares();
+        d.polygon_vertices.swap(0, 1);
+        assert!(matches!(NavMesh::new(d), Err(ValidationError::NotConvex { polygon: 0 })));
+    }
+}

@@ -1,0 +1,104 @@
+//! Planar geometry shared by the runtime and the bake: robust orientation and polygon measures.
+//!
+//! Orientation decisions go through [`orient2d`] (Shewchuk's adaptive exact predicate), never
+//! through an ad-hoc epsilon.
+
+/// A point in the XZ plane: `[x, z]`.
+pub type Point2 = [f64; 2];
+
+/// Twice the signed area of triangle `a b c`: positive when `c` lies left of `a → b`
+/// (counter-clockwise), zero when collinear; the sign is exact.
+#[inline]
+pub fn orient2d(a: Point2, b: Point2, c: Point2) -> f64 {
+    robust::orient2d(
+        robust::Coord { x: a[0], y: a[1] },
+        robust::Coord { x: b[0], y: b[1] },
+        robust::Coord { x: c[0], y: c[1] },
+    )
+}
+
+/// Signed area of a closed ring (positive when counter-clockwise).
+pub fn signed_area(ring: &[Point2]) -> f64 {
+    let n = ring.len();
+    if n < 3 {
+        return 0.0;
+    }
+    // Shoelace relative to the first point: keeps precision far from the origin.
+    let o = ring[0];
+    let mut twice = 0.0;
+    for i in 1..n - 1 {
+        let a = [ring[i][0] - o[0], ring[i][1] - o[1]];
+        let b = [ring[i + 1][0] - o[0], ring[i + 1][1] - o[1]];
+        twice += a[0] * b[1] - a[1] * b[0];
+    }
+    twice * 0.5
+}
+
+/// Whether a ring is convex and counter-clockwise: no right turn anywhere, positive area, and
+/// the boundary winds around exactly once. Collinear vertices are allowed.
+pub fn is_convex_ccw(ring: &[Point2]) -> bool {
+    let n = ring.len();
+    if n < 3 || signed_area(ring) <= 0.0 {
+        return false;
+    }
+    let mut turning = 0.0;
+    for i in 0..n {
+        let a = ring[i];
+        let b = ring[(i + 1) % n];
+        let c = ring[(i + 2) % n];
+        if orient2d(a, b, c) < 0.0 {
+            return false;
+        }
+        let d1 = [b[0] - a[0], b[1] - a[1]];
+        let d2 = [c[0] - b[0], c[1] - b[1]];
+        if d1 == [0.0, 0.0] || d2 == [0.0, 0.0] {
+            return false;
+        }
+        turning += (d1[0] * d2[1] - d1[1] * d2[0]).atan2(d1[0] * d2[0] + d1[1] * d2[1]);
+    }
+    // A star polygon with only left turns winds twice (4π); a simple convex one winds once.
+    (turning - std::f64::consts::TAU).abs() < 1e-6
+}
+
+/// Distance from `p` to the segment `a b` (all in XZ).
+pub fn point_segment_distance(p: Point2, a: Point2, b: Point2) -> f64 {
+    let ab = [b[0] - a[0], b[1] - a[1]];
+    let ap = [p[0] - a[0], p[1] - a[1]];
+    let len2 = ab[0] * ab[0] + ab[1] * ab[1];
+    let t = if len2 > 0.0 { ((ap[0] * ab[0] + ap[1] * ab[1]) / len2).clamp(0.0, 1.0) } else { 0.0 };
+    let d = [ap[0] - ab[0] * t, ap[1] - ab[1] * t];
+    (d[0] * d[0] + d[1] * d[1]).sqrt()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn square_is_convex_and_reverse_is_not() {
+        let sq = [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]];
+        assert!(is_convex_ccw(&sq));
+        let mut rev = sq;
+        rev.reverse();
+        assert!(!is_convex_ccw(&rev));
+        assert_eq!(signed_area(&sq), 1.0);
+    }
+
+    #[test]
+    fn pentagram_is_rejected() {
+        // Five points of a regular pentagon visited in star order: all left turns, winds twice.
+        let p: Vec<Point2> = (0..5)
+            .map(|i| {
+                let a = (i * 2) as f64 * std::f64::consts::TAU / 5.0;
+                [a.cos(), a.sin()]
+            })
+            .collect();
+        assert!(!is_convex_ccw(&p));
+    }
+
+    #[test]
+    fn collinear_vertex_allowed() {
+        let p = [[0.0, 0.0], [1.0, 0.0], [2.0, 0.0], [2.0, 1.0]];
+        assert!(is_convex_ccw(&p));
+    }
+}

@@ -1,0 +1,16 @@
+//! Meadow runtime: loads baked navmesh assets and answers queries on them.
+//!
+//! The runtime owns the asset format ([`asset`]); the bake crate only produces it.
+//!
+//! # Conventions
+//! World space is glTF's: +Y up, metres. Planar work happens in the XZ plane, where a 2D point
+//! is `[x, z]`. Every polygon in Meadow is wound counter-clockwise in `(x, z)` coordinates taken
+//! as an ordinary math plane, i.e. its signed area `Σ (x_i z_{i+1} − x_{i+1} z_i) / 2` is
+//! positive (see [`geom::signed_area`]). Holes and obstacle outlines run the other way.
+
+pub mod asset;
+pub mod geom;
+pub mod settings;
+
+pub use asset::{AreaType, EdgeLink, LoadError, NavMesh, NavMeshData, Outline, PolygonData, ValidationError};
+pub use settings::{BakeSettings, SettingsError};

@@ -1,0 +1,98 @@
+//! The agent and bake settings a navmesh was built with (stored in every asset).
+
+use serde::{Deserialize, Serialize};
+
+/// Agent and bake settings, in world units (metres, degrees), with Recast's meanings.
+///
+/// Validate with [`BakeSettings::validate`] before use; the bake does this once at its boundary.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+#[non_exhaustive]
+pub struct BakeSettings {
+    /// Agent radius: walkable space keeps this distance from walls. Metres, `>= 0`
+    /// (0 is a point agent), finite. Default 0.6.
+    pub radius: f64,
+    /// Agent height: geometry closer than this above the floor blocks. Metres, `> 0`,
+    /// `> max_climb`. Default 2.0.
+    pub height: f64,
+    /// Step height the agent climbs (stairs, kerbs); geometry below it does not block.
+    /// Metres, `>= 0`, `< height`. Default 0.9.
+    pub max_climb: f64,
+    /// Steepest walkable slope. Degrees, `0..90` (exclusive of 90). Default 45.
+    pub max_slope: f64,
+    /// Most vertices per convex polygon. `3..=12`. Default 6.
+    pub max_verts_per_poly: u8,
+    /// Largest distance between a radius arc and the segments that approximate it.
+    /// Metres, `> 0`. Default 0.01.
+    pub arc_tolerance: f64,
+}
+
+impl BakeSettings {
+    /// Recast's demo agent: radius 0.6, height 2.0, climb 0.9, slope 45°, 6 vertices, 1 cm arcs.
+    pub const DEFAULT: BakeSettings = BakeSettings {
+        radius: 0.6,
+        height: 2.0,
+        max_climb: 0.9,
+        max_slope: 45.0,
+        max_verts_per_poly: 6,
+        arc_tolerance: 0.01,
+    };
+
+    /// Checks every limit documented on the fields.
+    pub fn validate(&self) -> Result<(), SettingsError> {
+        let check = |name: &'static str, value: f64, ok: bool, limit: &'static str| {
+            if value.is_finite() && ok {
+                Ok(())
+            } else {
+                Err(SettingsError { name, value, limit })
+            }
+        };
+        check("radius", self.radius, self.radius >= 0.0 && self.radius <= 1000.0, "0 ..= 1000 m")?;
+        check("height", self.height, self.height > 0.0 && self.height <= 1000.0, "> 0 and <= 1000 m")?;
+        check("max_climb", self.max_climb, self.max_climb >= 0.0 && self.max_climb < self.height, ">= 0 and < height")?;
+        check("max_slope", self.max_slope, self.max_slope >= 0.0 && self.max_slope < 90.0, "0 ..< 90 degrees")?;
+        let verts = self.max_verts_per_poly as f64;
+        check("max_verts_per_poly", verts, (3..=12).contains(&self.max_verts_per_poly), "3 ..= 12")?;
+        check(
+            "arc_tolerance",
+            self.arc_tolerance,
+            self.arc_tolerance >= 1e-4 && self.arc_tolerance <= 10.0,
+            "1e-4 ..= 10 m",
+        )?;
+        Ok(())
+    }
+}
+
+impl Default for BakeSettings {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}
+
+/// A setting outside its documented limits.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("setting `{name}` = {value} is out of range (allowed: {limit})")]
+pub struct SettingsError {
+    /// The setting's name as in the TOML file and on the command line.
+    pub name: &'static str,
+    /// The offending value.
+    pub value: f64,
+    /// The allowed range, in words.
+    pub limit: &'static str,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_valid_and_negative_radius_is_not() {
+        BakeSettings::DEFAULT.validate().unwrap();
+        let bad = BakeSettings { radius: -1.0, ..BakeSettings::DEFAULT };
+        assert_eq!(bad.validate().unwrap_err().name, "radius");
+        let nan = BakeSettings { height: f64::NAN, ..BakeSettings::DEFAULT };
+        assert_eq!(nan.validate().unwrap_err().name, "height");
+        let verts = BakeSettings { max_verts_per_poly: 13, ..BakeSettings::DEFAULT };
+        assert_eq!(verts.validate().unwrap_err().name, "max_verts_per_poly");
+    }
+}
