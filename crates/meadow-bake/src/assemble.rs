@@ -1,1 +1,201 @@
-//! Stage 7, assemble.
+//! Stage 7, assemble: polygons, links and the walkable surface → a validated [`NavMesh`], with
+//! vertex heights taken from the surface and the boundary outlines traced.
+
+use crate::classify::WalkableTriangle;
+use crate::grid::{triangle_box, BoxGrid};
+use crate::portals::PolygonMesh;
+use meadow::geom::{self, Point2};
+use meadow::{AreaType, BakeSettings, EdgeLink, NavMesh, NavMeshData, Outline, PolygonData, ValidationError};
+
+/// Builds the asset data and validates it.
+pub fn assemble(
+    mesh: &PolygonMesh,
+    links: &[Vec<EdgeLink>],
+    walkable: &[WalkableTriangle],
+    areas: &[AreaType],
+    settings: &BakeSettings,
+) -> Result<NavMesh, ValidationError> {
+    let heights = SurfaceHeights::new(walkable);
+    let mut heights = heights;
+    let vertices: Vec<[f64; 3]> = mesh.vertices.iter().map(|&p| [p[0], heights.at(p), p[1]]).collect();
+    let mut polygons = Vec::with_capacity(mesh.polygons.len());
+    let mut polygon_vertices = Vec::new();
+    let mut edge_links = Vec::new();
+    for (i, poly) in mesh.polygons.iter().enumerate() {
+        polygons.push(PolygonData {
+            first: polygon_vertices.len() as u32,
+            vertex_count: poly.len() as u8,
+            area: mesh.areas[i],
+            layer: 0,
+        });
+        polygon_vertices.extend_from_slice(poly);
+        edge_links.extend_from_slice(&links[i]);
+    }
+    let outlines = trace_outlines(mesh, links);
+    let areas = if areas.is_empty() { vec![AreaType { name: "default".into(), cost: 1.0 }] } else { areas.to_vec() };
+    NavMesh::new(NavMeshData {
+        settings: settings.clone(),
+        vertices,
+        polygons,
+        polygon_vertices,
+        edge_links,
+        areas,
+        outlines,
+    })
+}
+
+/// Chains the wall edges into closed rings (walkable side on the left). Where several rings
+/// pass through one vertex, a ring leaves by the wall edge that turns most to the left, which
+/// keeps to the boundary of its own piece of walkable area, so every ring is simple.
+fn trace_outlines(mesh: &PolygonMesh, links: &[Vec<EdgeLink>]) -> Vec<Outline> {
+    let mut walls: Vec<(u32, u32)> = Vec::new();
+    for (poly, l) in mesh.polygons.iter().zip(links) {
+        for k in 0..poly.len() {
+            if l[k] == EdgeLink::Wall {
+                walls.push((poly[k], poly[(k + 1) % poly.len()]));
+            }
+        }
+    }
+    walls.sort_unstable();
+    let mut used = vec![false; walls.len()];
+    let out_of = |v: u32| {
+        let lo = walls.partition_point(|e| e.0 < v);
+        let hi = walls.partition_point(|e| e.0 <= v);
+        lo..hi
+    };
+    let mut outlines = Vec::new();
+    for start in 0..walls.len() {
+        if used[start] {
+            continue;
+        }
+        let mut ring = Vec::new();
+        let mut e = start;
+        loop {
+            used[e] = true;
+            let (a, b) = walls[e];
+            ring.push(a);
+            let pa = mesh.vertices[a as usize];
+            let pb = mesh.vertices[b as usize];
+            let next = out_of(b).filter(|&c| !used[c]).min_by(|&x, &y| {
+                let turn = |c: usize| turn_angle(pa, pb, mesh.vertices[walls[c].1 as usize]);
+                turn(y).total_cmp(&turn(x)).then(x.cmp(&y))
+            });
+            match next {
+                Some(n) => e = n,
+                None => break,
+            }
+        }
+        if ring.len() >= 3 {
+            outlines.push(Outline { vertices: ring });
+        }
+    }
+    outlines
+}
+
+/// Signed turn from direction `a → b` to `b → c` in radians (left positive).
+fn turn_angle(a: Point2, b: Point2, c: Point2) -> f64 {
+    let d1 = [b[0] - a[0], b[1] - a[1]];
+    let d2 = [c[0] - b[0], c[1] - b[1]];
+    (d1[0] * d2[1] - d1[1] * d2[0]).atan2(d1[0] * d2[0] + d1[1] * d2[1])
+}
+
+/// Heights of the walkable surface over XZ points.
+struct SurfaceHeights<'a> {
+    triangles: &'a [WalkableTriangle],
+    grid: BoxGrid,
+    near: Vec<u32>,
+}
+
+impl<'a> SurfaceHeights<'a> {
+    fn new(triangles: &'a [WalkableTriangle]) -> Self {
+        let boxes: Vec<_> = triangles.iter().map(|t| triangle_box(&t.vertices)).collect();
+        SurfaceHeights { triangles, grid: BoxGrid::new(&boxes, 2.0), near: Vec::new() }
+    }
+
+    /// The highest walkable surface whose footprint contains `p`; failing that (a vertex a
+    /// grid step outside the surface), the height at the nearest point of the nearest triangle.
+    fn at(&mut self, p: Point2) -> f64 {
+        let mut best: Option<f64> = None;
+        self.grid.query(&[p[0], p[1], p[0], p[1]], &mut self.near);
+        for &i in &self.near {
+            let t = &self.triangles[i as usize].vertices;
+            if let Some(y) = height_in(t, p) {
+                best = Some(best.map_or(y, |b: f64| b.max(y)));
+            }
+        }
+        if let Some(y) = best {
+            return y;
+        }
+        let mut reach = 0.01;
+        while reach < 1e7 {
+            self.grid.query(&[p[0] - reach, p[1] - reach, p[0] + reach, p[1] + reach], &mut self.near);
+            let nearest = self
+                .near
+                .iter()
+                .map(|&i| nearest_on(&self.triangles[i as usize].vertices, p))
+                .min_by(|a, b| a.0.total_cmp(&b.0).then(b.1.total_cmp(&a.1)));
+            if let Some((_, y)) = nearest {
+                return y;
+            }
+            reach *= 8.0;
+        }
+        0.0
+    }
+}
+
+/// The surface height of `t` at `p` if `p` lies in its closed XZ footprint.
+fn height_in(t: &[[f64; 3]; 3], p: Point2) -> Option<f64> {
+    let a = [t[0][0], t[0][2]];
+    let b = [t[1][0], t[1][2]];
+    let c = [t[2][0], t[2][2]];
+    let s = geom::orient2d(a, b, c).signum();
+    let inside =
+        [geom::orient2d(a, b, p), geom::orient2d(b, c, p), geom::orient2d(c, a, p)].iter().all(|&o| o * s >= 0.0);
+    inside.then(|| barycentric_height(t, p))
+}
+
+fn barycentric_height(t: &[[f64; 3]; 3], p: Point2) -> f64 {
+    let (a, b, c) = (t[0], t[1], t[2]);
+    let det = (b[0] - a[0]) * (c[2] - a[2]) - (c[0] - a[0]) * (b[2] - a[2]);
+    if det == 0.0 {
+        return a[1].max(b[1]).max(c[1]);
+    }
+    let u = ((p[0] - a[0]) * (c[2] - a[2]) - (c[0] - a[0]) * (p[1] - a[2])) / det;
+    let v = ((b[0] - a[0]) * (p[1] - a[2]) - (p[0] - a[0]) * (b[2] - a[2])) / det;
+    a[1] + u * (b[1] - a[1]) + v * (c[1] - a[1])
+}
+
+/// Distance in XZ from `p` to the footprint of `t`, and the surface height at the nearest point.
+fn nearest_on(t: &[[f64; 3]; 3], p: Point2) -> (f64, f64) {
+    if let Some(y) = height_in(t, p) {
+        return (0.0, y);
+    }
+    let mut best = (f64::INFINITY, 0.0);
+    for k in 0..3 {
+        let (a, b) = (t[k], t[(k + 1) % 3]);
+        let (a2, b2) = ([a[0], a[2]], [b[0], b[2]]);
+        let ab = [b2[0] - a2[0], b2[1] - a2[1]];
+        let len2 = ab[0] * ab[0] + ab[1] * ab[1];
+        let s =
+            if len2 > 0.0 { (((p[0] - a2[0]) * ab[0] + (p[1] - a2[1]) * ab[1]) / len2).clamp(0.0, 1.0) } else { 0.0 };
+        let d = geom::point_segment_distance(p, a2, b2);
+        if d < best.0 {
+            best = (d, a[1] + (b[1] - a[1]) * s);
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn barycentric_height_on_a_ramp() {
+        let t = [[0.0, 0.0, 0.0], [0.0, 0.0, 1.0], [1.0, 1.0, 0.0]];
+        assert!((height_in(&t, [0.5, 0.25]).unwrap() - 0.5).abs() < 1e-12);
+        assert!(height_in(&t, [2.0, 0.0]).is_none());
+        let (d, y) = nearest_on(&t, [2.0, 0.0]);
+        assert!((d - 1.0).abs() < 1e-12 && (y - 1.0).abs() < 1e-12);
+    }
+}

@@ -8,6 +8,7 @@
 pub mod assemble;
 pub mod classify;
 pub mod convex;
+mod grid;
 pub mod ingest;
 pub mod portals;
 pub mod progress;
@@ -16,3 +17,115 @@ pub mod triangulate;
 
 pub use meadow::BakeSettings;
 pub use progress::{NoProgress, Progress, Stage};
+
+use ingest::{IngestError, Scene};
+use meadow::{NavMesh, SettingsError, ValidationError};
+use std::path::Path;
+
+/// Why a bake failed.
+#[derive(Debug, thiserror::Error)]
+pub enum BakeError {
+    /// The settings are outside their limits.
+    #[error("invalid settings: {0}")]
+    Settings(#[from] SettingsError),
+    /// The level could not be read.
+    #[error(transparent)]
+    Ingest(#[from] IngestError),
+    /// The free area could not be computed.
+    #[error(transparent)]
+    Region(#[from] region::RegionError),
+    /// A region polygon could not be triangulated.
+    #[error("cannot triangulate region polygon {polygon} of area type {area}: {source}")]
+    Triangulate {
+        /// Area type index.
+        area: u16,
+        /// Polygon index within the area's region.
+        polygon: usize,
+        /// What went wrong.
+        source: triangulate::TriangulateError,
+    },
+    /// No walkable area remains after erosion by the agent radius.
+    #[error("no walkable area remains for an agent of radius {radius} m and height {height} m")]
+    NothingWalkable {
+        /// Agent radius in metres.
+        radius: f64,
+        /// Agent height in metres.
+        height: f64,
+    },
+    /// The bake produced a structurally invalid mesh (a bug in Meadow; please report it).
+    #[error("internal error, the baked mesh is invalid: {0}")]
+    Internal(#[from] ValidationError),
+}
+
+/// Bakes a scene into a validated navmesh, reporting stages and warnings to `progress`.
+pub fn bake(scene: &Scene, settings: &BakeSettings, progress: &mut dyn Progress) -> Result<NavMesh, BakeError> {
+    settings.validate()?;
+    progress.begin(Stage::Classify, scene.triangles.len() as u64);
+    let classified = classify::classify(scene, settings.max_slope);
+    progress.finish(Stage::Classify);
+
+    let regions = region::build_regions(&classified, &region::RegionParams::from(settings), progress)?;
+    for o in regions.overlaps.iter().take(8) {
+        progress.warn(&format!(
+            "walkable surfaces overlap (multi-floor geometry is flattened into one layer): {:.2} m² within x {:.2}..{:.2}, z {:.2}..{:.2}",
+            o.area, o.bounds[0], o.bounds[2], o.bounds[1], o.bounds[3]
+        ));
+    }
+    if regions.overlaps.len() > 8 {
+        progress.warn(&format!("... and {} more overlapping areas", regions.overlaps.len() - 8));
+    }
+    if regions.areas.is_empty() {
+        return Err(BakeError::NothingWalkable { radius: settings.radius, height: settings.height });
+    }
+
+    let polygon_total: usize = regions.areas.iter().map(|a| a.polygons.len()).sum();
+    progress.begin(Stage::Triangulate, polygon_total as u64);
+    let mut pieces = Vec::with_capacity(polygon_total);
+    for a in &regions.areas {
+        for (i, poly) in a.polygons.iter().enumerate() {
+            let tri = triangulate::triangulate(poly).map_err(|source| BakeError::Triangulate {
+                area: a.area,
+                polygon: i,
+                source,
+            })?;
+            pieces.push((a.area, tri));
+            progress.advance(Stage::Triangulate, pieces.len() as u64);
+        }
+    }
+    progress.finish(Stage::Triangulate);
+
+    progress.begin(Stage::Convex, pieces.len() as u64);
+    let mut mesh = portals::PolygonMesh::default();
+    let mut index = portals::VertexIndex::default();
+    for (k, (area, tri)) in pieces.iter().enumerate() {
+        let convex = convex::merge_convex(tri, settings.max_verts_per_poly as usize);
+        mesh.add(&tri.vertices, &convex.polygons, *area, &mut index);
+        progress.advance(Stage::Convex, k as u64 + 1);
+    }
+    progress.finish(Stage::Convex);
+
+    progress.begin(Stage::Portals, mesh.polygons.len() as u64);
+    let links = portals::link_portals(&mesh);
+    progress.finish(Stage::Portals);
+
+    progress.begin(Stage::Assemble, 0);
+    let nav = assemble::assemble(&mesh, &links, &classified.walkable, &scene.areas, settings)?;
+    progress.finish(Stage::Assemble);
+    Ok(nav)
+}
+
+/// Reads a glTF level and bakes it, silently: the one-call entry point for build scripts.
+pub fn bake_file(path: impl AsRef<Path>, settings: &BakeSettings) -> Result<NavMesh, BakeError> {
+    bake_file_with_progress(path, settings, &mut NoProgress)
+}
+
+/// Reads a glTF level and bakes it, reporting stages and warnings to `progress`.
+pub fn bake_file_with_progress(
+    path: impl AsRef<Path>,
+    settings: &BakeSettings,
+    progress: &mut dyn Progress,
+) -> Result<NavMesh, BakeError> {
+    settings.validate()?;
+    let scene = ingest::ingest_file(path.as_ref(), progress)?;
+    bake(&scene, settings, progress)
+}

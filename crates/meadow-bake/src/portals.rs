@@ -1,1 +1,112 @@
-//! Stage 6, portals.
+//! Stage 6, portals: convex polygons over shared vertices ([`PolygonMesh`]) → what lies across
+//! every polygon edge (a neighbouring polygon or a wall).
+
+use meadow::geom::Point2;
+use meadow::EdgeLink;
+use std::collections::{BTreeMap, HashMap};
+
+/// Convex polygons of every region over one welded vertex list: the input of [`link_portals`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PolygonMesh {
+    /// XZ positions; equal coordinates share one index.
+    pub vertices: Vec<Point2>,
+    /// Vertex indices of each polygon, counter-clockwise.
+    pub polygons: Vec<Vec<u32>>,
+    /// Area type of each polygon.
+    pub areas: Vec<u16>,
+}
+
+impl PolygonMesh {
+    /// Adds polygons over a local vertex list, welding vertices with identical coordinates
+    /// (region coordinates are exact grid values, so equality is exact) and dropping repeated
+    /// consecutive vertices.
+    pub fn add(&mut self, local_vertices: &[Point2], polygons: &[Vec<u32>], area: u16, index: &mut VertexIndex) {
+        let global: Vec<u32> = local_vertices.iter().map(|&p| index.get_or_insert(p, &mut self.vertices)).collect();
+        for poly in polygons {
+            let mut ring: Vec<u32> = poly.iter().map(|&v| global[v as usize]).collect();
+            ring.dedup();
+            while ring.len() > 1 && ring.first() == ring.last() {
+                ring.pop();
+            }
+            if ring.len() >= 3 {
+                self.polygons.push(ring);
+                self.areas.push(area);
+            }
+        }
+    }
+}
+
+/// Exact-coordinate lookup used while welding vertices.
+#[derive(Clone, Debug, Default)]
+pub struct VertexIndex {
+    by_bits: BTreeMap<(u64, u64), u32>,
+}
+
+impl VertexIndex {
+    fn get_or_insert(&mut self, p: Point2, vertices: &mut Vec<Point2>) -> u32 {
+        // +0.0 and -0.0 are the same point.
+        let key = ((p[0] + 0.0).to_bits(), (p[1] + 0.0).to_bits());
+        *self.by_bits.entry(key).or_insert_with(|| {
+            vertices.push(p);
+            (vertices.len() - 1) as u32
+        })
+    }
+}
+
+/// For every edge `k` (vertex `k` → `k + 1`) of every polygon: the polygon with the same edge
+/// reversed, or a wall. An edge claimed by more than two polygons is a wall for all of them.
+pub fn link_portals(mesh: &PolygonMesh) -> Vec<Vec<EdgeLink>> {
+    let mut owners: HashMap<(u32, u32), Vec<u32>> = HashMap::new();
+    for (p, poly) in mesh.polygons.iter().enumerate() {
+        for k in 0..poly.len() {
+            owners.entry((poly[k], poly[(k + 1) % poly.len()])).or_default().push(p as u32);
+        }
+    }
+    mesh.polygons
+        .iter()
+        .enumerate()
+        .map(|(p, poly)| {
+            (0..poly.len())
+                .map(|k| {
+                    let (a, b) = (poly[k], poly[(k + 1) % poly.len()]);
+                    let forward = owners.get(&(a, b)).map_or(0, Vec::len);
+                    match owners.get(&(b, a)).map(Vec::as_slice) {
+                        Some([q]) if forward == 1 && *q as usize != p => EdgeLink::Polygon(*q),
+                        _ => EdgeLink::Wall,
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_triangles_share_one_portal() {
+        //  3 ---- 2
+        //  | P1 / |
+        //  |  /P0 |
+        //  0 ---- 1
+        let mut mesh = PolygonMesh::default();
+        let verts = [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]];
+        mesh.add(&verts, &[vec![0, 1, 2], vec![0, 2, 3]], 0, &mut VertexIndex::default());
+        let links = link_portals(&mesh);
+        assert_eq!(links[0], vec![EdgeLink::Wall, EdgeLink::Wall, EdgeLink::Polygon(1)]);
+        assert_eq!(links[1], vec![EdgeLink::Polygon(0), EdgeLink::Wall, EdgeLink::Wall]);
+    }
+
+    #[test]
+    fn welding_merges_equal_points_across_pieces() {
+        let mut mesh = PolygonMesh::default();
+        let mut index = VertexIndex::default();
+        mesh.add(&[[0.0, 0.0], [1.0, 0.0], [1.0, 1.0]], &[vec![0, 1, 2]], 0, &mut index);
+        mesh.add(&[[0.0, 0.0], [1.0, 1.0], [-0.0, 1.0]], &[vec![0, 1, 2]], 1, &mut index);
+        assert_eq!(mesh.vertices.len(), 4);
+        let links = link_portals(&mesh);
+        assert_eq!(links[0][2], EdgeLink::Polygon(1));
+        assert_eq!(links[1][0], EdgeLink::Polygon(0));
+    }
+}

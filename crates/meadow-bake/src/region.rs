@@ -1,7 +1,48 @@
-//! Stage 3, region: walkable triangles minus blockers, eroded by the agent radius → [`Regions`],
-//! exact polygons with holes per area type.
+//! Stage 3, region: [`Classified`] triangles → [`Regions`], the free walkable area of every area
+//! type as exact polygons with holes in XZ.
+//!
+//! ```text
+//! free = erode(∪ walkable, radius)          outer borders of the walkable surface are walls
+//!      − dilate(∪ column blockers, radius)  geometry inside the agent's column above a floor
+//!      − dilate(∪ wall segments, radius)    vertical faces in the column, and drop edges
+//! ```
+//! A column blocker is the part of a triangle that lies more than `max_climb` and at most
+//! `height` above a walkable triangle under it. A drop edge is a border of a walkable triangle
+//! where the surface across it (in XZ) is more than `max_climb` higher or lower and no surface
+//! across it is within `max_climb`. All booleans and offsets run in i_overlay's integer engine
+//! on a fixed grid of [`GRID_SCALE`] units per metre around a whole-metre origin, so every
+//! output coordinate is an exact binary fraction and the stage is deterministic. Radius arcs
+//! are approximated by chords whose sagitta is at most the arc tolerance.
 
-use meadow::geom::Point2;
+use crate::classify::Classified;
+use crate::grid::{triangle_box, BoxGrid};
+use crate::progress::{Progress, Stage};
+use i_overlay::core::fill_rule::FillRule;
+use i_overlay::core::overlay::{Overlay, ShapeType};
+use i_overlay::core::overlay_rule::OverlayRule;
+use i_overlay::i_float::int::angle::Angle;
+use i_overlay::i_float::int::point::IntPoint;
+use i_overlay::mesh::int::arc::ArcOptions;
+use i_overlay::mesh::int::outline::offset::IntOutlineOffset;
+use i_overlay::mesh::int::stroke::offset::IntStrokeOffset;
+use i_overlay::mesh::int::style::{IntLineCap, IntLineJoin, IntOutlineStyle, IntStrokeStyle};
+use meadow::geom::{self, Point2};
+use meadow::BakeSettings;
+
+/// Grid units per metre for the exact polygon work (1/1024 m ≈ 1 mm; powers of two keep the
+/// conversion to and from `f64` exact).
+pub const GRID_SCALE: f64 = 1024.0;
+
+/// Half-width given to wall segments when the agent radius is zero, in metres: a point agent
+/// must still not pass through a zero-thickness wall.
+pub const MIN_WALL_HALF_WIDTH: f64 = 4.0 / GRID_SCALE;
+
+/// Largest level extent in XZ the integer grid can hold, in metres.
+pub const MAX_EXTENT: f64 = (1u64 << 27) as f64 / GRID_SCALE;
+
+/// A triangle is treated as a vertical face (a segment in XZ) when the vertical component of
+/// its unit normal is below this.
+const VERTICAL_NORMAL_Y: f64 = 1e-4;
 
 /// A simple polygon with holes in XZ: outer ring counter-clockwise, holes clockwise; rings do
 /// not repeat their first vertex. Rings may touch at single points but never cross.
@@ -11,4 +52,723 @@ pub struct PolygonWithHoles {
     pub outer: Vec<Point2>,
     /// The holes, each clockwise.
     pub holes: Vec<Vec<Point2>>,
+}
+
+impl PolygonWithHoles {
+    /// Area in square metres (outer minus holes).
+    pub fn area(&self) -> f64 {
+        geom::signed_area(&self.outer) + self.holes.iter().map(|h| geom::signed_area(h)).sum::<f64>()
+    }
+}
+
+/// The free area of one area type.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AreaRegion {
+    /// Area type index (into the scene's areas).
+    pub area: u16,
+    /// Disjoint polygons with holes.
+    pub polygons: Vec<PolygonWithHoles>,
+}
+
+/// A place where walkable surfaces lie above one another by more than the agent's height
+/// (multi-floor geometry this stage flattens into one layer).
+#[derive(Clone, Debug, PartialEq)]
+pub struct OverlapReport {
+    /// XZ bounds `[min_x, min_z, max_x, max_z]` of the overlapping free area.
+    pub bounds: [f64; 4],
+    /// Overlapping free area in square metres.
+    pub area: f64,
+}
+
+/// The output of [`build_regions`]: free walkable area per area type.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Regions {
+    /// Non-empty regions, by ascending area index. Regions of different areas do not overlap,
+    /// and where they touch every ring vertex of one lies on a ring vertex of the other.
+    pub areas: Vec<AreaRegion>,
+    /// Overlapping walkable surfaces, largest first.
+    pub overlaps: Vec<OverlapReport>,
+    /// Number of column-blocker polygons found.
+    pub blocker_count: usize,
+    /// Number of wall segments found (vertical faces and drop edges).
+    pub wall_count: usize,
+}
+
+/// The settings the region stage needs, in metres.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RegionParams {
+    /// Agent radius.
+    pub radius: f64,
+    /// Agent height.
+    pub height: f64,
+    /// Step height.
+    pub max_climb: f64,
+    /// Largest chord sagitta for radius arcs.
+    pub arc_tolerance: f64,
+}
+
+impl From<&BakeSettings> for RegionParams {
+    fn from(s: &BakeSettings) -> Self {
+        RegionParams { radius: s.radius, height: s.height, max_climb: s.max_climb, arc_tolerance: s.arc_tolerance }
+    }
+}
+
+/// Why the free area could not be computed.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum RegionError {
+    /// There is no walkable triangle at all.
+    #[error("the level has no walkable surface (no upward-facing triangle within the slope limit)")]
+    NoWalkableSurface,
+    /// The level is too large for the exact integer grid.
+    #[error(
+        "the walkable part of the level spans {extent:.0} m, more than the {MAX_EXTENT:.0} m the exact grid holds"
+    )]
+    TooLarge {
+        /// The level's larger XZ extent in metres.
+        extent: f64,
+    },
+    /// A coordinate is NaN or infinite.
+    #[error("a triangle has a non-finite coordinate")]
+    NonFinite,
+}
+
+type IntContour = Vec<IntPoint>;
+type IntShape = Vec<IntContour>;
+
+/// Maps XZ points to the integer grid around a whole-metre origin and back, exactly.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    origin: Point2,
+}
+
+impl Frame {
+    fn to_int(self, p: Point2) -> IntPoint {
+        IntPoint::new(
+            ((p[0] - self.origin[0]) * GRID_SCALE).round() as i32,
+            ((p[1] - self.origin[1]) * GRID_SCALE).round() as i32,
+        )
+    }
+
+    fn to_world(self, q: IntPoint) -> Point2 {
+        [self.origin[0] + q.x as f64 / GRID_SCALE, self.origin[1] + q.y as f64 / GRID_SCALE]
+    }
+
+    fn units(metres: f64) -> i32 {
+        (metres * GRID_SCALE).round() as i32
+    }
+}
+
+/// Computes the free walkable area (see the module docs).
+pub fn build_regions(
+    classified: &Classified,
+    params: &RegionParams,
+    progress: &mut dyn Progress,
+) -> Result<Regions, RegionError> {
+    let walkable = &classified.walkable;
+    if walkable.is_empty() {
+        return Err(RegionError::NoWalkableSurface);
+    }
+    let all_tris = || walkable.iter().map(|w| &w.vertices).chain(classified.blocking.iter());
+    if all_tris().any(|t| t.iter().flatten().any(|c| !c.is_finite())) {
+        return Err(RegionError::NonFinite);
+    }
+    let walk_boxes: Vec<_> = walkable.iter().map(|w| triangle_box(&w.vertices)).collect();
+    let bounds =
+        walk_boxes.iter().fold([f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY], |a, b| {
+            [a[0].min(b[0]), a[1].min(b[1]), a[2].max(b[2]), a[3].max(b[3])]
+        });
+    let extent = (bounds[2] - bounds[0]).max(bounds[3] - bounds[1]) + 2.0 * params.radius;
+    if extent > MAX_EXTENT {
+        return Err(RegionError::TooLarge { extent });
+    }
+    let frame = Frame { origin: [((bounds[0] + bounds[2]) * 0.5).floor(), ((bounds[1] + bounds[3]) * 0.5).floor()] };
+    let total = (walkable.len() + classified.blocking.len()) as u64;
+    progress.begin(Stage::Region, total);
+
+    let mut grid = BoxGrid::new(&walk_boxes, 2.0);
+    let mut scan = Scan { params, walkable, grid: &mut grid, frame, near: Vec::new() };
+    let mut blockers: Vec<IntContour> = Vec::new();
+    let mut overlaps: Vec<IntContour> = Vec::new();
+    let mut walls: Vec<[Point2; 2]> = Vec::new();
+    for (i, t) in all_tris().enumerate() {
+        scan.column_blockers(i, t, &mut blockers, &mut overlaps, &mut walls);
+        if i % 4096 == 0 {
+            progress.advance(Stage::Region, i as u64);
+        }
+    }
+    for (i, w) in walkable.iter().enumerate() {
+        scan.drop_edges(i, &w.vertices, &mut walls);
+    }
+    let blocker_count = blockers.len();
+    let wall_count = walls.len();
+
+    // Walkable area per area type, and in total.
+    let mut area_ids: Vec<u16> = walkable.iter().map(|w| w.area).collect();
+    area_ids.sort_unstable();
+    area_ids.dedup();
+    let area_unions: Vec<Vec<IntShape>> = area_ids
+        .iter()
+        .map(|&a| union(walkable.iter().filter(|w| w.area == a).filter_map(|w| walkable_contour(frame, &w.vertices))))
+        .collect();
+    let walk_union = if area_unions.len() == 1 {
+        area_unions[0].clone()
+    } else {
+        union(area_unions.iter().flatten().flatten().cloned())
+    };
+
+    let arc = arc_options(params.radius, params.arc_tolerance);
+    let radius_units = Frame::units(params.radius);
+    let eroded = if radius_units > 0 {
+        walk_union.outline(&IntOutlineStyle::new(-radius_units).line_join(IntLineJoin::Round(arc))).unwrap_or_default()
+    } else {
+        walk_union
+    };
+    let blocker_union = union(blockers.into_iter());
+    let dilated_blockers = if radius_units > 0 {
+        blocker_union
+            .outline(&IntOutlineStyle::new(radius_units).line_join(IntLineJoin::Round(arc)))
+            .unwrap_or_default()
+    } else {
+        blocker_union
+    };
+    let stroke_width = Frame::units(2.0 * params.radius.max(MIN_WALL_HALF_WIDTH));
+    let wall_paths: Vec<IntContour> =
+        walls.iter().map(|s| vec![frame.to_int(s[0]), frame.to_int(s[1])]).filter(|p| p[0] != p[1]).collect();
+    let wall_style = IntStrokeStyle::new(stroke_width)
+        .start_cap(IntLineCap::Round(arc))
+        .end_cap(IntLineCap::Round(arc))
+        .line_join(IntLineJoin::Round(arc));
+    let dilated_walls =
+        if wall_paths.is_empty() { Vec::new() } else { wall_paths.stroke(&wall_style, false).unwrap_or_default() };
+
+    let mut cut = Overlay::new(1024);
+    cut.add_source(&eroded, ShapeType::Subject);
+    cut.add_source(&dilated_blockers, ShapeType::Clip);
+    cut.add_source(&dilated_walls, ShapeType::Clip);
+    let free = cut.overlay(OverlayRule::Difference, FillRule::NonZero);
+
+    // Split by area type: lower area indices give way to higher ones where they overlap.
+    let mut per_area: Vec<(u16, Vec<IntShape>)> = Vec::new();
+    if area_unions.len() == 1 {
+        per_area.push((area_ids[0], free.clone()));
+    } else {
+        let mut above: Vec<IntShape> = Vec::new();
+        for (k, &a) in area_ids.iter().enumerate().rev() {
+            let mut ex = Overlay::new(256);
+            ex.add_source(&area_unions[k], ShapeType::Subject);
+            ex.add_source(&above, ShapeType::Clip);
+            let exclusive = ex.overlay(OverlayRule::Difference, FillRule::NonZero);
+            let mut clip = Overlay::new(256);
+            clip.add_source(&free, ShapeType::Subject);
+            clip.add_source(&exclusive, ShapeType::Clip);
+            per_area.push((a, clip.overlay(OverlayRule::Intersect, FillRule::NonZero)));
+            above.extend(area_unions[k].iter().cloned());
+        }
+        per_area.reverse();
+        insert_shared_vertices(&mut per_area);
+    }
+
+    let overlap_reports = report_overlaps(frame, overlaps, &free);
+    let areas = per_area
+        .into_iter()
+        .filter(|(_, shapes)| !shapes.is_empty())
+        .map(|(area, shapes)| AreaRegion { area, polygons: shapes.iter().map(|s| to_polygon(frame, s)).collect() })
+        .collect();
+    progress.finish(Stage::Region);
+    Ok(Regions { areas, overlaps: overlap_reports, blocker_count, wall_count })
+}
+
+/// Per-triangle geometry queries against the walkable triangles.
+struct Scan<'a> {
+    params: &'a RegionParams,
+    walkable: &'a [crate::classify::WalkableTriangle],
+    grid: &'a mut BoxGrid,
+    frame: Frame,
+    near: Vec<u32>,
+}
+
+impl Scan<'_> {
+    /// Adds the parts of triangle `index` (walkable triangles first, then blocking ones) that
+    /// lie in the agent's column above some walkable triangle.
+    fn column_blockers(
+        &mut self,
+        index: usize,
+        t: &[[f64; 3]; 3],
+        blockers: &mut Vec<IntContour>,
+        overlaps: &mut Vec<IntContour>,
+        walls: &mut Vec<[Point2; 2]>,
+    ) {
+        let p = self.params;
+        let t_lo = t[0][1].min(t[1][1]).min(t[2][1]);
+        let t_hi = t[0][1].max(t[1][1]).max(t[2][1]);
+        let n = normal(t);
+        let len = norm(n);
+        if len == 0.0 {
+            return;
+        }
+        let vertical = n[1].abs() < VERTICAL_NORMAL_Y * len;
+        let is_walkable = index < self.walkable.len();
+        self.grid.query(&triangle_box(t), &mut self.near);
+        let near = std::mem::take(&mut self.near);
+        for &wi in &near {
+            if wi as usize == index {
+                continue;
+            }
+            let w = &self.walkable[wi as usize].vertices;
+            let w_lo = w[0][1].min(w[1][1]).min(w[2][1]);
+            let w_hi = w[0][1].max(w[1][1]).max(w[2][1]);
+            // Cheap rejection: the triangle is entirely below the step height or (for blockers)
+            // entirely above the head of an agent standing anywhere on `w`.
+            if t_hi <= w_lo + p.max_climb || (!is_walkable && t_lo > w_hi + p.height) {
+                continue;
+            }
+            if vertical {
+                if let Some(seg) = vertical_blocker(t, w, p) {
+                    walls.push(seg);
+                }
+                continue;
+            }
+            let floor = Plane::through(w);
+            let roof = Plane::through(t);
+            let mut poly = ccw_xz(t);
+            for (a, b) in ccw_edges(w) {
+                clip(&mut poly, |q| cross(a, b, q));
+            }
+            if poly.len() < 3 {
+                continue;
+            }
+            let mut band = poly.clone();
+            clip(&mut band, |q| roof.y(q) - floor.y(q) - p.max_climb);
+            clip(&mut band, |q| p.height - (roof.y(q) - floor.y(q)));
+            let rises = band.iter().any(|&q| roof.y(q) - floor.y(q) > p.max_climb + 1e-9);
+            if band.len() >= 3 && rises && geom::signed_area(&band) > 1e-9 {
+                blockers.push(band.iter().map(|&q| self.frame.to_int(q)).collect());
+            }
+            if is_walkable && t_hi > w_lo + p.height {
+                clip(&mut poly, |q| roof.y(q) - floor.y(q) - p.height);
+                if poly.len() >= 3 && geom::signed_area(&poly) > 1e-6 {
+                    overlaps.push(poly.iter().map(|&q| self.frame.to_int(q)).collect());
+                }
+            }
+        }
+        self.near = near;
+    }
+
+    /// Adds the borders of walkable triangle `index` across which the surface drops or rises by
+    /// more than `max_climb` (and is not also joined within it).
+    fn drop_edges(&mut self, index: usize, w: &[[f64; 3]; 3], walls: &mut Vec<[Point2; 2]>) {
+        let climb = self.params.max_climb;
+        self.grid.query(&triangle_box(w), &mut self.near);
+        let near = std::mem::take(&mut self.near);
+        for k in 0..3 {
+            let (a, b) = (w[k], w[(k + 1) % 3]);
+            let (a2, b2) = ([a[0], a[2]], [b[0], b[2]]);
+            let mut joined: Vec<[f64; 2]> = Vec::new();
+            let mut dropped: Vec<[f64; 2]> = Vec::new();
+            for &oi in &near {
+                if oi as usize == index {
+                    continue;
+                }
+                let o = &self.walkable[oi as usize].vertices;
+                let Some((t0, t1)) = segment_in_triangle(a2, b2, o) else { continue };
+                let plane = Plane::through(o);
+                // Height difference across the edge, affine in the edge parameter t.
+                let lerp = |t: f64| [a2[0] + (b2[0] - a2[0]) * t, a2[1] + (b2[1] - a2[1]) * t];
+                let diff = |t: f64| plane.y(lerp(t)) - (a[1] + (b[1] - a[1]) * t);
+                let (d0, d1) = (diff(t0), diff(t1));
+                let sub = |lo: f64, hi: f64| sub_interval(t0, t1, d0, d1, lo, hi);
+                if let Some(iv) = sub(-climb, climb) {
+                    joined.push(iv);
+                }
+                for iv in [sub(f64::NEG_INFINITY, -climb), sub(climb, f64::INFINITY)].into_iter().flatten() {
+                    dropped.push(iv);
+                }
+            }
+            let len = ((b2[0] - a2[0]).powi(2) + (b2[1] - a2[1]).powi(2)).sqrt();
+            for [s0, s1] in subtract_intervals(dropped, joined) {
+                if (s1 - s0) * len > 1.0 / GRID_SCALE {
+                    let at = |t: f64| [a2[0] + (b2[0] - a2[0]) * t, a2[1] + (b2[1] - a2[1]) * t];
+                    walls.push([at(s0), at(s1)]);
+                }
+            }
+        }
+        self.near = near;
+    }
+}
+
+/// The XZ segment of vertical triangle `t` that stands in the agent's column over `w`.
+fn vertical_blocker(t: &[[f64; 3]; 3], w: &[[f64; 3]; 3], p: &RegionParams) -> Option<[Point2; 2]> {
+    // The face's footprint is (nearly) a segment: span it by its two farthest corners.
+    let xz = |v: [f64; 3]| [v[0], v[2]];
+    let pairs = [(0, 1), (1, 2), (2, 0)];
+    let d2 = |i: usize, j: usize| (t[i][0] - t[j][0]).powi(2) + (t[i][2] - t[j][2]).powi(2);
+    let &(i, j) = pairs.iter().max_by(|x, y| d2(x.0, x.1).total_cmp(&d2(y.0, y.1)))?;
+    let (a, b) = (xz(t[i]), xz(t[j]));
+    let length = d2(i, j).sqrt();
+    if length < 1.0 / GRID_SCALE {
+        return None;
+    }
+    let u = [(b[0] - a[0]) / length, (b[1] - a[1]) / length];
+    let (t0, t1) = segment_in_triangle(a, b, w)?;
+    let (s0, s1) = (t0 * length, t1 * length);
+    let floor = Plane::through(w);
+    let at = |s: f64| [a[0] + u[0] * s, a[1] + u[1] * s];
+    // The face in (s, y), clipped to the part over `w` and inside the column band.
+    let mut poly: Vec<[f64; 2]> =
+        t.iter().map(|v| [(v[0] - a[0]) * u[0] + (v[2] - a[1]) * u[1], v[1]]).collect::<Vec<_>>();
+    if geom::signed_area(&poly) < 0.0 {
+        poly.reverse();
+    }
+    clip(&mut poly, |q| q[0] - s0);
+    clip(&mut poly, |q| s1 - q[0]);
+    clip(&mut poly, |q| q[1] - floor.y(at(q[0])) - p.max_climb);
+    clip(&mut poly, |q| p.height - (q[1] - floor.y(at(q[0]))));
+    if poly.is_empty() || !poly.iter().any(|q| q[1] - floor.y(at(q[0])) > p.max_climb + 1e-9) {
+        return None;
+    }
+    let lo = poly.iter().map(|q| q[0]).fold(f64::INFINITY, f64::min);
+    let hi = poly.iter().map(|q| q[0]).fold(f64::NEG_INFINITY, f64::max);
+    Some([at(lo), at(hi)])
+}
+
+/// A non-vertical plane as a height function over XZ.
+#[derive(Clone, Copy, Debug)]
+struct Plane {
+    origin: [f64; 3],
+    slope: [f64; 2],
+}
+
+impl Plane {
+    fn through(t: &[[f64; 3]; 3]) -> Plane {
+        let n = normal(t);
+        let ny = if n[1] == 0.0 { f64::MIN_POSITIVE } else { n[1] };
+        Plane { origin: t[0], slope: [-n[0] / ny, -n[2] / ny] }
+    }
+
+    fn y(&self, q: Point2) -> f64 {
+        self.origin[1] + self.slope[0] * (q[0] - self.origin[0]) + self.slope[1] * (q[1] - self.origin[2])
+    }
+}
+
+fn normal(t: &[[f64; 3]; 3]) -> [f64; 3] {
+    let e1 = [t[1][0] - t[0][0], t[1][1] - t[0][1], t[1][2] - t[0][2]];
+    let e2 = [t[2][0] - t[0][0], t[2][1] - t[0][1], t[2][2] - t[0][2]];
+    [e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]]
+}
+
+fn norm(v: [f64; 3]) -> f64 {
+    (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt()
+}
+
+/// The triangle's footprint as a counter-clockwise XZ ring.
+fn ccw_xz(t: &[[f64; 3]; 3]) -> Vec<Point2> {
+    let mut ring: Vec<Point2> = t.iter().map(|v| [v[0], v[2]]).collect();
+    if geom::orient2d(ring[0], ring[1], ring[2]) < 0.0 {
+        ring.reverse();
+    }
+    ring
+}
+
+fn ccw_edges(t: &[[f64; 3]; 3]) -> [(Point2, Point2); 3] {
+    let r = ccw_xz(t);
+    [(r[0], r[1]), (r[1], r[2]), (r[2], r[0])]
+}
+
+/// Twice the signed area of `a b q` (positive when `q` is left of `a → b`), as a float.
+fn cross(a: Point2, b: Point2, q: Point2) -> f64 {
+    (b[0] - a[0]) * (q[1] - a[1]) - (b[1] - a[1]) * (q[0] - a[0])
+}
+
+/// Sutherland–Hodgman: keeps the part of convex `poly` where the affine function `f >= 0`.
+fn clip(poly: &mut Vec<Point2>, f: impl Fn(Point2) -> f64) {
+    if poly.is_empty() {
+        return;
+    }
+    let values: Vec<f64> = poly.iter().map(|&q| f(q)).collect();
+    if values.iter().all(|&v| v >= 0.0) {
+        return;
+    }
+    let mut out = Vec::with_capacity(poly.len() + 2);
+    for i in 0..poly.len() {
+        let j = (i + 1) % poly.len();
+        let (p, q, fp, fq) = (poly[i], poly[j], values[i], values[j]);
+        if fp >= 0.0 {
+            out.push(p);
+        }
+        if (fp >= 0.0) != (fq >= 0.0) {
+            let s = fp / (fp - fq);
+            out.push([p[0] + (q[0] - p[0]) * s, p[1] + (q[1] - p[1]) * s]);
+        }
+    }
+    *poly = out;
+}
+
+/// The parameter interval `[t0, t1]` of segment `a → b` inside the closed XZ footprint of `t`;
+/// exact for segments along the triangle's own edges (shared vertices give orientation zero).
+fn segment_in_triangle(a: Point2, b: Point2, t: &[[f64; 3]; 3]) -> Option<(f64, f64)> {
+    let (mut t0, mut t1) = (0.0f64, 1.0f64);
+    for (p, q) in ccw_edges(t) {
+        let fa = geom::orient2d(p, q, a);
+        let fb = geom::orient2d(p, q, b);
+        match (fa >= 0.0, fb >= 0.0) {
+            (true, true) => {}
+            (false, false) => return None,
+            (true, false) => t1 = t1.min(fa / (fa - fb)),
+            (false, true) => t0 = t0.max(fa / (fa - fb)),
+        }
+    }
+    (t1 > t0).then_some((t0, t1))
+}
+
+/// The sub-interval of `[t0, t1]` where the affine value (d0 at t0, d1 at t1) lies strictly
+/// between `lo` and `hi` (closed at the finite bound nearest zero, which is what "within
+/// `max_climb`" means).
+fn sub_interval(t0: f64, t1: f64, d0: f64, d1: f64, lo: f64, hi: f64) -> Option<[f64; 2]> {
+    let inside = |d: f64| d >= lo && d <= hi;
+    if (d1 - d0).abs() < 1e-12 {
+        return inside(d0).then_some([t0, t1]);
+    }
+    let at = |v: f64| t0 + (t1 - t0) * (v - d0) / (d1 - d0);
+    let (mut s0, mut s1) = (at(lo), at(hi));
+    if s0 > s1 {
+        std::mem::swap(&mut s0, &mut s1);
+    }
+    let (s0, s1) = (s0.max(t0), s1.min(t1));
+    (s1 > s0).then_some([s0, s1])
+}
+
+/// `∪ a − ∪ b` for intervals on a line.
+fn subtract_intervals(mut a: Vec<[f64; 2]>, mut b: Vec<[f64; 2]>) -> Vec<[f64; 2]> {
+    let merge = |v: &mut Vec<[f64; 2]>| {
+        v.sort_by(|x, y| x[0].total_cmp(&y[0]));
+        let mut out: Vec<[f64; 2]> = Vec::new();
+        for iv in v.drain(..) {
+            match out.last_mut() {
+                Some(last) if iv[0] <= last[1] => last[1] = last[1].max(iv[1]),
+                _ => out.push(iv),
+            }
+        }
+        out
+    };
+    let a = merge(&mut a);
+    let b = merge(&mut b);
+    let mut out = Vec::new();
+    for [mut s, e] in a {
+        for &[bs, be] in &b {
+            if be <= s || bs >= e {
+                continue;
+            }
+            if bs > s {
+                out.push([s, bs]);
+            }
+            s = s.max(be);
+        }
+        if e > s {
+            out.push([s, e]);
+        }
+    }
+    out
+}
+
+/// The counter-clockwise integer footprint of a walkable triangle, if not degenerate on the grid.
+fn walkable_contour(frame: Frame, t: &[[f64; 3]; 3]) -> Option<IntContour> {
+    let ring: Vec<IntPoint> = ccw_xz(t).into_iter().map(|q| frame.to_int(q)).collect();
+    let area2 = (ring[1].x as i64 - ring[0].x as i64) * (ring[2].y as i64 - ring[0].y as i64)
+        - (ring[1].y as i64 - ring[0].y as i64) * (ring[2].x as i64 - ring[0].x as i64);
+    (area2 > 0).then_some(ring)
+}
+
+fn union(contours: impl Iterator<Item = IntContour>) -> Vec<IntShape> {
+    let mut overlay = Overlay::new(1024);
+    for c in contours {
+        if c.len() >= 3 {
+            overlay.add_contour(&c, ShapeType::Subject);
+        }
+    }
+    overlay.overlay(OverlayRule::Subject, FillRule::NonZero)
+}
+
+/// Chord angle for radius arcs whose sagitta stays within `tolerance`.
+fn arc_options(radius: f64, tolerance: f64) -> ArcOptions {
+    let step = if radius > tolerance { 2.0 * (1.0 - tolerance / radius).acos() } else { std::f64::consts::FRAC_PI_4 };
+    let max_step = Angle::from_radians(step).unwrap_or(ArcOptions::MAX_STEP);
+    ArcOptions { max_step, ..ArcOptions::default() }
+}
+
+/// Where regions of different areas share a boundary, makes every ring vertex of one appear
+/// on the rings of the others, so the polygons built from them share whole edges (portals).
+fn insert_shared_vertices(per_area: &mut [(u16, Vec<IntShape>)]) {
+    let points: Vec<IntPoint> = {
+        let mut p: Vec<IntPoint> = per_area.iter().flat_map(|(_, s)| s.iter().flatten().flatten().copied()).collect();
+        p.sort_unstable_by_key(|q| (q.x, q.y));
+        p.dedup();
+        p
+    };
+    if points.is_empty() {
+        return;
+    }
+    let boxes: Vec<[f64; 4]> = points.iter().map(|q| [q.x as f64, q.y as f64, q.x as f64, q.y as f64]).collect();
+    let mut grid = BoxGrid::new(&boxes, 4.0);
+    let mut near = Vec::new();
+    for (_, shapes) in per_area.iter_mut() {
+        for ring in shapes.iter_mut().flatten() {
+            let mut out = Vec::with_capacity(ring.len());
+            for i in 0..ring.len() {
+                let (a, b) = (ring[i], ring[(i + 1) % ring.len()]);
+                out.push(a);
+                let bx = [a.x.min(b.x) as f64, a.y.min(b.y) as f64, a.x.max(b.x) as f64, a.y.max(b.y) as f64];
+                grid.query(&bx, &mut near);
+                let dx = b.x as i64 - a.x as i64;
+                let dy = b.y as i64 - a.y as i64;
+                let mut on: Vec<(i64, IntPoint)> = near
+                    .iter()
+                    .map(|&k| points[k as usize])
+                    .filter(|q| {
+                        let (qx, qy) = (q.x as i64 - a.x as i64, q.y as i64 - a.y as i64);
+                        let dot = qx * dx + qy * dy;
+                        qx * dy - qy * dx == 0 && dot > 0 && dot < dx * dx + dy * dy
+                    })
+                    .map(|q| ((q.x as i64 - a.x as i64) * dx + (q.y as i64 - a.y as i64) * dy, q))
+                    .collect();
+                on.sort_unstable_by_key(|e| e.0);
+                out.extend(on.into_iter().map(|e| e.1));
+            }
+            *ring = out;
+        }
+    }
+}
+
+fn report_overlaps(frame: Frame, overlaps: Vec<IntContour>, free: &[IntShape]) -> Vec<OverlapReport> {
+    if overlaps.is_empty() {
+        return Vec::new();
+    }
+    let mut ov = Overlay::new(1024);
+    for c in &overlaps {
+        let mut c = c.clone();
+        if ring_area2(&c) < 0 {
+            c.reverse();
+        }
+        ov.add_contour(&c, ShapeType::Subject);
+    }
+    ov.add_source(free, ShapeType::Clip);
+    let shapes = ov.overlay(OverlayRule::Intersect, FillRule::NonZero);
+    let mut reports: Vec<OverlapReport> = shapes
+        .iter()
+        .map(|s| {
+            let poly = to_polygon(frame, s);
+            let mut b = [f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY];
+            for q in &poly.outer {
+                b = [b[0].min(q[0]), b[1].min(q[1]), b[2].max(q[0]), b[3].max(q[1])];
+            }
+            OverlapReport { bounds: b, area: poly.area() }
+        })
+        .filter(|r| r.area > 0.01)
+        .collect();
+    reports.sort_by(|a, b| b.area.total_cmp(&a.area).then(a.bounds[0].total_cmp(&b.bounds[0])));
+    reports
+}
+
+fn ring_area2(c: &[IntPoint]) -> i64 {
+    let mut s = 0i64;
+    for i in 0..c.len() {
+        let (a, b) = (c[i], c[(i + 1) % c.len()]);
+        s += a.x as i64 * b.y as i64 - b.x as i64 * a.y as i64;
+    }
+    s
+}
+
+fn to_polygon(frame: Frame, shape: &IntShape) -> PolygonWithHoles {
+    let ring = |c: &IntContour| c.iter().map(|&q| frame.to_world(q)).collect::<Vec<_>>();
+    PolygonWithHoles { outer: ring(&shape[0]), holes: shape[1..].iter().map(ring).collect() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::classify::WalkableTriangle;
+    use crate::progress::NoProgress;
+
+    fn quad(x0: f64, z0: f64, x1: f64, z1: f64, y: f64) -> [[[f64; 3]; 3]; 2] {
+        // Facing up (+Y): counter-clockwise seen from above.
+        [[[x0, y, z0], [x0, y, z1], [x1, y, z1]], [[x0, y, z0], [x1, y, z1], [x1, y, z0]]]
+    }
+
+    fn floor(x0: f64, z0: f64, x1: f64, z1: f64, y: f64) -> Vec<WalkableTriangle> {
+        quad(x0, z0, x1, z1, y).into_iter().map(|v| WalkableTriangle { vertices: v, area: 0 }).collect()
+    }
+
+    fn params(radius: f64) -> RegionParams {
+        RegionParams { radius, height: 2.0, max_climb: 0.9, arc_tolerance: 0.01 }
+    }
+
+    fn total_area(r: &Regions) -> f64 {
+        r.areas.iter().flat_map(|a| &a.polygons).map(|p| p.area()).sum()
+    }
+
+    #[test]
+    fn open_floor_erodes_by_radius() {
+        let c = Classified { walkable: floor(0.0, 0.0, 20.0, 20.0, 0.0), blocking: vec![] };
+        let r = build_regions(&c, &params(0.5), &mut NoProgress).unwrap();
+        assert!((total_area(&r) - 19.0 * 19.0).abs() < 1e-6, "{}", total_area(&r));
+        let r0 = build_regions(&c, &params(0.0), &mut NoProgress).unwrap();
+        assert!((total_area(&r0) - 400.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn low_ceiling_blocks_and_high_one_does_not() {
+        // A slab 1.5 m over the middle of the floor (facing down: a ceiling).
+        let slab = |y: f64| quad(8.0, 8.0, 12.0, 12.0, y).map(|t| [t[0], t[2], t[1]]).to_vec();
+        let floor_only = Classified { walkable: floor(0.0, 0.0, 20.0, 20.0, 0.0), blocking: slab(1.5) };
+        let r = build_regions(&floor_only, &params(0.0), &mut NoProgress).unwrap();
+        assert!((total_area(&r) - (400.0 - 16.0)).abs() < 1e-6, "{}", total_area(&r));
+        let high = Classified { walkable: floor(0.0, 0.0, 20.0, 20.0, 0.0), blocking: slab(2.5) };
+        let r = build_regions(&high, &params(0.0), &mut NoProgress).unwrap();
+        assert!((total_area(&r) - 400.0).abs() < 1e-6);
+        let low = Classified { walkable: floor(0.0, 0.0, 20.0, 20.0, 0.0), blocking: slab(0.5) };
+        let r = build_regions(&low, &params(0.0), &mut NoProgress).unwrap();
+        assert!((total_area(&r) - 400.0).abs() < 1e-6, "a slab below the step height is stepped over");
+    }
+
+    #[test]
+    fn raised_platform_edge_is_a_wall_on_both_sides() {
+        // Floor 0..10 at y=0 and a floating platform 10..20 at y=1.5, no side faces.
+        let mut walkable = floor(0.0, 0.0, 10.0, 10.0, 0.0);
+        walkable.extend(floor(10.0, 0.0, 20.0, 10.0, 1.5));
+        let c = Classified { walkable, blocking: vec![] };
+        let r = build_regions(&c, &params(0.5), &mut NoProgress).unwrap();
+        let expected = 2.0 * 9.0 * 9.0;
+        assert!((total_area(&r) - expected).abs() < 0.05, "{}", total_area(&r));
+        assert_eq!(r.areas[0].polygons.len(), 2);
+        // A step within max_climb joins them instead.
+        let mut walkable = floor(0.0, 0.0, 10.0, 10.0, 0.0);
+        walkable.extend(floor(10.0, 0.0, 20.0, 10.0, 0.5));
+        let r = build_regions(&Classified { walkable, blocking: vec![] }, &params(0.5), &mut NoProgress).unwrap();
+        assert_eq!(r.areas[0].polygons.len(), 1);
+        assert!((total_area(&r) - 19.0 * 9.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn thin_vertical_wall_cuts_even_a_point_agent() {
+        // A zero-thickness wall across the whole floor at x = 10 (two triangles, both sides).
+        let wall = vec![
+            [[10.0, 0.0, -1.0], [10.0, 3.0, -1.0], [10.0, 3.0, 21.0]],
+            [[10.0, 0.0, -1.0], [10.0, 3.0, 21.0], [10.0, 0.0, 21.0]],
+        ];
+        let c = Classified { walkable: floor(0.0, 0.0, 20.0, 20.0, 0.0), blocking: wall };
+        let r = build_regions(&c, &params(0.0), &mut NoProgress).unwrap();
+        assert_eq!(r.areas[0].polygons.len(), 2);
+        let r = build_regions(&c, &params(0.6), &mut NoProgress).unwrap();
+        assert_eq!(r.areas[0].polygons.len(), 2);
+        let expected = 2.0 * (10.0 - 1.2) * 18.8;
+        assert!((total_area(&r) - expected).abs() < 0.05, "{}", total_area(&r));
+    }
+
+    #[test]
+    fn interval_subtraction() {
+        assert_eq!(
+            subtract_intervals(vec![[0.0, 1.0]], vec![[0.2, 0.3], [0.5, 0.6]]),
+            vec![[0.0, 0.2], [0.3, 0.5], [0.6, 1.0]]
+        );
+        assert!(subtract_intervals(vec![[0.0, 1.0]], vec![[0.0, 1.0]]).is_empty());
+    }
 }

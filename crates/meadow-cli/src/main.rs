@@ -1,1 +1,52 @@
-fn main() {}
+//! `meadow`: bake glTF levels into navmeshes, inspect and draw them.
+
+mod bake_cmd;
+mod info_cmd;
+mod render_cmd;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Meadow: exact navmeshes from glTF levels.
+#[derive(Parser, Debug)]
+#[command(name = "meadow", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Bake a glTF level (.gltf or .glb) into a navmesh asset (.nav).
+    Bake(bake_cmd::BakeArgs),
+    /// Print counts, bounds, area and settings of a navmesh asset.
+    Info(info_cmd::InfoArgs),
+    /// Draw a navmesh asset top-down as SVG.
+    Render(render_cmd::RenderArgs),
+}
+
+fn main() -> ExitCode {
+    // A bug must still end in one readable line, not a backtrace.
+    std::panic::set_hook(Box::new(|info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into());
+        eprintln!("meadow: internal error (please report): {msg}");
+    }));
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Command::Bake(args) => bake_cmd::run(args),
+        Command::Info(args) => info_cmd::run(args),
+        Command::Render(args) => render_cmd::run(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("meadow: error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,159 @@
+//! `meadow bake`: glTF level → navmesh asset, with a progress bar per stage.
+
+use anyhow::{Context, Result};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use meadow::BakeSettings;
+use meadow_bake::{Progress, Stage};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// Arguments of `meadow bake`.
+#[derive(clap::Args, Debug)]
+pub struct BakeArgs {
+    /// The level: .gltf (with external or embedded buffers) or .glb.
+    pub level: PathBuf,
+    /// Where to write the navmesh asset (written atomically).
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// A TOML file with settings (keys as the flags below, with underscores); flags override it.
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// Agent radius in metres [default 0.6].
+    #[arg(long)]
+    pub radius: Option<f64>,
+    /// Agent height in metres [default 2.0].
+    #[arg(long)]
+    pub height: Option<f64>,
+    /// Step height in metres [default 0.9].
+    #[arg(long)]
+    pub max_climb: Option<f64>,
+    /// Steepest walkable slope in degrees [default 45].
+    #[arg(long)]
+    pub max_slope: Option<f64>,
+    /// Most vertices per polygon, 3..=12 [default 6].
+    #[arg(long)]
+    pub max_verts: Option<u8>,
+    /// Largest error of radius arcs in metres [default 0.01].
+    #[arg(long)]
+    pub arc_tolerance: Option<f64>,
+    /// Print nothing but warnings and errors (for build scripts).
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+impl BakeArgs {
+    /// The settings from the config file (if any) with the flags applied on top.
+    pub fn settings(&self) -> Result<BakeSettings> {
+        let mut s = match &self.config {
+            Some(path) => {
+                let text =
+                    std::fs::read_to_string(path).with_context(|| format!("cannot read config {}", path.display()))?;
+                toml::from_str::<BakeSettings>(&text)
+                    .map_err(|e| anyhow::anyhow!("{}: {}", path.display(), e.message()))?
+            }
+            None => BakeSettings::DEFAULT,
+        };
+        if let Some(v) = self.radius {
+            s.radius = v;
+        }
+        if let Some(v) = self.height {
+            s.height = v;
+        }
+        if let Some(v) = self.max_climb {
+            s.max_climb = v;
+        }
+        if let Some(v) = self.max_slope {
+            s.max_slope = v;
+        }
+        if let Some(v) = self.max_verts {
+            s.max_verts_per_poly = v;
+        }
+        if let Some(v) = self.arc_tolerance {
+            s.arc_tolerance = v;
+        }
+        s.validate()?;
+        Ok(s)
+    }
+}
+
+/// Runs `meadow bake`.
+pub fn run(args: &BakeArgs) -> Result<()> {
+    let settings = args.settings()?;
+    let start = Instant::now();
+    let mut progress = BarProgress::new(args.quiet);
+    let mesh = meadow_bake::bake_file_with_progress(&args.level, &settings, &mut progress)
+        .with_context(|| format!("cannot bake {}", args.level.display()))?;
+    mesh.save(&args.output).with_context(|| format!("cannot write {}", args.output.display()))?;
+    if !args.quiet {
+        println!(
+            "baked {} -> {}: {} polygons, {} vertices, {:.2} m² walkable, in {:.2} s",
+            args.level.display(),
+            args.output.display(),
+            mesh.polygon_count(),
+            mesh.vertices().len(),
+            mesh.total_area(),
+            start.elapsed().as_secs_f64()
+        );
+    }
+    Ok(())
+}
+
+/// Draws one indicatif bar per stage on stderr; warnings go above the bars.
+struct BarProgress {
+    quiet: bool,
+    bar: Option<(Stage, ProgressBar, Instant)>,
+}
+
+impl BarProgress {
+    fn new(quiet: bool) -> Self {
+        BarProgress { quiet, bar: None }
+    }
+}
+
+impl Progress for BarProgress {
+    fn begin(&mut self, stage: Stage, total: u64) {
+        if self.quiet {
+            return;
+        }
+        let bar = if total > 0 { ProgressBar::new(total) } else { ProgressBar::new_spinner() };
+        bar.set_draw_target(ProgressDrawTarget::stderr());
+        let template = if total > 0 {
+            "{prefix:>12.cyan} [{bar:30}] {pos}/{len} {elapsed}"
+        } else {
+            "{prefix:>12.cyan} {spinner} {elapsed}"
+        };
+        bar.set_style(ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()));
+        bar.set_prefix(stage.name());
+        bar.enable_steady_tick(Duration::from_millis(100));
+        self.bar = Some((stage, bar, Instant::now()));
+    }
+
+    fn advance(&mut self, stage: Stage, done: u64) {
+        if let Some((s, bar, _)) = &self.bar {
+            if *s == stage {
+                bar.set_position(done);
+            }
+        }
+    }
+
+    fn finish(&mut self, stage: Stage) {
+        if let Some((s, bar, started)) = self.bar.take() {
+            if s == stage {
+                bar.set_style(
+                    ProgressStyle::with_template("{prefix:>12.green} {msg}")
+                        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+                );
+                bar.finish_with_message(format!("done in {:.3} s", started.elapsed().as_secs_f64()));
+            } else {
+                self.bar = Some((s, bar, started));
+            }
+        }
+    }
+
+    fn warn(&mut self, message: &str) {
+        match &self.bar {
+            Some((_, bar, _)) if !self.quiet => bar.suspend(|| eprintln!("meadow: warning: {message}")),
+            _ => eprintln!("meadow: warning: {message}"),
+        }
+    }
+}

@@ -1,0 +1,64 @@
+//! `meadow info`: what is in a navmesh asset.
+
+use anyhow::{Context, Result};
+use meadow::{EdgeLink, NavMesh};
+use std::path::PathBuf;
+
+/// Arguments of `meadow info`.
+#[derive(clap::Args, Debug)]
+pub struct InfoArgs {
+    /// The navmesh asset.
+    pub navmesh: PathBuf,
+    /// Print a stable JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `meadow info`.
+pub fn run(args: &InfoArgs) -> Result<()> {
+    let mesh = NavMesh::load(&args.navmesh).with_context(|| format!("cannot load {}", args.navmesh.display()))?;
+    let info = summary(&mesh);
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&info)?);
+    } else {
+        let s = mesh.settings();
+        println!("navmesh   {}", args.navmesh.display());
+        println!("polygons  {}", info["polygons"]);
+        println!("vertices  {}", info["vertices"]);
+        println!("portals   {}", info["portals"]);
+        println!("outlines  {}", info["outlines"]);
+        println!("area      {:.3} m²", mesh.total_area());
+        if let Some((lo, hi)) = mesh.bounds() {
+            println!(
+                "bounds    ({:.3}, {:.3}, {:.3}) .. ({:.3}, {:.3}, {:.3})",
+                lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]
+            );
+        }
+        for (i, a) in mesh.areas().iter().enumerate() {
+            println!("area {i:<4} {} (cost {})", a.name, a.cost);
+        }
+        println!(
+            "settings  radius {} m, height {} m, max climb {} m, max slope {}°, max verts {}, arc tolerance {} m",
+            s.radius, s.height, s.max_climb, s.max_slope, s.max_verts_per_poly, s.arc_tolerance
+        );
+    }
+    Ok(())
+}
+
+/// The JSON summary (stable keys: polygons, vertices, area, bounds, settings, ...).
+pub fn summary(mesh: &NavMesh) -> serde_json::Value {
+    let portals =
+        mesh.polygons().flat_map(|p| p.links.iter()).filter(|l| matches!(l, EdgeLink::Polygon(_))).count() / 2;
+    let bounds = mesh.bounds().map(|(lo, hi)| serde_json::json!({ "min": lo, "max": hi }));
+    serde_json::json!({
+        "format_version": meadow::asset::FORMAT_VERSION,
+        "polygons": mesh.polygon_count(),
+        "vertices": mesh.vertices().len(),
+        "portals": portals,
+        "outlines": mesh.outlines().len(),
+        "area": mesh.total_area(),
+        "bounds": bounds,
+        "areas": mesh.areas().iter().map(|a| serde_json::json!({"name": a.name, "cost": a.cost})).collect::<Vec<_>>(),
+        "settings": mesh.settings(),
+    })
+}
