@@ -1,1 +1,232 @@
-//! Test support for Meadow's end-to-end fixture tests (one module, shared by every test file).
+//! Test support for Meadow's end-to-end fixture tests: one module, shared by every test file.
+//!
+//! The checks here are written apart from the bake: they re-derive what a correct navmesh must
+//! satisfy from the asset and the level's raw triangles.
+
+use meadow::geom::{self, Point2};
+use meadow::{EdgeLink, NavMesh};
+use std::path::{Path, PathBuf};
+
+/// The repository root (where `fixtures/` lives).
+pub fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `fixtures/levels/<name>`.
+pub fn level(name: &str) -> PathBuf {
+    repo_root().join("fixtures").join("levels").join(name)
+}
+
+/// `fixtures/bad/<name>`.
+pub fn bad(name: &str) -> PathBuf {
+    repo_root().join("fixtures").join("bad").join(name)
+}
+
+/// The third-party data folder beside the repository (`../shared`), if present.
+pub fn shared_dir() -> Option<PathBuf> {
+    let p = repo_root().join("..").join("shared");
+    p.is_dir().then_some(p)
+}
+
+/// Every level file in `fixtures/levels/`, sorted.
+pub fn fixture_levels() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(repo_root().join("fixtures").join("levels"))
+        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    v.retain(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("gltf" | "glb")));
+    v.sort();
+    v
+}
+
+/// A polygon's XZ ring.
+pub fn ring(mesh: &NavMesh, poly: usize) -> Vec<Point2> {
+    mesh.polygon_points(poly).collect()
+}
+
+/// Whether the interiors of two convex counter-clockwise polygons intersect (exact: a
+/// separating edge line is searched with robust orientation tests).
+pub fn convex_interiors_overlap(a: &[Point2], b: &[Point2]) -> bool {
+    let separated_by_edges_of = |p: &[Point2], q: &[Point2]| {
+        (0..p.len()).any(|i| {
+            let (u, v) = (p[i], p[(i + 1) % p.len()]);
+            q.iter().all(|&x| geom::orient2d(u, v, x) <= 0.0)
+        })
+    };
+    !(separated_by_edges_of(a, b) || separated_by_edges_of(b, a))
+}
+
+/// Pairs of polygons whose interiors overlap (bounding boxes prune the quadratic scan).
+pub fn overlapping_pairs(mesh: &NavMesh) -> Vec<(usize, usize)> {
+    let rings: Vec<Vec<Point2>> = (0..mesh.polygon_count()).map(|i| ring(mesh, i)).collect();
+    let boxes: Vec<[f64; 4]> = rings
+        .iter()
+        .map(|r| {
+            r.iter().fold([f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY], |b, p| {
+                [b[0].min(p[0]), b[1].min(p[1]), b[2].max(p[0]), b[3].max(p[1])]
+            })
+        })
+        .collect();
+    let mut order: Vec<usize> = (0..rings.len()).collect();
+    order.sort_by(|&i, &j| boxes[i][0].total_cmp(&boxes[j][0]));
+    let mut out = Vec::new();
+    for (k, &i) in order.iter().enumerate() {
+        for &j in &order[k + 1..] {
+            if boxes[j][0] >= boxes[i][2] {
+                break;
+            }
+            if boxes[j][1] >= boxes[i][3] || boxes[i][1] >= boxes[j][3] {
+                continue;
+            }
+            if convex_interiors_overlap(&rings[i], &rings[j]) {
+                out.push((i.min(j), i.max(j)));
+            }
+        }
+    }
+    out.sort_unstable();
+    out
+}
+
+/// The polygon whose closed XZ footprint contains `p` (first by index), by linear scan.
+pub fn polygon_at(mesh: &NavMesh, p: Point2) -> Option<usize> {
+    (0..mesh.polygon_count()).find(|&i| {
+        let r = ring(mesh, i);
+        (0..r.len()).all(|k| geom::orient2d(r[k], r[(k + 1) % r.len()], p) >= 0.0)
+    })
+}
+
+/// Connected component id of every polygon through portals.
+pub fn components(mesh: &NavMesh) -> Vec<usize> {
+    let n = mesh.polygon_count();
+    let mut comp = vec![usize::MAX; n];
+    let mut next = 0;
+    for s in 0..n {
+        if comp[s] != usize::MAX {
+            continue;
+        }
+        let mut stack = vec![s];
+        comp[s] = next;
+        while let Some(p) = stack.pop() {
+            for l in mesh.polygon(p).links {
+                if let EdgeLink::Polygon(q) = *l {
+                    if comp[q as usize] == usize::MAX {
+                        comp[q as usize] = next;
+                        stack.push(q as usize);
+                    }
+                }
+            }
+        }
+        next += 1;
+    }
+    comp
+}
+
+/// Whether the navmesh connects the XZ points `a` and `b` through portals.
+pub fn connected(mesh: &NavMesh, a: Point2, b: Point2) -> bool {
+    let comp = components(mesh);
+    match (polygon_at(mesh, a), polygon_at(mesh, b)) {
+        (Some(pa), Some(pb)) => comp[pa] == comp[pb],
+        _ => false,
+    }
+}
+
+/// Clips a 3D polygon to the slab `lo <= y <= hi`.
+fn clip_to_slab(poly: &[[f64; 3]], lo: f64, hi: f64) -> Vec<[f64; 3]> {
+    let mut out: Vec<[f64; 3]> = poly.to_vec();
+    for (sign, bound) in [(1.0, lo), (-1.0, -hi)] {
+        let f = |p: &[f64; 3]| sign * p[1] - bound;
+        let input = std::mem::take(&mut out);
+        for i in 0..input.len() {
+            let (p, q) = (input[i], input[(i + 1) % input.len()]);
+            let (fp, fq) = (f(&p), f(&q));
+            if fp >= 0.0 {
+                out.push(p);
+            }
+            if (fp >= 0.0) != (fq >= 0.0) {
+                let s = fp / (fp - fq);
+                out.push([p[0] + (q[0] - p[0]) * s, p[1] + (q[1] - p[1]) * s, p[2] + (q[2] - p[2]) * s]);
+            }
+        }
+    }
+    out
+}
+
+/// XZ distance from `p` to the footprint of a (possibly degenerate) 3D polygon.
+fn footprint_distance(p: Point2, poly: &[[f64; 3]]) -> f64 {
+    let r: Vec<Point2> = poly.iter().map(|v| [v[0], v[2]]).collect();
+    if r.len() >= 3 {
+        let s = geom::signed_area(&r).signum();
+        if s != 0.0 && (0..r.len()).all(|k| geom::orient2d(r[k], r[(k + 1) % r.len()], p) * s >= 0.0) {
+            return 0.0;
+        }
+    }
+    (0..r.len()).map(|k| geom::point_segment_distance(p, r[k], r[(k + 1) % r.len()])).fold(f64::INFINITY, f64::min)
+}
+
+/// The smallest XZ distance from any navmesh vertex to any part of a blocking triangle that
+/// stands in the agent's column above that vertex (strictly above `max_climb`, up to `height`),
+/// with the vertex and the triangle that attains it.
+pub fn min_blocker_clearance(mesh: &NavMesh, blocking: &[[[f64; 3]; 3]]) -> (f64, usize, usize) {
+    let s = mesh.settings();
+    let mut worst = (f64::INFINITY, usize::MAX, usize::MAX);
+    for (vi, v) in mesh.vertices().iter().enumerate() {
+        for (ti, t) in blocking.iter().enumerate() {
+            let lo = v[1] + s.max_climb + 1e-6;
+            let hi = v[1] + s.height;
+            if t.iter().all(|c| c[1] < lo) || t.iter().all(|c| c[1] > hi) {
+                continue;
+            }
+            let piece = clip_to_slab(t, lo, hi);
+            if piece.is_empty() {
+                continue;
+            }
+            let d = footprint_distance([v[0], v[2]], &piece);
+            if d < worst.0 {
+                worst = (d, vi, ti);
+            }
+        }
+    }
+    worst
+}
+
+/// The boundary edges of a set of walkable triangles in XZ: edges not shared (reversed, by
+/// exact coordinates) with another walkable triangle whose corners there are within `climb`.
+pub fn walkable_borders(walkable: &[[[f64; 3]; 3]], climb: f64) -> Vec<[Point2; 2]> {
+    use std::collections::HashMap;
+    let key = |p: [f64; 3]| ((p[0] + 0.0).to_bits(), (p[2] + 0.0).to_bits());
+    let mut edges: HashMap<((u64, u64), (u64, u64)), Vec<(f64, f64)>> = HashMap::new();
+    for t in walkable {
+        for k in 0..3 {
+            let (a, b) = (t[k], t[(k + 1) % 3]);
+            edges.entry((key(a), key(b))).or_default().push((a[1], b[1]));
+        }
+    }
+    let mut out = Vec::new();
+    for t in walkable {
+        for k in 0..3 {
+            let (a, b) = (t[k], t[(k + 1) % 3]);
+            let shared = edges
+                .get(&(key(b), key(a)))
+                .is_some_and(|v| v.iter().any(|&(yb, ya)| (ya - a[1]).abs() <= climb && (yb - b[1]).abs() <= climb));
+            if !shared {
+                out.push([[a[0], a[2]], [b[0], b[2]]]);
+            }
+        }
+    }
+    out
+}
+
+/// The smallest XZ distance from any navmesh vertex to any of `borders`.
+pub fn min_border_clearance(mesh: &NavMesh, borders: &[[Point2; 2]]) -> f64 {
+    let mut worst = f64::INFINITY;
+    for v in mesh.vertices() {
+        for e in borders {
+            worst = worst.min(geom::point_segment_distance([v[0], v[2]], e[0], e[1]));
+        }
+    }
+    worst
+}
+
+/// Reads a whole file, for byte-level comparisons.
+pub fn read(path: &Path) -> Vec<u8> {
+    std::fs::read(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
