@@ -296,9 +296,23 @@ const MAX_IMPLICIT_ELEMENTS: u64 = 1 << 24;
 
 /// Reads a glTF level into a [`Scene`]; skipped primitives and odd content go to `progress.warn`.
 pub fn ingest_file(path: &Path, progress: &mut dyn Progress) -> Result<Scene, IngestError> {
-    // The reader checks every layout itself; the guard turns a remaining bug into an error
-    // instead of taking the caller down.
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| ingest_inner(path, progress))) {
+    guard(path, || {
+        let bytes = std::fs::read(path).map_err(|source| IngestError::Read { path: path.to_path_buf(), source })?;
+        ingest_bytes(path, &bytes, progress)
+    })
+}
+
+/// Reads a glTF level from memory; `origin` names it in messages and locates external buffers
+/// (they are resolved next to it).
+pub fn ingest_slice(bytes: &[u8], origin: &Path, progress: &mut dyn Progress) -> Result<Scene, IngestError> {
+    guard(origin, || ingest_bytes(origin, bytes, progress))
+}
+
+/// Runs the reader, turning a panic (a reader bug) into [`IngestError::Internal`].
+fn guard(path: &Path, read: impl FnOnce() -> Result<Scene, IngestError>) -> Result<Scene, IngestError> {
+    // The reader checks every layout itself; the guard keeps a remaining bug from taking the
+    // caller (a build tool, an editor) down.
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(read)) {
         Ok(result) => result,
         Err(payload) => {
             let message = payload
@@ -311,12 +325,14 @@ pub fn ingest_file(path: &Path, progress: &mut dyn Progress) -> Result<Scene, In
     }
 }
 
-fn ingest_inner(path: &Path, progress: &mut dyn Progress) -> Result<Scene, IngestError> {
-    let bytes = std::fs::read(path).map_err(|source| IngestError::Read { path: path.to_path_buf(), source })?;
-    let (json_bytes, blob) = split_container(path, &bytes)?;
+fn ingest_bytes(path: &Path, bytes: &[u8], progress: &mut dyn Progress) -> Result<Scene, IngestError> {
+    let is_glb = bytes.starts_with(b"glTF");
+    let (json_bytes, blob) = split_container(path, bytes)?;
+    // A UTF-8 byte order mark is not allowed by glTF but some exporters write one.
+    let json_bytes = json_bytes.strip_prefix(b"\xEF\xBB\xBF".as_slice()).unwrap_or(json_bytes);
     let root: json::Root = json::deserialize::from_slice(json_bytes).map_err(|e| {
         let first = json_bytes.iter().find(|b| !b.is_ascii_whitespace());
-        let reason = if first == Some(&b'{') {
+        let reason = if is_glb || first == Some(&b'{') {
             format!("bad glTF JSON: {e}")
         } else {
             "neither a GLB container (magic \"glTF\") nor JSON".to_string()
@@ -1181,5 +1197,659 @@ impl Scene {
             }
             (lo, hi)
         }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A glTF document assembled in a test, written as a GLB in memory.
+    #[derive(Default)]
+    struct Doc {
+        bin: Vec<u8>,
+        views: Vec<Value>,
+        accessors: Vec<Value>,
+        meshes: Vec<Value>,
+        nodes: Vec<Value>,
+        scenes: Vec<Value>,
+        scene: Option<usize>,
+    }
+
+    impl Doc {
+        fn view(&mut self, bytes: &[u8]) -> usize {
+            self.bin.resize(self.bin.len().next_multiple_of(4), 0);
+            self.views.push(json!({"buffer": 0, "byteOffset": self.bin.len(), "byteLength": bytes.len()}));
+            self.bin.extend_from_slice(bytes);
+            self.views.len() - 1
+        }
+
+        fn accessor(&mut self, accessor: Value) -> usize {
+            self.accessors.push(accessor);
+            self.accessors.len() - 1
+        }
+
+        fn positions(&mut self, points: &[[f32; 3]]) -> usize {
+            let bytes: Vec<u8> = points.iter().flatten().flat_map(|c| c.to_le_bytes()).collect();
+            let view = self.view(&bytes);
+            self.accessor(json!({"bufferView": view, "componentType": 5126, "count": points.len(), "type": "VEC3"}))
+        }
+
+        /// Indices with component type 5121 (u8), 5123 (u16) or 5125 (u32).
+        fn indices(&mut self, indices: &[u32], component_type: u32) -> usize {
+            let bytes: Vec<u8> = match component_type {
+                5121 => indices.iter().map(|&i| i as u8).collect(),
+                5123 => indices.iter().flat_map(|&i| (i as u16).to_le_bytes()).collect(),
+                _ => indices.iter().flat_map(|&i| i.to_le_bytes()).collect(),
+            };
+            let view = self.view(&bytes);
+            self.accessor(
+                json!({"bufferView": view, "componentType": component_type, "count": indices.len(), "type": "SCALAR"}),
+            )
+        }
+
+        fn mesh(&mut self, name: &str, primitives: Value) -> usize {
+            self.meshes.push(json!({"name": name, "primitives": primitives}));
+            self.meshes.len() - 1
+        }
+
+        fn node(&mut self, node: Value) -> usize {
+            self.nodes.push(node);
+            self.nodes.len() - 1
+        }
+
+        /// Adds a scene of root nodes and makes it the default.
+        fn scene(&mut self, roots: &[usize]) {
+            self.scenes.push(json!({"nodes": roots}));
+            self.scene = Some(self.scenes.len() - 1);
+        }
+
+        fn json(&self) -> Value {
+            let mut root = json!({
+                "asset": {"version": "2.0"},
+                "bufferViews": self.views,
+                "accessors": self.accessors,
+                "meshes": self.meshes,
+                "nodes": self.nodes,
+                "scenes": self.scenes,
+            });
+            if !self.bin.is_empty() {
+                root["buffers"] = json!([{"byteLength": self.bin.len()}]);
+            }
+            if let Some(scene) = self.scene {
+                root["scene"] = json!(scene);
+            }
+            root
+        }
+
+        fn glb(&self) -> Vec<u8> {
+            glb(&self.json(), &self.bin)
+        }
+
+        fn ingest(&self) -> Result<(Scene, Recorder), IngestError> {
+            ingest_glb(&self.glb())
+        }
+    }
+
+    fn glb(json: &Value, bin: &[u8]) -> Vec<u8> {
+        let mut json_chunk = serde_json::to_vec(json).unwrap();
+        json_chunk.resize(json_chunk.len().next_multiple_of(4), b' ');
+        let mut bin = bin.to_vec();
+        bin.resize(bin.len().next_multiple_of(4), 0);
+        let total = 12 + 8 + json_chunk.len() + if bin.is_empty() { 0 } else { 8 + bin.len() };
+        let mut out = Vec::new();
+        out.extend_from_slice(b"glTF");
+        out.extend_from_slice(&2u32.to_le_bytes());
+        out.extend_from_slice(&(total as u32).to_le_bytes());
+        out.extend_from_slice(&(json_chunk.len() as u32).to_le_bytes());
+        out.extend_from_slice(b"JSON");
+        out.extend_from_slice(&json_chunk);
+        if !bin.is_empty() {
+            out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
+            out.extend_from_slice(b"BIN\0");
+            out.extend_from_slice(&bin);
+        }
+        out
+    }
+
+    #[derive(Default, Debug)]
+    struct Recorder {
+        warnings: Vec<String>,
+        begun: Option<u64>,
+        advanced: Vec<u64>,
+        finished: bool,
+    }
+
+    impl Progress for Recorder {
+        fn begin(&mut self, stage: Stage, total: u64) {
+            assert_eq!(stage, Stage::Ingest);
+            self.begun = Some(total);
+        }
+        fn advance(&mut self, stage: Stage, done: u64) {
+            assert_eq!(stage, Stage::Ingest);
+            self.advanced.push(done);
+        }
+        fn finish(&mut self, stage: Stage) {
+            assert_eq!(stage, Stage::Ingest);
+            self.finished = true;
+        }
+        fn warn(&mut self, message: &str) {
+            self.warnings.push(message.to_string());
+        }
+    }
+
+    fn ingest_glb(bytes: &[u8]) -> Result<(Scene, Recorder), IngestError> {
+        let mut recorder = Recorder::default();
+        let scene = ingest_slice(bytes, Path::new("test.glb"), &mut recorder)?;
+        Ok((scene, recorder))
+    }
+
+    fn normal(t: &SceneTriangle) -> [f64; 3] {
+        let [a, b, c] = t.vertices;
+        let (u, v) = ([b[0] - a[0], b[1] - a[1], b[2] - a[2]], [c[0] - a[0], c[1] - a[1], c[2] - a[2]]);
+        [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]]
+    }
+
+    /// Unit square at y = 0, `[0, 1]²` in (x, z), two upward triangles (CCW seen from +Y).
+    const SQUARE: [[f32; 3]; 4] = [[0.0, 0.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 1.0], [1.0, 0.0, 0.0]];
+    const SQUARE_INDICES: [u32; 6] = [0, 1, 2, 0, 2, 3];
+
+    /// A document with one square mesh (u16 indices) and nothing placed yet.
+    fn square_doc() -> (Doc, usize) {
+        let mut doc = Doc::default();
+        let p = doc.positions(&SQUARE);
+        let i = doc.indices(&SQUARE_INDICES, 5123);
+        let mesh = doc.mesh("Square", json!([{"attributes": {"POSITION": p}, "indices": i}]));
+        (doc, mesh)
+    }
+
+    fn close(a: [f64; 3], b: [f64; 3]) -> bool {
+        (0..3).all(|k| (a[k] - b[k]).abs() < 1e-6)
+    }
+
+    #[test]
+    fn square_faces_up_and_negative_determinant_keeps_front_faces() {
+        let (mut doc, mesh) = square_doc();
+        let plain = doc.node(json!({"name": "Plain", "mesh": mesh}));
+        let mirrored = doc.node(json!({"name": "Mirrored", "mesh": mesh, "scale": [-1.0, 1.0, 1.0]}));
+        // Two negative scales are a half turn about z (determinant +1): the square is upside down.
+        let turned = doc.node(json!({"name": "Turned", "mesh": mesh, "scale": [-1.0, -1.0, 1.0]}));
+        doc.scene(&[plain, mirrored, turned]);
+        let (scene, progress) = doc.ingest().unwrap();
+        assert_eq!(scene.triangles.len(), 6);
+        for (k, t) in scene.triangles.iter().enumerate() {
+            let n = normal(t);
+            let expected_up = k < 4;
+            assert_eq!(n[1] > 0.0, expected_up, "triangle {k} of {}: {n:?}", scene.nodes[t.node as usize]);
+            assert!(n[0] == 0.0 && n[2] == 0.0);
+        }
+        // The mirrored square covers x in [-1, 0].
+        assert!(scene.triangles[2..4].iter().flat_map(|t| t.vertices).all(|v| v[0] <= 0.0));
+        assert_eq!(scene.nodes, ["Plain", "Mirrored", "Turned"]);
+        assert_eq!(progress.begun, Some(3));
+        assert_eq!(progress.advanced, [1, 2, 3]);
+        assert!(progress.finished && progress.warnings.is_empty());
+    }
+
+    #[test]
+    fn transforms_compose_parent_to_child() {
+        let (mut doc, mesh) = square_doc();
+        let s = std::f32::consts::FRAC_1_SQRT_2;
+        // Parent: translate (10, 0, 0), turn 90° about +Y, scale x by 2. Child: translate (1, 0, 0).
+        let child = doc.node(json!({"name": "Child", "mesh": mesh, "translation": [1.0, 0.0, 0.0]}));
+        let parent = doc.node(json!({
+            "name": "Parent", "children": [child],
+            "translation": [10.0, 0.0, 0.0], "rotation": [0.0, s, 0.0, s], "scale": [2.0, 1.0, 1.0]
+        }));
+        // A matrix node (column-major): translation (0, 5, 0) and a uniform scale of 3.
+        let matrix = doc.node(json!({
+            "name": "Matrix", "mesh": mesh,
+            "matrix": [3.0, 0.0, 0.0, 0.0, 0.0, 3.0, 0.0, 0.0, 0.0, 0.0, 3.0, 0.0, 0.0, 5.0, 0.0, 1.0]
+        }));
+        doc.scene(&[parent, matrix]);
+        let (scene, _) = doc.ingest().unwrap();
+        assert_eq!(scene.nodes, ["Parent", "Child", "Matrix"]);
+        // T · R · S applied to the child's origin (1, 0, 0): scale → (2, 0, 0), R_y(90°) → (0, 0, -2).
+        assert!(close(scene.node_positions[1], [10.0, 0.0, -2.0]), "{:?}", scene.node_positions[1]);
+        // Local (1, 0, 1) of the child: (2, 0, 1) → scale (4, 0, 1) → turn (1, 0, -4) → (11, 0, -4).
+        let child_corner = scene.triangles[0].vertices[2];
+        assert!(close(child_corner, [11.0, 0.0, -4.0]), "{child_corner:?}");
+        assert!(close(scene.node_positions[2], [0.0, 5.0, 0.0]));
+        assert!(close(scene.triangles[2].vertices[2], [3.0, 5.0, 3.0]));
+        // Rotation and positive scales keep the square facing up.
+        assert!(scene.triangles.iter().all(|t| normal(t)[1] > 0.0));
+    }
+
+    #[test]
+    fn strips_alternate_and_fans_turn_about_their_first_vertex() {
+        let mut doc = Doc::default();
+        // A strip along +x: bottom/top pairs (x, z = 0) / (x, z = 1), listed so that the
+        // first triangle faces up: (0,0), (0,1), (1,0), (1,1), (2,0), (2,1).
+        let strip: Vec<[f32; 3]> = (0..6).map(|k| [(k / 2) as f32, 0.0, if k % 2 == 0 { 0.0 } else { 1.0 }]).collect();
+        let p = doc.positions(&strip);
+        let strip_mesh = doc.mesh("Strip", json!([{"attributes": {"POSITION": p}, "mode": 5}]));
+        // A fan around (0, 1, 0): ring points clockwise in (x, z) seen from +Y → faces up.
+        let fan: [[f32; 3]; 5] =
+            [[0.0, 1.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, -1.0], [-1.0, 1.0, 0.0], [0.0, 1.0, 1.0]];
+        let p = doc.positions(&fan);
+        let i = doc.indices(&[0, 1, 2, 3, 4], 5121);
+        let fan_mesh = doc.mesh("Fan", json!([{"attributes": {"POSITION": p}, "indices": i, "mode": 6}]));
+        let a = doc.node(json!({"mesh": strip_mesh}));
+        let b = doc.node(json!({"mesh": fan_mesh}));
+        doc.scene(&[a, b]);
+        let (scene, _) = doc.ingest().unwrap();
+        assert_eq!(scene.triangles.len(), 4 + 3);
+        for t in &scene.triangles {
+            assert!(normal(t)[1] > 0.0, "{t:?}");
+        }
+        // Every fan triangle has the centre as a corner; strip triangles tile [0, 2] × [0, 1].
+        assert!(scene.triangles[4..].iter().all(|t| t.vertices.contains(&[0.0, 1.0, 0.0])));
+        let strip_area: f64 = scene.triangles[..4].iter().map(|t| normal(t)[1] / 2.0).sum();
+        assert_eq!(strip_area, 2.0);
+        assert_eq!(scene.nodes, ["node 0", "node 1"]);
+    }
+
+    #[test]
+    fn index_widths_and_non_indexed_give_the_same_triangles() {
+        let mut doc = Doc::default();
+        let p = doc.positions(&SQUARE);
+        let mut roots = Vec::new();
+        for component_type in [5121, 5123, 5125] {
+            let i = doc.indices(&SQUARE_INDICES, component_type);
+            let mesh = doc.mesh("Indexed", json!([{"attributes": {"POSITION": p}, "indices": i}]));
+            roots.push(doc.node(json!({"mesh": mesh})));
+        }
+        let unrolled: Vec<[f32; 3]> = SQUARE_INDICES.iter().map(|&i| SQUARE[i as usize]).collect();
+        let q = doc.positions(&unrolled);
+        let mesh = doc.mesh("Soup", json!([{"attributes": {"POSITION": q}}]));
+        roots.push(doc.node(json!({"mesh": mesh})));
+        doc.scene(&roots);
+        let (scene, _) = doc.ingest().unwrap();
+        assert_eq!(scene.triangles.len(), 8);
+        for k in 1..4 {
+            for j in 0..2 {
+                assert_eq!(scene.triangles[2 * k + j].vertices, scene.triangles[j].vertices);
+            }
+        }
+    }
+
+    #[test]
+    fn sparse_accessors_substitute_values() {
+        let mut doc = Doc::default();
+        let base = doc.positions(&SQUARE);
+        let base_view = doc.accessors[base]["bufferView"].clone();
+        let indices_view = doc.view(&[2u8]);
+        let values_view = doc.view(&[5.0f32, 0.0, 7.0].iter().flat_map(|c| c.to_le_bytes()).collect::<Vec<_>>());
+        let sparse = json!({"count": 1, "indices": {"bufferView": indices_view, "componentType": 5121},
+                            "values": {"bufferView": values_view}});
+        let moved = doc.accessor(json!({"bufferView": base_view, "componentType": 5126, "count": 4,
+                                        "type": "VEC3", "sparse": sparse}));
+        // Without a buffer view the base values are zeros.
+        let zeros = doc.accessor(json!({"componentType": 5126, "count": 4, "type": "VEC3", "sparse": sparse}));
+        let i = doc.indices(&SQUARE_INDICES, 5123);
+        let a = doc.mesh("Moved", json!([{"attributes": {"POSITION": moved}, "indices": i}]));
+        let b = doc.mesh("Zeros", json!([{"attributes": {"POSITION": zeros}, "indices": i}]));
+        let na = doc.node(json!({"mesh": a}));
+        let nb = doc.node(json!({"mesh": b}));
+        doc.scene(&[na, nb]);
+        let (scene, progress) = doc.ingest().unwrap();
+        assert_eq!(scene.triangles[0].vertices[2], [5.0, 0.0, 7.0]);
+        assert_eq!(scene.triangles[1].vertices[1], [5.0, 0.0, 7.0]);
+        // The zero-based copy has three corners at the origin: both triangles are degenerate.
+        assert_eq!(scene.triangles.len(), 2);
+        assert_eq!(scene.degenerate_dropped, 2);
+        assert_eq!(progress.warnings.len(), 1);
+    }
+
+    #[test]
+    fn point_and_line_primitives_are_skipped_with_a_warning() {
+        let (mut doc, square) = square_doc();
+        let p = doc.accessors.len() - 2;
+        let lines = doc.mesh(
+            "Guides",
+            json!([{"attributes": {"POSITION": p}, "mode": 1},
+                                             {"attributes": {"POSITION": p}, "mode": 0}]),
+        );
+        let a = doc.node(json!({"name": "Helpers", "mesh": lines}));
+        let b = doc.node(json!({"name": "Ground", "mesh": square}));
+        doc.scene(&[a, b]);
+        let (scene, progress) = doc.ingest().unwrap();
+        assert_eq!(scene.triangles.len(), 2);
+        assert_eq!(progress.warnings.len(), 2, "{:?}", progress.warnings);
+        assert!(progress.warnings[0].contains("LINES") && progress.warnings[1].contains("POINTS"));
+        assert!(progress.warnings.iter().all(|w| w.contains("'Helpers'") && w.contains("'Guides'")));
+
+        // Only lines: a clear empty-scene error that counts the skipped primitives.
+        doc.scenes.clear();
+        doc.scene(&[a]);
+        let err = doc.ingest().unwrap_err();
+        assert!(matches!(err, IngestError::EmptyScene { skipped: 2, .. }), "{err}");
+    }
+
+    #[test]
+    fn degenerate_triangles_are_dropped_and_counted() {
+        let mut doc = Doc::default();
+        // 0, 1, 2 lie on the line x = 2t, y = t, z = 3t (collinear but no coordinate is constant).
+        let p = doc.positions(&[[0.0, 0.0, 0.0], [2.0, 1.0, 3.0], [4.0, 2.0, 6.0], [1.0, 0.0, 0.0]]);
+        let i = doc.indices(&[0, 1, 2, 1, 1, 3, 0, 3, 1], 5123);
+        let mesh = doc.mesh("Mixed", json!([{"attributes": {"POSITION": p}, "indices": i}]));
+        let n = doc.node(json!({"mesh": mesh}));
+        doc.scene(&[n]);
+        let (scene, progress) = doc.ingest().unwrap();
+        assert_eq!(scene.triangles.len(), 1);
+        assert_eq!(scene.degenerate_dropped, 2);
+        assert_eq!(progress.warnings.len(), 1);
+        assert!(progress.warnings[0].contains("2 degenerate"));
+    }
+
+    #[test]
+    fn tags_and_areas_are_inherited_and_overridden() {
+        let (mut doc, mesh) = square_doc();
+        let leaf = doc.node(json!({"name": "Leaf", "mesh": mesh}));
+        let walk = doc.node(json!({"name": "Walk", "mesh": mesh, "extras": {"navmesh": "walkable"}}));
+        let mud = doc.node(json!({"name": "Mud", "mesh": mesh, "children": [walk],
+                                  "extras": {"area": "mud", "cost": 3.0}}));
+        let ignored = doc.node(json!({"name": "Ignored", "mesh": mesh, "children": [leaf],
+                                      "extras": {"navmesh": "ignore"}}));
+        let grass = doc.node(json!({"name": "Grass", "mesh": mesh, "children": [ignored, mud],
+                                    "extras": {"navmesh": "obstacle", "area": "grass", "cost": 2.0, "other": [1]}}));
+        let again = doc.node(json!({"name": "Again", "mesh": mesh, "extras": {"area": "mud", "cost": 4.0}}));
+        let plain = doc.node(json!({"name": "Plain", "mesh": mesh, "extras": "not an object"}));
+        doc.scene(&[grass, again, plain]);
+        let (scene, progress) = doc.ingest().unwrap();
+        assert_eq!(scene.nodes, ["Grass", "Ignored", "Leaf", "Mud", "Walk", "Again", "Plain"]);
+        let names: Vec<(&str, f32)> = scene.areas.iter().map(|a| (a.name.as_str(), a.cost)).collect();
+        assert_eq!(names, [("default", 1.0), ("grass", 2.0), ("mud", 3.0)]);
+        let per_node: Vec<(&str, NavTag, u16)> = scene
+            .triangles
+            .chunks(2)
+            .map(|pair| {
+                assert_eq!((pair[0].tag, pair[0].area, pair[0].node), (pair[1].tag, pair[1].area, pair[1].node));
+                (scene.nodes[pair[0].node as usize].as_str(), pair[0].tag, pair[0].area)
+            })
+            .collect();
+        assert_eq!(
+            per_node,
+            [
+                ("Grass", NavTag::Obstacle, 1),
+                ("Mud", NavTag::Obstacle, 2),
+                ("Walk", NavTag::Walkable, 2),
+                ("Again", NavTag::Auto, 2),
+                ("Plain", NavTag::Auto, 0),
+            ]
+        );
+        assert_eq!(scene.ignored_dropped, 4);
+        assert_eq!(progress.warnings.len(), 1, "{:?}", progress.warnings);
+        assert!(progress.warnings[0].contains("'Again'") && progress.warnings[0].contains("mud"));
+    }
+
+    fn extras_error(extras: Value) -> IngestError {
+        let (mut doc, mesh) = square_doc();
+        let target = doc.node(json!({"name": "Target"}));
+        let n = doc.node(json!({"name": "Tagged", "mesh": mesh, "extras": extras}));
+        doc.scene(&[target, n]);
+        doc.ingest().unwrap_err()
+    }
+
+    #[test]
+    fn bad_extras_are_typed_errors_naming_the_node() {
+        for cost in [json!(0.5), json!(-2.0), json!(0.0)] {
+            let err = extras_error(json!({"area": "ice", "cost": cost}));
+            assert!(matches!(&err, IngestError::BadAreaCost { node, .. } if node == "'Tagged'"), "{err}");
+        }
+        let err = extras_error(json!({"navmesh": "flying"}));
+        assert!(
+            matches!(&err, IngestError::UnknownTag { node, value, .. } if node == "'Tagged'" && value == "\"flying\"")
+        );
+        assert!(matches!(extras_error(json!({"navmesh": 3})), IngestError::UnknownTag { .. }));
+        for extras in [
+            json!({"area": "ice", "cost": "high"}),
+            json!({"area": 7}),
+            json!({"cost": 2.0}),
+            json!({"navmesh_link": "Target"}),
+            json!({"navmesh_link": {"bidirectional": true}}),
+            json!({"navmesh_link": {"to": "Target", "bidirectional": "yes"}}),
+        ] {
+            let err = extras_error(extras.clone());
+            assert!(matches!(&err, IngestError::BadExtras { node, .. } if node == "'Tagged'"), "{extras}: {err}");
+        }
+        let err = extras_error(json!({"navmesh_link": {"to": "Nowhere"}}));
+        assert!(matches!(&err, IngestError::UnknownLinkTarget { to, .. } if to == "Nowhere"), "{err}");
+        let message = err.to_string();
+        assert!(message.contains("test.glb") && message.contains("'Tagged'") && !message.contains('\n'));
+    }
+
+    #[test]
+    fn links_resolve_their_target_and_default_to_bidirectional() {
+        let (mut doc, mesh) = square_doc();
+        let target = doc.node(json!({"name": "Target", "translation": [3.0, 1.0, 2.0]}));
+        let a = doc.node(json!({"name": "A", "mesh": mesh, "extras": {"navmesh_link": {"to": "Target"}}}));
+        let b = doc.node(json!({"name": "B", "extras": {"navmesh_link": {"to": "A", "bidirectional": false}}}));
+        doc.scene(&[a, b, target]);
+        let (scene, _) = doc.ingest().unwrap();
+        assert_eq!(
+            scene.links,
+            [
+                LinkRequest { from_node: 0, to: "Target".into(), to_node: 2, bidirectional: true },
+                LinkRequest { from_node: 1, to: "A".into(), to_node: 0, bidirectional: false },
+            ]
+        );
+        assert_eq!(scene.node_positions[2], [3.0, 1.0, 2.0]);
+    }
+
+    #[test]
+    fn positions_that_overflow_in_world_space_are_rejected() {
+        let (mut doc, mesh) = square_doc();
+        // Nine nested scales of 1e38 exceed f64's range (about 1.8e308).
+        let mut child = doc.node(json!({"name": "Leaf", "mesh": mesh}));
+        for _ in 0..9 {
+            child = doc.node(json!({"children": [child], "scale": [1e38, 1e38, 1e38]}));
+        }
+        doc.scene(&[child]);
+        let err = doc.ingest().unwrap_err();
+        assert!(matches!(&err, IngestError::NonFinitePosition { world: true, node, .. } if node == "'Leaf'"), "{err}");
+    }
+
+    #[test]
+    fn cyclic_and_shared_nodes_are_rejected() {
+        let (mut doc, mesh) = square_doc();
+        doc.node(json!({"name": "A", "mesh": mesh, "children": [1]}));
+        doc.node(json!({"name": "B", "children": [0]}));
+        doc.scene(&[0]);
+        assert!(matches!(doc.ingest().unwrap_err(), IngestError::Malformed { .. }));
+        let (mut doc, mesh) = square_doc();
+        let shared = doc.node(json!({"mesh": mesh}));
+        let p1 = doc.node(json!({"children": [shared]}));
+        let p2 = doc.node(json!({"children": [shared]}));
+        doc.scene(&[p1, p2]);
+        assert!(matches!(doc.ingest().unwrap_err(), IngestError::Malformed { .. }));
+        let (mut doc, _) = square_doc();
+        let n = doc.node(json!({"children": [42]}));
+        doc.scene(&[n]);
+        assert!(matches!(doc.ingest().unwrap_err(), IngestError::Malformed { .. }));
+    }
+
+    #[test]
+    fn scene_selection_default_then_all_then_root_nodes() {
+        let (mut doc, mesh) = square_doc();
+        let a = doc.node(json!({"name": "A", "mesh": mesh}));
+        let b = doc.node(json!({"name": "B", "mesh": mesh}));
+        let c = doc.node(json!({"name": "C", "mesh": mesh, "children": [b]}));
+        doc.scene(&[a]);
+        doc.scene(&[c]);
+        doc.scene = Some(0);
+        assert_eq!(doc.ingest().unwrap().0.nodes, ["A"]);
+        doc.scene = None;
+        assert_eq!(doc.ingest().unwrap().0.nodes, ["A", "C", "B"]);
+        doc.scenes.clear();
+        assert_eq!(doc.ingest().unwrap().0.nodes, ["A", "C", "B"]);
+    }
+
+    #[test]
+    fn container_errors_are_typed() {
+        let (mut doc, mesh) = square_doc();
+        let n = doc.node(json!({"mesh": mesh}));
+        doc.scene(&[n]);
+        let good = doc.glb();
+        assert!(ingest_glb(&good).is_ok());
+        let err = |bytes: &[u8]| ingest_glb(bytes).unwrap_err();
+        assert!(matches!(err(&good[..8]), IngestError::TruncatedGlb { expected: 12, actual: 8, .. }));
+        assert!(matches!(err(&good[..good.len() - 1]), IngestError::TruncatedGlb { .. }));
+        let mut long_chunk = good.clone();
+        long_chunk[12..16].copy_from_slice(&u32::MAX.to_le_bytes());
+        assert!(matches!(err(&long_chunk), IngestError::TruncatedGlb { .. }));
+        let mut version1 = good.clone();
+        version1[4] = 1;
+        assert!(matches!(err(&version1), IngestError::NotGltf { .. }));
+        assert!(matches!(err(b""), IngestError::NotGltf { .. }));
+        assert!(matches!(err(b"\x89PNG\r\n"), IngestError::NotGltf { .. }));
+        assert!(matches!(err(b"{\"asset\": {\"version\": \"2.0\"}, \"nodes\": [1, 2"), IngestError::NotGltf { .. }));
+        assert!(matches!(err(b"{\"nodes\": []}"), IngestError::NotGltf { .. }));
+        // A buffer without uri needs the BIN chunk.
+        let no_bin = glb(&doc.json(), &[]);
+        assert!(matches!(err(&no_bin), IngestError::Malformed { .. }));
+        // Draco-compressed geometry is refused up front.
+        let mut draco = doc.json();
+        draco["extensionsRequired"] = json!(["KHR_draco_mesh_compression"]);
+        assert!(matches!(err(&glb(&draco, &doc.bin)), IngestError::UnsupportedExtension { .. }));
+    }
+
+    #[test]
+    fn hostile_accessor_layouts_are_typed_errors() {
+        type Check = fn(&IngestError) -> bool;
+        let cases: Vec<(Value, Check)> = vec![
+            (json!({"count": 4_000_000_000u64}), |e| matches!(e, IngestError::AccessorOutOfBounds { .. })),
+            (json!({"count": 0}), |e| matches!(e, IngestError::IndexOutOfRange { vertex_count: 0, .. })),
+            (json!({"byteOffset": 18_446_744_073_709_551_000u64}), |e| {
+                matches!(e, IngestError::AccessorOutOfBounds { .. })
+            }),
+            (json!({"componentType": 5125}), |e| matches!(e, IngestError::Malformed { .. })),
+            (json!({"type": "VEC2"}), |e| matches!(e, IngestError::Malformed { .. })),
+            (json!({"componentType": 9999}), |e| matches!(e, IngestError::Malformed { .. })),
+            (json!({"bufferView": 99}), |e| matches!(e, IngestError::AccessorOutOfBounds { .. })),
+            (json!({"bufferView": null, "count": 1u64 << 40}), |e| matches!(e, IngestError::TooLarge { .. })),
+        ];
+        for (patch, expected) in cases {
+            let (mut doc, mesh) = square_doc();
+            for (key, value) in patch.as_object().unwrap() {
+                if value.is_null() {
+                    doc.accessors[0].as_object_mut().unwrap().remove(key);
+                } else {
+                    doc.accessors[0][key] = value.clone();
+                }
+            }
+            let n = doc.node(json!({"mesh": mesh}));
+            doc.scene(&[n]);
+            let err = doc.ingest().unwrap_err();
+            assert!(expected(&err), "{patch}: {err}");
+        }
+        // Stride shorter than an element, a view past its buffer, float indices.
+        let (mut doc, mesh) = square_doc();
+        doc.views[0]["byteStride"] = json!(4);
+        let n = doc.node(json!({"mesh": mesh}));
+        doc.scene(&[n]);
+        assert!(matches!(doc.ingest().unwrap_err(), IngestError::AccessorOutOfBounds { .. }));
+        doc.views[0]["byteStride"] = json!(12);
+        doc.views[0]["byteLength"] = json!(4096);
+        assert!(matches!(doc.ingest().unwrap_err(), IngestError::AccessorOutOfBounds { .. }));
+        doc.views[0]["byteLength"] = json!(48);
+        doc.accessors[1]["componentType"] = json!(5126);
+        assert!(matches!(doc.ingest().unwrap_err(), IngestError::Malformed { .. }));
+        doc.accessors[1]["componentType"] = json!(5123);
+        doc.nodes[0]["rotation"] = json!([0.0, 0.0, 0.0, 0.0]);
+        assert!(matches!(doc.ingest().unwrap_err(), IngestError::Malformed { .. }));
+        doc.nodes[0]["rotation"] = json!([0.0, 0.0, 0.0, 1.0]);
+        assert!(doc.ingest().is_ok());
+    }
+
+    #[test]
+    fn quantized_positions_are_normalized() {
+        let mut doc = Doc::default();
+        let raw: Vec<u8> = [[0u16, 0, 0], [0, 0, 65535], [65535, 0, 65535]]
+            .iter()
+            .flat_map(|p| p.iter().flat_map(|c| c.to_le_bytes()).chain([0, 0]))
+            .collect();
+        let view = doc.view(&raw);
+        doc.views[view]["byteStride"] = json!(8);
+        let p = doc.accessor(json!({"bufferView": view, "componentType": 5123, "normalized": true,
+                                    "count": 3, "type": "VEC3"}));
+        let mesh = doc.mesh("Quantized", json!([{"attributes": {"POSITION": p}}]));
+        let n = doc.node(json!({"mesh": mesh, "scale": [10.0, 10.0, 10.0]}));
+        doc.scene(&[n]);
+        let (scene, _) = doc.ingest().unwrap();
+        assert_eq!(scene.triangles[0].vertices, [[0.0; 3], [0.0, 0.0, 10.0], [10.0, 0.0, 10.0]]);
+    }
+
+    #[test]
+    fn external_buffers_resolve_next_to_the_file() {
+        let dir = std::env::temp_dir().join(format!("meadow-ingest-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (mut doc, mesh) = square_doc();
+        let n = doc.node(json!({"mesh": mesh}));
+        doc.scene(&[n]);
+        let mut json = doc.json();
+        json["buffers"][0]["uri"] = json!("my%20level.bin");
+        let gltf = dir.join("level.gltf");
+        std::fs::write(&gltf, serde_json::to_vec(&json).unwrap()).unwrap();
+        let err = ingest_file(&gltf, &mut NoProgressForTests).unwrap_err();
+        assert!(matches!(&err, IngestError::MissingBuffer { file, .. } if file.ends_with("my level.bin")), "{err}");
+        std::fs::write(dir.join("my level.bin"), &doc.bin).unwrap();
+        let scene = ingest_file(&gltf, &mut NoProgressForTests).unwrap();
+        assert_eq!(scene.triangles.len(), 2);
+        std::fs::write(dir.join("my level.bin"), &doc.bin[..10]).unwrap();
+        let err = ingest_file(&gltf, &mut NoProgressForTests).unwrap_err();
+        assert!(matches!(err, IngestError::BufferTooShort { expected: 60, actual: 10, .. }), "{err}");
+        let err = ingest_file(&dir.join("absent.glb"), &mut NoProgressForTests).unwrap_err();
+        assert!(matches!(err, IngestError::Read { .. }));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    struct NoProgressForTests;
+
+    impl Progress for NoProgressForTests {
+        fn begin(&mut self, _: Stage, _: u64) {}
+        fn advance(&mut self, _: Stage, _: u64) {}
+        fn finish(&mut self, _: Stage) {}
+        fn warn(&mut self, _: &str) {}
+    }
+
+    mod fuzz {
+        use super::*;
+        use proptest::prelude::*;
+
+        fn sample() -> Vec<u8> {
+            let (mut doc, mesh) = square_doc();
+            let strip = doc.mesh("Strip", json!([{"attributes": {"POSITION": 0}, "mode": 5}]));
+            let child = doc.node(json!({"name": "C", "mesh": strip, "scale": [-1.0, 1.0, 1.0],
+                                        "extras": {"area": "grass", "cost": 2.0}}));
+            let n = doc.node(json!({"mesh": mesh, "children": [child], "extras": {"navmesh": "walkable"}}));
+            doc.scene(&[n]);
+            doc.glb()
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+            /// Corrupted files give errors or scenes, never a panic (which would surface as
+            /// `Internal`).
+            #[test]
+            fn corrupted_glb_never_panics(
+                edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..8),
+                cut in any::<prop::sample::Index>(),
+                truncate in any::<bool>(),
+            ) {
+                let mut bytes = sample();
+                for (at, value) in edits {
+                    let i = at.index(bytes.len());
+                    bytes[i] = value;
+                }
+                if truncate {
+                    bytes.truncate(cut.index(bytes.len()));
+                }
+                let result = ingest_slice(&bytes, Path::new("fuzz.glb"), &mut NoProgressForTests);
+                prop_assert!(!matches!(result, Err(IngestError::Internal { .. })), "{:?}", result.err());
+            }
+        }
     }
 }
