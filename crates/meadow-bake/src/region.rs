@@ -3,9 +3,14 @@
 //!
 //! ```text
 //! free = erode(∪ walkable, radius)          outer borders of the walkable surface are walls
-//!      − dilate(∪ column blockers, radius)  geometry inside the agent's column above a floor
+//!      − dilate(∪ column blockers, radius)  non-walkable geometry in the agent's column
 //!      − dilate(∪ wall segments, radius)    vertical faces in the column, and drop edges
 //! ```
+//! This stage flattens the level into one layer seen from above: walkable surfaces never block
+//! each other; where one lies over another, the union covers both and the upper one's drop
+//! edges are its walls (a table top, a box top). Where two are more than `height` apart (real
+//! multi-floor geometry) the flattening is wrong for the lower one, and is reported in
+//! [`Regions::overlaps`].
 //! A column blocker is the part of a triangle that lies more than `max_climb` and at most
 //! `height` above a walkable triangle under it. A drop edge is a border of a walkable triangle
 //! where the surface across it (in XZ) is more than `max_climb` higher or lower and no surface
@@ -24,8 +29,7 @@ use i_overlay::i_float::int::angle::Angle;
 use i_overlay::i_float::int::point::IntPoint;
 use i_overlay::mesh::int::arc::ArcOptions;
 use i_overlay::mesh::int::outline::offset::IntOutlineOffset;
-use i_overlay::mesh::int::stroke::offset::IntStrokeOffset;
-use i_overlay::mesh::int::style::{IntLineCap, IntLineJoin, IntOutlineStyle, IntStrokeStyle};
+use i_overlay::mesh::int::style::{IntLineJoin, IntOutlineStyle};
 use meadow::geom::{self, Point2};
 use meadow::BakeSettings;
 
@@ -33,9 +37,9 @@ use meadow::BakeSettings;
 /// conversion to and from `f64` exact).
 pub const GRID_SCALE: f64 = 1024.0;
 
-/// Half-width given to wall segments when the agent radius is zero, in metres: a point agent
-/// must still not pass through a zero-thickness wall.
-pub const MIN_WALL_HALF_WIDTH: f64 = 4.0 / GRID_SCALE;
+/// Half-width in grid units of the quad that stands for a wall segment: thin enough not to
+/// matter (2 mm), thick enough that a point agent does not pass through a zero-thickness wall.
+const WALL_HALF_WIDTH_UNITS: i64 = 2;
 
 /// Largest level extent in XZ the integer grid can hold, in metres.
 pub const MAX_EXTENT: f64 = (1u64 << 27) as f64 / GRID_SCALE;
@@ -185,20 +189,20 @@ pub fn build_regions(
     let total = (walkable.len() + classified.blocking.len()) as u64;
     progress.begin(Stage::Region, total);
 
+    let __t = std::time::Instant::now();
     let mut grid = BoxGrid::new(&walk_boxes, 2.0);
     let mut scan = Scan { params, walkable, grid: &mut grid, frame, near: Vec::new() };
-    let mut blockers: Vec<IntContour> = Vec::new();
-    let mut overlaps: Vec<IntContour> = Vec::new();
-    let mut walls: Vec<[Point2; 2]> = Vec::new();
+    let mut found = Blockers::default();
     for (i, t) in all_tris().enumerate() {
-        scan.column_blockers(i, t, &mut blockers, &mut overlaps, &mut walls);
+        scan.column_blockers(i, t, &mut found);
         if i % 4096 == 0 {
             progress.advance(Stage::Region, i as u64);
         }
     }
     for (i, w) in walkable.iter().enumerate() {
-        scan.drop_edges(i, &w.vertices, &mut walls);
+        scan.drop_edges(i, &w.vertices, &mut found.walls);
     }
+    let Blockers { column: blockers, walls, overlaps } = found;
     let blocker_count = blockers.len();
     let wall_count = walls.len();
 
@@ -215,7 +219,7 @@ pub fn build_regions(
     } else {
         union(area_unions.iter().flatten().flatten().cloned())
     };
-
+    let walk_union_dbg = walk_union.clone();
     let arc = arc_options(params.radius, params.arc_tolerance);
     let radius_units = Frame::units(params.radius);
     let eroded = if radius_units > 0 {
@@ -223,7 +227,15 @@ pub fn build_regions(
     } else {
         walk_union
     };
-    let blocker_union = union(blockers.into_iter());
+    if std::env::var_os("MEADOW_TIMING").is_some() { eprintln!("eroded {:.3} walk area {} eroded area {}", __t.elapsed().as_secs_f64(), shapes_area(&walk_union_dbg), shapes_area(&eroded)); }
+    // Walls join the column blockers as thin quads, so that one union and one offset dilate
+    // everything: far cheaper than unioning thousands of overlapping capsules, and thick walls
+    // (two faces a few centimetres apart) merge before they are offset.
+    let wall_quads = merge_collinear(walls.iter().map(|s| [frame.to_int(s[0]), frame.to_int(s[1])]))
+        .into_iter()
+        .map(|seg| thin_quad(seg[0], seg[1], WALL_HALF_WIDTH_UNITS));
+    let blocker_union = union(blockers.into_iter().chain(wall_quads));
+    if std::env::var_os("MEADOW_TIMING").is_some() { eprintln!("blocker_union {:.3}", __t.elapsed().as_secs_f64()); }
     let dilated_blockers = if radius_units > 0 {
         blocker_union
             .outline(&IntOutlineStyle::new(radius_units).line_join(IntLineJoin::Round(arc)))
@@ -231,22 +243,14 @@ pub fn build_regions(
     } else {
         blocker_union
     };
-    let stroke_width = Frame::units(2.0 * params.radius.max(MIN_WALL_HALF_WIDTH));
-    let wall_paths: Vec<IntContour> =
-        walls.iter().map(|s| vec![frame.to_int(s[0]), frame.to_int(s[1])]).filter(|p| p[0] != p[1]).collect();
-    let wall_style = IntStrokeStyle::new(stroke_width)
-        .start_cap(IntLineCap::Round(arc))
-        .end_cap(IntLineCap::Round(arc))
-        .line_join(IntLineJoin::Round(arc));
-    let dilated_walls =
-        if wall_paths.is_empty() { Vec::new() } else { wall_paths.stroke(&wall_style, false).unwrap_or_default() };
-
+    if std::env::var_os("MEADOW_TIMING").is_some() { eprintln!("blocker_dilate {:.3}", __t.elapsed().as_secs_f64()); }
+    let dilated_dbg = dilated_blockers.clone();
     let mut cut = Overlay::new(1024);
     cut.add_source(&eroded, ShapeType::Subject);
     cut.add_source(&dilated_blockers, ShapeType::Clip);
-    cut.add_source(&dilated_walls, ShapeType::Clip);
     let free = cut.overlay(OverlayRule::Difference, FillRule::NonZero);
 
+    if std::env::var_os("MEADOW_TIMING").is_some() { eprintln!("cut {:.3} free {} blockers {}", __t.elapsed().as_secs_f64(), shapes_area(&free), shapes_area(&dilated_dbg)); }
     // Split by area type: lower area indices give way to higher ones where they overlap.
     let mut per_area: Vec<(u16, Vec<IntShape>)> = Vec::new();
     if area_unions.len() == 1 {
@@ -268,7 +272,8 @@ pub fn build_regions(
         insert_shared_vertices(&mut per_area);
     }
 
-    let overlap_reports = report_overlaps(frame, overlaps, &free);
+    if std::env::var_os("MEADOW_TIMING").is_some() { eprintln!("areas {:.3}", __t.elapsed().as_secs_f64()); }
+    let overlap_reports = report_overlaps(frame, overlaps);
     let areas = per_area
         .into_iter()
         .filter(|(_, shapes)| !shapes.is_empty())
@@ -276,6 +281,17 @@ pub fn build_regions(
         .collect();
     progress.finish(Stage::Region);
     Ok(Regions { areas, overlaps: overlap_reports, blocker_count, wall_count })
+}
+
+/// What the scan finds in XZ: column blockers, walls, hidden and overlapping walkable area.
+#[derive(Default)]
+struct Blockers {
+    /// Parts of non-walkable triangles inside the agent's column over a floor.
+    column: Vec<IntContour>,
+    /// Vertical faces in the column, and drop edges.
+    walls: Vec<[Point2; 2]>,
+    /// Walkable area under another walkable surface more than the agent's height above it.
+    overlaps: Vec<IntContour>,
 }
 
 /// Per-triangle geometry queries against the walkable triangles.
@@ -290,14 +306,7 @@ struct Scan<'a> {
 impl Scan<'_> {
     /// Adds the parts of triangle `index` (walkable triangles first, then blocking ones) that
     /// lie in the agent's column above some walkable triangle.
-    fn column_blockers(
-        &mut self,
-        index: usize,
-        t: &[[f64; 3]; 3],
-        blockers: &mut Vec<IntContour>,
-        overlaps: &mut Vec<IntContour>,
-        walls: &mut Vec<[Point2; 2]>,
-    ) {
+    fn column_blockers(&mut self, index: usize, t: &[[f64; 3]; 3], blockers: &mut Blockers) {
         let p = self.params;
         let t_lo = t[0][1].min(t[1][1]).min(t[2][1]);
         let t_hi = t[0][1].max(t[1][1]).max(t[2][1]);
@@ -324,7 +333,7 @@ impl Scan<'_> {
             }
             if vertical {
                 if let Some(seg) = vertical_blocker(t, w, p) {
-                    walls.push(seg);
+                    blockers.walls.push(seg);
                 }
                 continue;
             }
@@ -337,18 +346,23 @@ impl Scan<'_> {
             if poly.len() < 3 {
                 continue;
             }
-            let mut band = poly.clone();
+            if is_walkable {
+                // Walkable surfaces never block each other: in the flattened view the upper one
+                // covers the lower, and its drop edges are walls. Far apart, they are reported.
+                if t_hi > w_lo + p.height {
+                    clip(&mut poly, |q| roof.y(q) - floor.y(q) - p.height);
+                    if poly.len() >= 3 && geom::signed_area(&poly) > 1e-6 {
+                        blockers.overlaps.push(poly.iter().map(|&q| self.frame.to_int(q)).collect());
+                    }
+                }
+                continue;
+            }
+            let mut band = poly;
             clip(&mut band, |q| roof.y(q) - floor.y(q) - p.max_climb);
             clip(&mut band, |q| p.height - (roof.y(q) - floor.y(q)));
             let rises = band.iter().any(|&q| roof.y(q) - floor.y(q) > p.max_climb + 1e-9);
             if band.len() >= 3 && rises && geom::signed_area(&band) > 1e-9 {
-                blockers.push(band.iter().map(|&q| self.frame.to_int(q)).collect());
-            }
-            if is_walkable && t_hi > w_lo + p.height {
-                clip(&mut poly, |q| roof.y(q) - floor.y(q) - p.height);
-                if poly.len() >= 3 && geom::signed_area(&poly) > 1e-6 {
-                    overlaps.push(poly.iter().map(|&q| self.frame.to_int(q)).collect());
-                }
+                blockers.column.push(band.iter().map(|&q| self.frame.to_int(q)).collect());
             }
         }
         self.near = near;
@@ -570,6 +584,74 @@ fn subtract_intervals(mut a: Vec<[f64; 2]>, mut b: Vec<[f64; 2]>) -> Vec<[f64; 2
     out
 }
 
+/// Merges grid segments that lie on one line and overlap or touch into single segments, so
+/// that a wall found piecewise (once per floor triangle under it) is dilated once.
+fn merge_collinear(segments: impl Iterator<Item = [IntPoint; 2]>) -> Vec<IntContour> {
+    fn gcd(a: i64, b: i64) -> i64 {
+        if b == 0 {
+            a.abs()
+        } else {
+            gcd(b, a % b)
+        }
+    }
+    // Key: reduced direction (first non-zero component positive) and the line's offset.
+    let mut on_lines: Vec<((i64, i64, i64), i64, i64)> = Vec::new();
+    for [a, b] in segments {
+        let (ax, ay, bx, by) = (a.x as i64, a.y as i64, b.x as i64, b.y as i64);
+        let (mut dx, mut dy) = (bx - ax, by - ay);
+        if dx == 0 && dy == 0 {
+            continue;
+        }
+        let g = gcd(dx, dy);
+        (dx, dy) = (dx / g, dy / g);
+        if dx < 0 || (dx == 0 && dy < 0) {
+            (dx, dy) = (-dx, -dy);
+        }
+        let offset = dy * ax - dx * ay;
+        let (ta, tb) = (ax * dx + ay * dy, bx * dx + by * dy);
+        on_lines.push(((dx, dy, offset), ta.min(tb), ta.max(tb)));
+    }
+    on_lines.sort_unstable();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < on_lines.len() {
+        let (dx, dy, c) = on_lines[i].0;
+        // The point at parameter t: p = (t·d + c·n) / |d|² with n = (dy, −dx); exact for the
+        // grid endpoints that produced t.
+        let n2 = dx * dx + dy * dy;
+        let at = |t: i64| IntPoint::new(((t * dx + c * dy) / n2) as i32, ((t * dy - c * dx) / n2) as i32);
+        let (mut lo, mut hi) = (on_lines[i].1, on_lines[i].2);
+        let mut j = i + 1;
+        while j < on_lines.len() && on_lines[j].0 == on_lines[i].0 {
+            if on_lines[j].1 <= hi {
+                hi = hi.max(on_lines[j].2);
+            } else {
+                out.push(vec![at(lo), at(hi)]);
+                (lo, hi) = (on_lines[j].1, on_lines[j].2);
+            }
+            j += 1;
+        }
+        out.push(vec![at(lo), at(hi)]);
+        i = j;
+    }
+    out
+}
+
+/// A counter-clockwise quad around segment `a b`, `half_width` grid units to each side and
+/// beyond each end (rounded to the grid).
+fn thin_quad(a: IntPoint, b: IntPoint, half_width: i64) -> IntContour {
+    let (dx, dy) = ((b.x - a.x) as f64, (b.y - a.y) as f64);
+    let len = (dx * dx + dy * dy).sqrt().max(1.0);
+    let (ux, uy) = (dx / len * half_width as f64, dy / len * half_width as f64);
+    let p = |q: IntPoint, along: f64, side: f64| {
+        IntPoint::new(
+            (q.x as f64 + along * ux - side * uy).round() as i32,
+            (q.y as f64 + along * uy + side * ux).round() as i32,
+        )
+    };
+    vec![p(a, -1.0, -1.0), p(b, 1.0, -1.0), p(b, 1.0, 1.0), p(a, -1.0, 1.0)]
+}
+
 /// The counter-clockwise integer footprint of a walkable triangle, if not degenerate on the grid.
 fn walkable_contour(frame: Frame, t: &[[f64; 3]; 3]) -> Option<IntContour> {
     let ring: Vec<IntPoint> = ccw_xz(t).into_iter().map(|q| frame.to_int(q)).collect();
@@ -638,20 +720,8 @@ fn insert_shared_vertices(per_area: &mut [(u16, Vec<IntShape>)]) {
     }
 }
 
-fn report_overlaps(frame: Frame, overlaps: Vec<IntContour>, free: &[IntShape]) -> Vec<OverlapReport> {
-    if overlaps.is_empty() {
-        return Vec::new();
-    }
-    let mut ov = Overlay::new(1024);
-    for c in &overlaps {
-        let mut c = c.clone();
-        if ring_area2(&c) < 0 {
-            c.reverse();
-        }
-        ov.add_contour(&c, ShapeType::Subject);
-    }
-    ov.add_source(free, ShapeType::Clip);
-    let shapes = ov.overlay(OverlayRule::Intersect, FillRule::NonZero);
+fn report_overlaps(frame: Frame, overlaps: Vec<IntContour>) -> Vec<OverlapReport> {
+    let shapes = union(overlaps.into_iter());
     let mut reports: Vec<OverlapReport> = shapes
         .iter()
         .map(|s| {
@@ -764,6 +834,18 @@ mod tests {
     }
 
     #[test]
+    fn collinear_segments_merge_exactly() {
+        let p = |x: i32, y: i32| IntPoint::new(x, y);
+        let merged = merge_collinear(
+            [[p(0, 0), p(10, 5)], [p(20, 10), p(6, 3)], [p(30, 15), p(40, 20)], [p(0, 1), p(10, 6)]].into_iter(),
+        );
+        assert_eq!(merged.len(), 3);
+        assert!(merged.contains(&vec![p(0, 0), p(20, 10)]));
+        assert!(merged.contains(&vec![p(30, 15), p(40, 20)]));
+        assert!(merged.contains(&vec![p(0, 1), p(10, 6)]));
+    }
+
+    #[test]
     fn interval_subtraction() {
         assert_eq!(
             subtract_intervals(vec![[0.0, 1.0]], vec![[0.2, 0.3], [0.5, 0.6]]),
@@ -772,3 +854,5 @@ mod tests {
         assert!(subtract_intervals(vec![[0.0, 1.0]], vec![[0.0, 1.0]]).is_empty());
     }
 }
+
+fn shapes_area(s: &[IntShape]) -> f64 { s.iter().flatten().map(|c| ring_area2(c) as f64 / 2.0 / GRID_SCALE / GRID_SCALE).sum() }
