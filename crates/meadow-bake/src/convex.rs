@@ -355,7 +355,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+        #![proptest_config(config(48))]
 
         #[test]
         fn random_stars_merge_convex(p in star_with_holes(), max_verts in 3usize..=12) {

@@ -703,6 +703,13 @@ impl Clipper {
         true
     }
 
+    /// Indexes the live nodes for the ear test.
+    fn build_grid(&mut self) {
+        let nodes = (0..self.pos.len() as u32).filter(|&v| self.alive[v as usize]);
+        let points: Vec<(u32, Point2)> = nodes.map(|v| (v, self.p(v))).collect();
+        self.grid = Some(Grid::new(points.into_iter()));
+    }
+
     /// A node at `c`'s coordinates whose edge runs back to `a`'s coordinates.
     fn reverse_twin(&self, a: u32, c: u32) -> Option<u32> {
         let grid = self.grid.as_ref()?;
@@ -719,9 +726,7 @@ impl Clipper {
 
     /// Clips every ear of the joined ring through `start`, splitting it where it stalls.
     fn clip_all(&mut self, start: u32, triangles: &mut Vec<[u32; 3]>) -> Result<(), TriangulateError> {
-        let nodes = (0..self.pos.len() as u32).filter(|&v| self.alive[v as usize]);
-        let points: Vec<(u32, Point2)> = nodes.map(|v| (v, self.p(v))).collect();
-        self.grid = Some(Grid::new(points.into_iter()));
+        self.build_grid();
         let mut stack = vec![start];
         // Every split or cancellation leaves smaller rings; the cap only guards the bound.
         let mut splits_left = self.pos.len() + 16;
@@ -857,7 +862,14 @@ pub(crate) mod checks {
     use proptest::prelude::*;
     use std::collections::{BTreeMap, BTreeSet};
 
-    /// A polygon from integer-ish coordinate lists.
+    /// `cases` proptest cases, unless the `PROPTEST_CASES` environment variable asks for
+    /// more (for long local runs).
+    pub fn config(cases: u32) -> ProptestConfig {
+        let env = std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok());
+        ProptestConfig { cases: env.unwrap_or(cases), ..ProptestConfig::default() }
+    }
+
+    /// A polygon from coordinate lists.
     pub fn polygon(outer: &[[f64; 2]], holes: &[&[[f64; 2]]]) -> PolygonWithHoles {
         PolygonWithHoles { outer: outer.to_vec(), holes: holes.iter().map(|h| h.to_vec()).collect() }
     }
@@ -971,11 +983,54 @@ pub(crate) mod checks {
             }
         }
         if exact_count {
-            let distinct: BTreeSet<[u64; 2]> = all.iter().map(|&q| key(q)).collect();
-            let pinches = all.len() - distinct.len();
-            let holes = p.holes.len();
-            assert_eq!(t.triangles.len() + 2 + 2 * pinches, all.len() + 2 * holes, "triangle count (angle sum)");
+            // Triangles' angles add up to the polygon's angles at its vertices: π each.
+            let expected = (domain_angle_sum(p) / std::f64::consts::PI).round() as usize;
+            assert_eq!(t.triangles.len(), expected, "triangle count (angle sum)");
         }
+    }
+
+    /// The sum over the polygon's distinct vertices of the angle the polygon fills around each.
+    /// Where rings touch, every visit of a ring to the point bounds a wedge; the winding number
+    /// is a constant plus the number of wedges covering a direction, so the polygon fills the
+    /// directions covered most.
+    pub fn domain_angle_sum(p: &PolygonWithHoles) -> f64 {
+        use std::f64::consts::TAU;
+        let mut wedges: BTreeMap<[u64; 2], Vec<(f64, f64)>> = BTreeMap::new();
+        for (r, ring) in std::iter::once(&p.outer).chain(&p.holes).enumerate() {
+            let n = ring.len();
+            let backwards = (signed_area(ring) < 0.0) == (r == 0);
+            for i in 0..n {
+                let x = ring[i];
+                let (mut prev, mut next) = (ring[(i + n - 1) % n], ring[(i + 1) % n]);
+                if backwards {
+                    std::mem::swap(&mut prev, &mut next);
+                }
+                let angle = |q: Point2| (q[1] - x[1]).atan2(q[0] - x[0]);
+                // The wedge from the outgoing edge counter-clockwise to the incoming one.
+                wedges.entry(key(x)).or_default().push((angle(next), angle(prev)));
+            }
+        }
+        let mut sum = 0.0;
+        for passes in wedges.values() {
+            let mut rays: Vec<f64> = passes.iter().flat_map(|&(a, b)| [a, b]).collect();
+            rays.sort_by(f64::total_cmp);
+            let mut sectors = Vec::new();
+            for k in 0..rays.len() {
+                let width = (rays[(k + 1) % rays.len()] - rays[k]).rem_euclid(TAU);
+                if width == 0.0 {
+                    continue;
+                }
+                let mid = rays[k] + width / 2.0;
+                let covered = passes
+                    .iter()
+                    .filter(|&&(from, to)| (mid - from).rem_euclid(TAU) < (to - from).rem_euclid(TAU))
+                    .count();
+                sectors.push((width, covered));
+            }
+            let most = sectors.iter().map(|s| s.1).max().unwrap_or(0);
+            sum += sectors.iter().filter(|s| s.1 == most).map(|s| s.0).sum::<f64>();
+        }
+        sum
     }
 
     /// A square with corners `lo`, `hi`: counter-clockwise, or clockwise for a hole.
@@ -1096,6 +1151,36 @@ pub(crate) mod checks {
         })
     }
 
+    /// Polygons with holes as a boolean-operation library makes them: a union of random grid
+    /// rectangles and triangles minus others, computed by `i_overlay`. Its output has holes
+    /// touching outer rings and each other at points.
+    pub fn overlay_shapes() -> impl Strategy<Value = Vec<PolygonWithHoles>> {
+        use i_overlay::core::fill_rule::FillRule;
+        use i_overlay::core::overlay_rule::OverlayRule;
+        use i_overlay::float::single::SingleFloatOverlay;
+        let piece = (0i32..12, 0i32..12, 1i32..5, 1i32..5, 0u8..3).prop_map(|(x, z, w, h, kind)| {
+            let (x0, z0, x1, z1) = (x as f64, z as f64, (x + w) as f64, (z + h) as f64);
+            match kind {
+                // Triangles: slanted edges meeting the grid at their corners.
+                0 => vec![[x0, z0], [x1, z0], [x0, z1]],
+                1 => vec![[x1, z0], [x1, z1], [x0, z1]],
+                _ => vec![[x0, z0], [x1, z0], [x1, z1], [x0, z1]],
+            }
+        });
+        (proptest::collection::vec(piece.clone(), 1..12), proptest::collection::vec(piece, 0..12)).prop_map(
+            |(subject, clip)| {
+                let shapes = subject.overlay(&clip, OverlayRule::Difference, FillRule::NonZero);
+                shapes
+                    .into_iter()
+                    .map(|mut rings| {
+                        let outer = rings.remove(0);
+                        PolygonWithHoles { outer, holes: rings }
+                    })
+                    .collect()
+            },
+        )
+    }
+
     /// Unit-square holes on the even cells of a checkerboard: holes touch at corners.
     pub fn checkerboard() -> impl Strategy<Value = PolygonWithHoles> {
         (2usize..6, proptest::collection::vec(any::<bool>(), 36)).prop_map(|(n, cells)| {
@@ -1123,6 +1208,43 @@ mod tests {
         let t = triangulate(p).expect("triangulates");
         check_triangulation(p, &t, true);
         t
+    }
+
+    /// Triangulates a hole-free polygon with the last-resort splits only: rings split where
+    /// they touch themselves, then along diagonals, until only triangles are left.
+    fn split_only(p: &PolygonWithHoles) -> Triangulation {
+        let vertices = p.outer.clone();
+        let (canonical, shared) = weld(&vertices);
+        let mut c = Clipper::new(&vertices, canonical, shared);
+        let start = c.build_ring(0, vertices.len());
+        let start = c.prepare_ring(start, Winding::CounterClockwise).expect("has area");
+        c.build_grid();
+        let mut stack = vec![start];
+        let mut triangles = Vec::new();
+        while let Some(r) = stack.pop() {
+            let nodes = c.ring_nodes(r);
+            if nodes.len() == 3 {
+                triangles.push([nodes[0], nodes[1], nodes[2]].map(|v| c.vert[v as usize]));
+                continue;
+            }
+            let (a, b) = c.split_at_touch(r).or_else(|| c.split_by_diagonal(r)).expect("a split exists");
+            assert!(c.ring_nodes(a).len() < nodes.len() && c.ring_nodes(b).len() < nodes.len());
+            stack.extend([a, b]);
+        }
+        Triangulation { vertices, triangles }
+    }
+
+    #[test]
+    fn last_resort_splits_triangulate() {
+        let comb = [[0.0, 0.0], [5.0, 0.0], [5.0, 4.0], [4.0, 4.0], [4.0, 1.0], [3.0, 1.0], [3.0, 4.0], [2.0, 4.0]];
+        let touching = [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [2.0, 1.0], [2.0, 2.0], [1.0, 2.0], [1.0, 1.0], [0.0, 1.0]];
+        let mut fan = vec![[0.0, 0.0]];
+        fan.extend((1..=6).map(|i| [i as f64, 0.0]));
+        fan.push([3.0, 2.0]);
+        for ring in [&comb[..], &touching[..], &fan[..], &square([0.0, 0.0], [1.0, 1.0], false)[..]] {
+            let p = polygon(ring, &[]);
+            check_triangulation(&p, &split_only(&p), true);
+        }
     }
 
     #[test]
@@ -1377,7 +1499,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+        #![proptest_config(config(64))]
 
         #[test]
         fn random_stars_with_holes(p in star_with_holes()) {
@@ -1389,6 +1511,14 @@ mod tests {
         fn random_touching_diamonds(p in diamond_lattice()) {
             let t = triangulate(&p).expect("triangulates");
             check_triangulation(&p, &t, true);
+        }
+
+        #[test]
+        fn random_boolean_shapes(shapes in overlay_shapes()) {
+            for p in shapes {
+                let t = triangulate(&p).expect("triangulates");
+                check_triangulation(&p, &t, true);
+            }
         }
 
         #[test]
