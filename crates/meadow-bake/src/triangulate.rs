@@ -112,17 +112,13 @@ pub fn triangulate(polygon: &PolygonWithHoles) -> Result<Triangulation, Triangul
         let (pa, pb) = (clipper.pos[a.1 as usize], clipper.pos[b.1 as usize]);
         pb[0].total_cmp(&pa[0]).then(a.0.cmp(&b.0))
     });
-    for (i, &(hole, rightmost)) in holes.iter().enumerate() {
-        let unjoined: Vec<u32> = holes[i + 1..].iter().map(|h| h.1).collect();
-        if !clipper.join_hole(outer, rightmost, &unjoined) {
+    clipper.build_grid();
+    let rings: Vec<u32> = std::iter::once(outer).chain(holes.iter().map(|h| h.1)).collect();
+    clipper.build_edge_grid(&rings);
+    for &(hole, rightmost) in &holes {
+        if !clipper.join_hole(outer, rightmost) {
             return Err(TriangulateError::NoBridge { hole });
         }
-    }
-
-    // Nodes of rings dropped as arealess must not block ears.
-    clipper.alive.iter_mut().for_each(|a| *a = false);
-    for v in clipper.ring_nodes(outer) {
-        clipper.alive[v as usize] = true;
     }
     clipper.clip_all(outer, &mut triangles)?;
     Ok(Triangulation { vertices, triangles })
@@ -217,22 +213,12 @@ struct Grid {
 }
 
 impl Grid {
-    fn new(points: impl Iterator<Item = (u32, Point2)> + Clone) -> Grid {
-        let mut min = [f64::INFINITY; 2];
-        let mut max = [f64::NEG_INFINITY; 2];
-        let mut n = 0usize;
-        for (_, p) in points.clone() {
-            for k in 0..2 {
-                min[k] = min[k].min(p[k]);
-                max[k] = max[k].max(p[k]);
-            }
-            n += 1;
-        }
-        if n == 0 {
+    /// A grid over the box `min ..= max` with about `n` square-ish cells.
+    fn over(min: Point2, max: Point2, n: usize) -> Grid {
+        if !(min[0] <= max[0] && min[1] <= max[1]) {
             return Grid { min: [0.0; 2], scale: [0.0; 2], dims: [1, 1], cells: vec![Vec::new()] };
         }
         let size = [max[0] - min[0], max[1] - min[1]];
-        // About one node per cell, with square-ish cells.
         let target = (n as f64).max(1.0);
         let (nx, nz) = if size[0] > 0.0 && size[1] > 0.0 {
             let nx = (target * size[0] / size[1]).sqrt();
@@ -242,16 +228,12 @@ impl Grid {
         } else {
             (1.0, target)
         };
-        let dims = [(nx.ceil() as usize).clamp(1, 4096), (nz.ceil() as usize).clamp(1, 4096)];
+        let dims = [(nx.ceil() as usize).clamp(1, 2048), (nz.ceil() as usize).clamp(1, 2048)];
         let scale = [
             if size[0] > 0.0 { dims[0] as f64 / size[0] } else { 0.0 },
             if size[1] > 0.0 { dims[1] as f64 / size[1] } else { 0.0 },
         ];
-        let mut grid = Grid { min, scale, dims, cells: vec![Vec::new(); dims[0] * dims[1]] };
-        for (id, p) in points {
-            grid.insert(id, p);
-        }
-        grid
+        Grid { min, scale, dims, cells: vec![Vec::new(); dims[0] * dims[1]] }
     }
 
     /// The cell column/row of a coordinate; monotone in the coordinate, so a box query's
@@ -266,9 +248,33 @@ impl Grid {
     }
 
     fn insert(&mut self, id: u32, p: Point2) {
-        let c = self.cell(p);
-        self.cells[c[1] * self.dims[0] + c[0]].push(id);
+        self.insert_box(id, p, p);
     }
+
+    /// Files `id` in every cell the box `lo ..= hi` overlaps.
+    fn insert_box(&mut self, id: u32, lo: Point2, hi: Point2) {
+        let (c0, c1) = (self.cell(lo), self.cell(hi));
+        for z in c0[1]..=c1[1] {
+            for x in c0[0]..=c1[0] {
+                self.cells[z * self.dims[0] + x].push(id);
+            }
+        }
+    }
+
+    /// The ids filed in the cells overlapping the box `lo ..= hi` (an id may repeat).
+    fn query(&self, lo: Point2, hi: Point2) -> impl Iterator<Item = u32> + '_ {
+        let (c0, c1) = (self.cell(lo), self.cell(hi));
+        (c0[1]..=c1[1])
+            .flat_map(move |z| (c0[0]..=c1[0]).map(move |x| z * self.dims[0] + x))
+            .flat_map(move |c| self.cells[c].iter().copied())
+    }
+}
+
+/// The bounding box of points.
+fn bounds(points: impl Iterator<Item = Point2>) -> (Point2, Point2) {
+    points.fold(([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]), |(lo, hi), p| {
+        ([lo[0].min(p[0]), lo[1].min(p[1])], [hi[0].max(p[0]), hi[1].max(p[1])])
+    })
 }
 
 /// The linked ring of nodes being clipped. A node is one visit of the ring to a vertex; bridge
@@ -284,7 +290,13 @@ struct Clipper {
     shared: Vec<bool>,
     /// Nodes of the joined ring at shared coordinates, by welded vertex: where holes touch.
     joined_at: Vec<Vec<u32>>,
+    /// The live nodes by position, for the bridge search and the ear test.
     grid: Option<Grid>,
+    /// Every ring edge and bridge as welded vertex pairs, for the bridge search: edges never
+    /// disappear while holes are joined (a splice only reconnects them).
+    edges: Vec<[u32; 2]>,
+    /// `edges` by the cells their bounding boxes overlap.
+    edge_grid: Option<Grid>,
 }
 
 impl Clipper {
@@ -299,6 +311,8 @@ impl Clipper {
             joined_at: vec![Vec::new(); n],
             shared,
             grid: None,
+            edges: Vec::new(),
+            edge_grid: None,
         }
         .with_vertices(vertices, &canonical)
     }
@@ -438,11 +452,15 @@ impl Clipper {
         let start = start?;
         let nodes = self.ring_nodes(start);
         let mut count = nodes.len();
-        let start = self.settle(nodes, &mut count)?;
-        let area2 = self.ring_area2(start);
-        if area2 == 0.0 {
+        let settled = self.settle(nodes.clone(), &mut count);
+        let Some(start) = settled.filter(|&s| self.ring_area2(s) != 0.0) else {
+            // Dropped rings must not show up in the bridge search or the ear test.
+            for v in nodes {
+                self.alive[v as usize] = false;
+            }
             return None;
-        }
+        };
+        let area2 = self.ring_area2(start);
         if (area2 < 0.0) != (winding == Winding::Clockwise) {
             for v in self.ring_nodes(start) {
                 let i = v as usize;
@@ -479,8 +497,8 @@ impl Clipper {
     }
 
     /// Joins the hole ring through `hole` (its rightmost node) into the ring through `outer`:
-    /// at a point where they touch, else by a bridge. `unjoined` are later holes.
-    fn join_hole(&mut self, outer: u32, hole: u32, unjoined: &[u32]) -> bool {
+    /// at a point where they touch, else by a bridge. Holes to the right of it are joined.
+    fn join_hole(&mut self, outer: u32, hole: u32) -> bool {
         let hole_nodes = self.ring_nodes(hole);
         if let Some((o, h)) = self.touch_point(&hole_nodes) {
             // Splice: o → (hole from h's successor round to h) → o's old successor.
@@ -492,7 +510,7 @@ impl Clipper {
             }
             return true;
         }
-        let target = self.bridge_target(outer, hole).or_else(|| self.bridge_target_exhaustive(outer, hole, unjoined));
+        let target = self.bridge_target(hole).or_else(|| self.bridge_target_exhaustive(outer, hole));
         let Some(target) = target else {
             return false;
         };
@@ -509,6 +527,9 @@ impl Clipper {
         }
         self.register_node(hole_copy);
         self.register_node(target_copy);
+        let (tv, hv) = (self.vert[target as usize], self.vert[hole as usize]);
+        self.add_edge([tv, hv]);
+        self.add_edge([hv, tv]);
         true
     }
 
@@ -537,48 +558,61 @@ impl Clipper {
     }
 
     /// Eberly's bridge target for the hole node `m`: the nearest edge hit by the ray from `m`
-    /// towards +x, then the node in the triangle (m, hit, edge end) closest in angle to the
-    /// ray. Checked exactly before use; `None` if the check fails.
-    fn bridge_target(&self, outer: u32, m: u32) -> Option<u32> {
+    /// towards +x, then the joined node in the triangle (m, hit, edge end) closest in angle to
+    /// the ray. Checked exactly before use; `None` if the check fails.
+    ///
+    /// Holes still unjoined lie left of `m` (holes go right to left), so neither their edges
+    /// nor their nodes can be hit or picked.
+    fn bridge_target(&self, m: u32) -> Option<u32> {
+        let (edge_grid, grid) = (self.edge_grid.as_ref()?, self.grid.as_ref()?);
         let mp = self.p(m);
-        let mut hit: Option<(f64, u32, u32)> = None;
-        for a in self.ring_nodes(outer) {
-            let b = self.nx(a);
-            let (pa, pb) = (self.p(a), self.p(b));
-            // Edges crossing the ray's line upwards with m on their inner (left) side.
-            if pa[1] <= mp[1] && mp[1] <= pb[1] && pa[1] < pb[1] && orient2d(pa, pb, mp) > 0.0 {
+        let [first, row] = edge_grid.cell(mp);
+        let mut hit: Option<(f64, Point2, Point2)> = None;
+        for col in first..edge_grid.dims[0] {
+            for &e in &edge_grid.cells[row * edge_grid.dims[0] + col] {
+                let [u, v] = self.edges[e as usize];
+                let (pa, pb) = (self.pos[u as usize], self.pos[v as usize]);
+                // Edges crossing the ray's line upwards with m on their inner (left) side.
+                if !(pa[1] <= mp[1] && mp[1] <= pb[1] && pa[1] < pb[1] && orient2d(pa, pb, mp) > 0.0) {
+                    continue;
+                }
                 let x = if pa[1] == mp[1] {
                     pa[0]
                 } else if pb[1] == mp[1] {
                     pb[0]
                 } else {
-                    pa[0] + (mp[1] - pa[1]) * (pb[0] - pa[0]) / (pb[1] - pa[1])
+                    let x = pa[0] + (mp[1] - pa[1]) * (pb[0] - pa[0]) / (pb[1] - pa[1]);
+                    x.clamp(pa[0].min(pb[0]), pa[0].max(pb[0]))
                 };
                 let x = x.max(mp[0]);
                 if hit.is_none_or(|(best, _, _)| x < best) {
-                    hit = Some((x, a, b));
+                    hit = Some((x, pa, pb));
                 }
             }
+            // Every edge is filed in all columns of its box: a hit in this column or left of
+            // it cannot be beaten by later columns.
+            if hit.is_some_and(|(x, _, _)| edge_grid.cell([x, mp[1]])[0] <= col) {
+                break;
+            }
         }
-        let (x, a, b) = hit?;
+        let (x, pa, pb) = hit?;
         let hitp = [x, mp[1]];
-        let (pa, pb) = (self.p(a), self.p(b));
-        let end = if pa == hitp {
-            a
+        let pe = if pa == hitp {
+            pa
         } else if pb == hitp || pb[0] > pa[0] {
-            b
+            pb
         } else {
-            a
+            pa
         };
-        let pe = self.p(end);
         let above = pe[1] > mp[1];
         // The triangle m, hit, end, counter-clockwise.
         let tri = if above { [mp, hitp, pe] } else { [mp, pe, hitp] };
         let degenerate = orient2d(tri[0], tri[1], tri[2]) == 0.0;
+        let (lo, hi) = bounds(tri.into_iter());
         let mut best: Option<u32> = None;
-        for r in self.ring_nodes(outer) {
+        for r in grid.query(lo, hi) {
             let pr = self.p(r);
-            if pr[0] <= mp[0] {
+            if !self.alive[r as usize] || pr[0] <= mp[0] || Some(r) == best {
                 continue;
             }
             let inside = if degenerate {
@@ -596,18 +630,25 @@ impl Clipper {
                 Some(cur) => {
                     let pc = self.p(cur);
                     let turn = orient2d(mp, pc, pr);
-                    // Smaller angle to the ray wins: clockwise of the current when above it.
-                    let better = if turn == 0.0 { pr[0] < pc[0] } else { (turn < 0.0) == above };
+                    // Smaller angle to the ray wins: clockwise of the current when above it;
+                    // on one line, the nearer; at one point, the lower node id.
+                    let better = if turn != 0.0 {
+                        (turn < 0.0) == above
+                    } else if pr[0] != pc[0] {
+                        pr[0] < pc[0]
+                    } else {
+                        r < cur
+                    };
                     Some(if better { r } else { cur })
                 }
             };
         }
         let best = best?;
-        self.segment_clear(mp, self.vert[m as usize], best, &[outer]).then_some(best)
+        self.segment_clear(mp, self.vert[m as usize], best).then_some(best)
     }
 
-    /// Fallback bridge search: the nearest node (by distance) that sees `m`.
-    fn bridge_target_exhaustive(&self, outer: u32, m: u32, unjoined: &[u32]) -> Option<u32> {
+    /// Fallback bridge search: the nearest node (by distance) of the joined ring that sees `m`.
+    fn bridge_target_exhaustive(&self, outer: u32, m: u32) -> Option<u32> {
         let mp = self.p(m);
         let mut candidates: Vec<(f64, u32)> = self
             .ring_nodes(outer)
@@ -618,47 +659,50 @@ impl Clipper {
             })
             .collect();
         candidates.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        let mut rings = vec![outer, m];
-        rings.extend_from_slice(unjoined);
         candidates.into_iter().map(|(_, r)| r).find(|&r| {
             !self.same_point(r, m)
                 && strictly_in_wedge(self.p(r), self.p(self.nx(r)), self.p(self.pv(r)), mp)
                 && strictly_in_wedge(mp, self.p(self.nx(m)), self.p(self.pv(m)), self.p(r))
-                && self.segment_clear(mp, self.vert[m as usize], r, &rings)
+                && self.segment_clear(mp, self.vert[m as usize], r)
         })
     }
 
-    /// Whether the segment from `a` (welded vertex `a_vert`) to node `b` meets no edge of the
-    /// given rings except at its own end points.
-    fn segment_clear(&self, a: Point2, a_vert: u32, b: u32, rings: &[u32]) -> bool {
+    /// Whether the segment from `a` (welded vertex `a_vert`) to node `b` meets no indexed edge
+    /// (ring edges of every ring, joined or not, and bridges) except at its own end points.
+    fn segment_clear(&self, a: Point2, a_vert: u32, b: u32) -> bool {
+        let Some(edge_grid) = &self.edge_grid else {
+            return false;
+        };
         let bp = self.p(b);
-        let b_vert = self.vert[b as usize];
-        let at_end = |v: u32| self.vert[v as usize] == a_vert || self.vert[v as usize] == b_vert;
-        for &start in rings {
-            let mut p = start;
-            let mut guard = 0;
-            loop {
-                let q = self.nx(p);
-                let (pp, pq) = (self.p(p), self.p(q));
-                let clear = match (at_end(p), at_end(q)) {
-                    // An edge from one end to the other runs along the segment; a zero-length
-                    // one at an end is harmless.
-                    (true, true) => self.vert[p as usize] == self.vert[q as usize],
-                    (true, false) => !(orient2d(a, bp, pq) == 0.0 && within_box(a, bp, pq)),
-                    (false, true) => !(orient2d(a, bp, pp) == 0.0 && within_box(a, bp, pp)),
-                    (false, false) => !segments_touch(a, bp, pp, pq),
-                };
-                if !clear {
-                    return false;
-                }
-                p = q;
-                guard += 1;
-                if p == start || guard > self.pos.len() {
-                    break;
-                }
-            }
+        let (lo, hi) = bounds([a, bp].into_iter());
+        edge_grid.query(lo, hi).all(|e| {
+            let [u, v] = self.edges[e as usize];
+            self.edge_clear(a, a_vert, bp, self.vert[b as usize], u, v)
+        })
+    }
+
+    /// Whether segment `a b` (welded vertices `a_vert`, `b_vert`) and the edge between welded
+    /// vertices `u`, `v` meet only at the segment's end points.
+    fn edge_clear(&self, a: Point2, a_vert: u32, bp: Point2, b_vert: u32, u: u32, v: u32) -> bool {
+        let at_end = |w: u32| w == a_vert || w == b_vert;
+        let (pu, pv) = (self.pos[u as usize], self.pos[v as usize]);
+        match (at_end(u), at_end(v)) {
+            // An edge from one end to the other runs along the segment; a zero-length one at
+            // an end is harmless.
+            (true, true) => u == v,
+            (true, false) => !(orient2d(a, bp, pv) == 0.0 && within_box(a, bp, pv)),
+            (false, true) => !(orient2d(a, bp, pu) == 0.0 && within_box(a, bp, pu)),
+            (false, false) => !segments_touch(a, bp, pu, pv),
         }
-        true
+    }
+
+    /// Whether the segment from `a` (welded vertex `a_vert`) to node `b` meets no edge of the
+    /// ring through `start` except at its own end points.
+    fn segment_clear_ring(&self, a: Point2, a_vert: u32, b: u32, start: u32) -> bool {
+        let (bp, b_vert) = (self.p(b), self.vert[b as usize]);
+        self.ring_nodes(start)
+            .into_iter()
+            .all(|p| self.edge_clear(a, a_vert, bp, b_vert, self.vert[p as usize], self.vert[self.nx(p) as usize]))
     }
 
     /// Whether node `b` is an ear tip: its corner is strictly convex and no other node of the
@@ -705,9 +749,37 @@ impl Clipper {
 
     /// Indexes the live nodes for the ear test.
     fn build_grid(&mut self) {
-        let nodes = (0..self.pos.len() as u32).filter(|&v| self.alive[v as usize]);
-        let points: Vec<(u32, Point2)> = nodes.map(|v| (v, self.p(v))).collect();
-        self.grid = Some(Grid::new(points.into_iter()));
+        let live: Vec<u32> = (0..self.pos.len() as u32).filter(|&v| self.alive[v as usize]).collect();
+        let (lo, hi) = bounds(live.iter().map(|&v| self.p(v)));
+        let mut grid = Grid::over(lo, hi, live.len());
+        for v in live {
+            grid.insert(v, self.p(v));
+        }
+        self.grid = Some(grid);
+    }
+
+    /// Indexes the edges of the given rings for the bridge search.
+    fn build_edge_grid(&mut self, rings: &[u32]) {
+        let mut edges = Vec::new();
+        for &r in rings {
+            for v in self.ring_nodes(r) {
+                edges.push([self.vert[v as usize], self.vert[self.nx(v) as usize]]);
+            }
+        }
+        let (lo, hi) = bounds(edges.iter().map(|e| self.pos[e[0] as usize]));
+        self.edge_grid = Some(Grid::over(lo, hi, edges.len()));
+        for e in edges {
+            self.add_edge(e);
+        }
+    }
+
+    fn add_edge(&mut self, e: [u32; 2]) {
+        let id = self.edges.len() as u32;
+        self.edges.push(e);
+        let (lo, hi) = bounds(e.iter().map(|&w| self.pos[w as usize]));
+        if let Some(grid) = &mut self.edge_grid {
+            grid.insert_box(id, lo, hi);
+        }
     }
 
     /// A node at `c`'s coordinates whose edge runs back to `a`'s coordinates.
@@ -726,7 +798,9 @@ impl Clipper {
 
     /// Clips every ear of the joined ring through `start`, splitting it where it stalls.
     fn clip_all(&mut self, start: u32, triangles: &mut Vec<[u32; 3]>) -> Result<(), TriangulateError> {
-        self.build_grid();
+        if self.grid.is_none() {
+            self.build_grid();
+        }
         let mut stack = vec![start];
         // Every split or cancellation leaves smaller rings; the cap only guards the bound.
         let mut splits_left = self.pos.len() + 16;
@@ -836,7 +910,7 @@ impl Clipper {
                 let (pa, pb) = (self.p(a), self.p(b));
                 if !strictly_in_wedge(pa, self.p(self.nx(a)), self.p(self.pv(a)), pb)
                     || !strictly_in_wedge(pb, self.p(self.nx(b)), self.p(self.pv(b)), pa)
-                    || !self.segment_clear(pa, self.vert[a as usize], b, &[start])
+                    || !self.segment_clear_ring(pa, self.vert[a as usize], b, start)
                 {
                     continue;
                 }
