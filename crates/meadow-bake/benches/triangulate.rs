@@ -58,6 +58,14 @@ fn spiral(turns: usize) -> PolygonWithHoles {
     PolygonWithHoles { outer: inner, holes: Vec::new() }
 }
 
+/// A triangle whose base carries `n` collinear vertices: every triangle is a long sliver from
+/// the apex, and the ear tests' boxes span much of the polygon.
+fn collinear_fan(n: usize) -> PolygonWithHoles {
+    let mut outer: Vec<Point2> = (0..=n).map(|i| [i as f64, 0.0]).collect();
+    outer.push([n as f64 * 0.3, n as f64 * 0.5]);
+    PolygonWithHoles { outer, holes: Vec::new() }
+}
+
 fn time<T>(label: &str, runs: u32, mut f: impl FnMut() -> T) -> T {
     let mut best = Duration::MAX;
     let mut out = None;
@@ -103,4 +111,5 @@ fn main() {
     bench("ring 5000 + 196 holes", &wavy_with_holes(5000, 14), 5);
     bench("ring 20000 + 2500 holes", &wavy_with_holes(20000, 50), 3);
     bench("spiral 400 turns", &spiral(400), 3);
+    bench("collinear fan 10000", &collinear_fan(10000), 3);
 }

@@ -814,14 +814,23 @@ impl Clipper {
                 continue;
             };
             let mut idle = 0;
+            // Nodes next to recent clips: where new ears appear. Tried after a few misses, so a
+            // spiral does not cost a lap of the ring per ear.
+            let mut recent: Vec<u32> = Vec::new();
             loop {
                 if count < 3 {
                     break;
                 }
-                if self.is_ear(ear) {
-                    let (a, c) = (self.pv(ear), self.nx(ear));
-                    triangles.push([self.vert[a as usize], self.vert[ear as usize], self.vert[c as usize]]);
-                    self.remove(ear);
+                let retry = if idle >= 3 {
+                    std::iter::from_fn(|| recent.pop()).find(|&v| self.alive[v as usize])
+                } else {
+                    None
+                };
+                let tip = retry.unwrap_or(ear);
+                if self.is_ear(tip) {
+                    let (a, c) = (self.pv(tip), self.nx(tip));
+                    triangles.push([self.vert[a as usize], self.vert[tip as usize], self.vert[c as usize]]);
+                    self.remove(tip);
                     count -= 1;
                     if let Some(c2) = self.reverse_twin(a, c) {
                         // The new edge a → c runs back along an existing edge c' → a': the
@@ -842,9 +851,13 @@ impl Clipper {
                         Some(v) => {
                             // Skip one node: clipping from the same place makes fans of slivers.
                             ear = if self.alive[c as usize] { self.nx(c) } else { self.nx(v) };
+                            recent.extend([a, c].into_iter().filter(|&n| self.alive[n as usize]));
                         }
                     }
                     idle = 0;
+                    continue;
+                }
+                if retry.is_some() {
                     continue;
                 }
                 ear = self.nx(ear);
