@@ -1601,6 +1601,36 @@ mod tests {
         }
 
         #[test]
+        fn random_stars_far_from_the_origin(p in star_with_holes(), offset in prop_oneof![Just(1e4), Just(1e6), Just(-3e7)]) {
+            let shift = |r: &Vec<Point2>| r.iter().map(|q| [q[0] + offset, q[1] - offset]).collect::<Vec<_>>();
+            let p = PolygonWithHoles { outer: shift(&p.outer), holes: p.holes.iter().map(shift).collect() };
+            let t = triangulate(&p).expect("triangulates");
+            check_triangulation(&p, &t, true);
+        }
+
+        #[test]
+        fn random_spikes_and_duplicates(p in star_with_holes(), picks in proptest::collection::vec((any::<prop::sample::Index>(), 0u8..3), 1..8)) {
+            // Doubled vertices and zero-area antennas a tenth of the way towards the centre:
+            // inside the star-shaped outer ring (radius >= 5) and clear of the holes (radius
+            // < 3.4).
+            let mut outer = p.outer.clone();
+            for (at, kind) in picks {
+                let i = at.index(outer.len());
+                let v = outer[i];
+                match kind {
+                    0 => outer.insert(i, v),
+                    _ => {
+                        let tip = [v[0] * 0.9, v[1] * 0.9];
+                        outer.splice(i + 1..i + 1, [tip, v]);
+                    }
+                }
+            }
+            let p = PolygonWithHoles { outer, holes: p.holes };
+            let t = triangulate(&p).expect("triangulates");
+            check_triangulation(&p, &t, false);
+        }
+
+        #[test]
         fn random_boolean_shapes(shapes in overlay_shapes()) {
             for p in shapes {
                 let t = triangulate(&p).expect("triangulates");
