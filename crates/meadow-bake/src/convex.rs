@@ -1,6 +1,14 @@
 //! Stage 5, convex: triangles → convex polygons of at most `max_verts` vertices.
+//!
+//! Greedy merging as Recast's `rcBuildPolyMesh` does it: of all pairs of neighbouring polygons
+//! whose union is convex and small enough, merge the pair with the longest shared edge, and
+//! repeat. Candidates wait in a priority queue; a merge bumps the survivor's version, which
+//! invalidates the queued candidates of both polygons lazily, and queues the survivor's new ones.
 
 use crate::triangulate::Triangulation;
+use meadow::geom::{is_convex_ccw, orient2d, Point2};
+use std::cmp::Ordering;
+use std::collections::{BinaryHeap, HashMap};
 
 /// Convex polygons over the vertices of a [`Triangulation`].
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -9,9 +17,362 @@ pub struct ConvexPolygons {
     pub polygons: Vec<Vec<u32>>,
 }
 
+/// Why triangles could not be merged into convex polygons.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ConvexError {
+    /// The vertex limit is outside `3..=12`.
+    #[error("max_verts {0} is outside 3..=12")]
+    MaxVertsOutOfRange(usize),
+    /// A triangle indexes past the end of the vertices.
+    #[error("triangle {triangle} indexes a vertex out of range")]
+    VertexOutOfRange {
+        /// The triangle's index.
+        triangle: usize,
+    },
+    /// A triangle is wound clockwise.
+    #[error("triangle {triangle} is clockwise")]
+    Clockwise {
+        /// The triangle's index.
+        triangle: usize,
+    },
+}
+
+/// A queued merge of polygons `keep` and `absorb` across a shared edge.
+#[derive(Clone, Copy, Debug)]
+struct Candidate {
+    /// Squared length of the shared edge.
+    length2: f64,
+    keep: u32,
+    absorb: u32,
+    keep_version: u32,
+    absorb_version: u32,
+}
+
+impl Candidate {
+    fn key(&self) -> (u32, u32) {
+        (self.keep.min(self.absorb), self.keep.max(self.absorb))
+    }
+}
+
+impl PartialEq for Candidate {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Candidate {}
+impl PartialOrd for Candidate {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Candidate {
+    /// Longest edge first; ties go to the lowest polygon indices (a max-heap pops the greatest).
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.length2
+            .total_cmp(&other.length2)
+            .then_with(|| other.key().cmp(&self.key()))
+            .then_with(|| other.keep_version.cmp(&self.keep_version))
+            .then_with(|| other.absorb_version.cmp(&self.absorb_version))
+    }
+}
+
+/// The merge state: polygons (absorbed ones left empty) and who owns each directed edge.
+struct Merger<'a> {
+    vertices: &'a [Point2],
+    max_verts: usize,
+    polygons: Vec<Vec<u32>>,
+    version: Vec<u32>,
+    /// The polygon owning each directed edge; `u32::MAX` where two polygons claim it
+    /// (overlapping input), which blocks merges across it.
+    owner: HashMap<(u32, u32), u32>,
+    queue: BinaryHeap<Candidate>,
+}
+
+const CONTESTED: u32 = u32::MAX;
+
+impl Merger<'_> {
+    /// The union of polygons `keep` and `absorb` across edge `u → v` of `keep`, starting at `v`.
+    fn merged(&self, keep: u32, absorb: u32, u: u32, v: u32) -> Option<Vec<u32>> {
+        let (a, b) = (&self.polygons[keep as usize], &self.polygons[absorb as usize]);
+        if a.len() + b.len() - 2 > self.max_verts {
+            return None;
+        }
+        let ia = a.iter().position(|&x| x == v)?;
+        let ib = b.iter().position(|&x| x == u)?;
+        // `keep` from v round to u, then `absorb` after u up to before v.
+        let mut out = Vec::with_capacity(a.len() + b.len() - 2);
+        out.extend((0..a.len()).map(|k| a[(ia + k) % a.len()]));
+        out.extend((1..b.len() - 1).map(|k| b[(ib + k) % b.len()]));
+        // Cheap exact test at the two joints first; the full test guards the rest.
+        let n = out.len();
+        let at = |i: usize| self.vertices[out[i % n] as usize];
+        // The joints: v at index 0, u at the end of `keep`'s run.
+        for j in [0, a.len() - 1] {
+            if orient2d(at(j + n - 1), at(j), at(j + 1)) < 0.0 {
+                return None;
+            }
+        }
+        let points: Vec<Point2> = out.iter().map(|&i| self.vertices[i as usize]).collect();
+        is_convex_ccw(&points).then_some(out)
+    }
+
+    /// Queues the merges of polygon `p` with each neighbour across its edges (with only the
+    /// neighbours of higher index when `higher_only`, so the first pass queues each pair once).
+    fn queue_neighbours(&mut self, p: u32, higher_only: bool) {
+        let poly = &self.polygons[p as usize];
+        let mut found = Vec::new();
+        for i in 0..poly.len() {
+            let (u, v) = (poly[i], poly[(i + 1) % poly.len()]);
+            if let Some(&q) = self.owner.get(&(v, u)) {
+                if q != CONTESTED && q != p && !self.polygons[q as usize].is_empty() && (!higher_only || q > p) {
+                    found.push((q, u, v));
+                }
+            }
+        }
+        for (q, u, v) in found {
+            if self.merged(p, q, u, v).is_some() {
+                let (pu, pv) = (self.vertices[u as usize], self.vertices[v as usize]);
+                let length2 = (pu[0] - pv[0]).powi(2) + (pu[1] - pv[1]).powi(2);
+                self.queue.push(Candidate {
+                    length2,
+                    keep: p.min(q),
+                    absorb: p.max(q),
+                    keep_version: self.version[p.min(q) as usize],
+                    absorb_version: self.version[p.max(q) as usize],
+                });
+            }
+        }
+    }
+
+    /// The edge `u → v` of `keep` whose reverse belongs to `absorb`.
+    fn shared_edge(&self, keep: u32, absorb: u32) -> Option<(u32, u32)> {
+        let poly = &self.polygons[keep as usize];
+        (0..poly.len())
+            .map(|i| (poly[i], poly[(i + 1) % poly.len()]))
+            .find(|&(u, v)| self.owner.get(&(v, u)) == Some(&absorb))
+    }
+
+    fn run(&mut self) {
+        while let Some(c) = self.queue.pop() {
+            if self.version[c.keep as usize] != c.keep_version || self.version[c.absorb as usize] != c.absorb_version {
+                continue;
+            }
+            let Some((u, v)) = self.shared_edge(c.keep, c.absorb) else {
+                continue;
+            };
+            let Some(merged) = self.merged(c.keep, c.absorb, u, v) else {
+                continue;
+            };
+            let absorbed = std::mem::take(&mut self.polygons[c.absorb as usize]);
+            self.version[c.absorb as usize] += 1;
+            self.version[c.keep as usize] += 1;
+            self.owner.remove(&(u, v));
+            self.owner.remove(&(v, u));
+            for i in 0..absorbed.len() {
+                let e = (absorbed[i], absorbed[(i + 1) % absorbed.len()]);
+                if let Some(o) = self.owner.get_mut(&e) {
+                    if *o == c.absorb {
+                        *o = c.keep;
+                    }
+                }
+            }
+            self.polygons[c.keep as usize] = merged;
+            self.queue_neighbours(c.keep, false);
+        }
+    }
+}
+
 /// Merges the triangles into convex polygons of at most `max_verts` vertices, longest shared
 /// edge first; the polygons cover exactly the triangles' area.
-pub fn merge_convex(triangulation: &Triangulation, max_verts: usize) -> ConvexPolygons {
-    let _ = (triangulation, max_verts);
-    todo!("convex")
+///
+/// Triangles of zero area are dropped (they cover nothing). Polygons merge only across edges
+/// whose two triangles index the same vertices; collinear vertices may stay in a polygon.
+pub fn merge_convex(triangulation: &Triangulation, max_verts: usize) -> Result<ConvexPolygons, ConvexError> {
+    if !(3..=12).contains(&max_verts) {
+        return Err(ConvexError::MaxVertsOutOfRange(max_verts));
+    }
+    let vertices = &triangulation.vertices;
+    let mut polygons = Vec::with_capacity(triangulation.triangles.len());
+    for (t, tri) in triangulation.triangles.iter().enumerate() {
+        if tri.iter().any(|&i| i as usize >= vertices.len()) {
+            return Err(ConvexError::VertexOutOfRange { triangle: t });
+        }
+        let area = orient2d(vertices[tri[0] as usize], vertices[tri[1] as usize], vertices[tri[2] as usize]);
+        if area < 0.0 {
+            return Err(ConvexError::Clockwise { triangle: t });
+        }
+        if area > 0.0 {
+            polygons.push(tri.to_vec());
+        }
+    }
+    let mut owner = HashMap::with_capacity(polygons.len() * 3);
+    for (p, poly) in polygons.iter().enumerate() {
+        for i in 0..3 {
+            let e = (poly[i], poly[(i + 1) % 3]);
+            owner.entry(e).and_modify(|o| *o = CONTESTED).or_insert(p as u32);
+        }
+    }
+    let count = polygons.len();
+    let mut merger = Merger {
+        vertices,
+        max_verts,
+        polygons,
+        version: vec![0; count],
+        owner,
+        queue: BinaryHeap::with_capacity(count * 2),
+    };
+    for p in 0..count as u32 {
+        merger.queue_neighbours(p, true);
+    }
+    merger.run();
+    Ok(ConvexPolygons { polygons: merger.polygons.into_iter().filter(|p| !p.is_empty()).collect() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::region::PolygonWithHoles;
+    use crate::triangulate::checks::*;
+    use crate::triangulate::triangulate;
+    use proptest::prelude::*;
+
+    /// Asserts that `polys` partition the triangles of `t` into convex counter-clockwise
+    /// polygons of at most `max_verts` distinct input vertices.
+    fn check_convex(t: &Triangulation, polys: &ConvexPolygons, max_verts: usize) {
+        let v = &t.vertices;
+        let mut points = Vec::new();
+        for poly in &polys.polygons {
+            assert!((3..=max_verts).contains(&poly.len()), "polygon {poly:?} has {} vertices", poly.len());
+            let mut sorted = poly.clone();
+            sorted.sort_unstable();
+            sorted.dedup();
+            assert_eq!(sorted.len(), poly.len(), "polygon {poly:?} repeats a vertex");
+            assert!(poly.iter().all(|&i| (i as usize) < v.len()));
+            let pts: Vec<Point2> = poly.iter().map(|&i| v[i as usize]).collect();
+            assert!(is_convex_ccw(&pts), "polygon {poly:?} is not convex and counter-clockwise: {pts:?}");
+            points.push(pts);
+        }
+        let area: f64 = points.iter().map(|p| meadow::geom::signed_area(p)).sum();
+        let tri_area: f64 = t.triangles.iter().map(|&tri| area2(v, tri) * 0.5).sum();
+        assert!((area - tri_area).abs() <= 1e-9 * tri_area.abs().max(1e-300), "area {area} != {tri_area}");
+        let overlaps = overlapping_pairs(&points);
+        assert!(overlaps.is_empty(), "overlapping polygons {overlaps:?}");
+        // Each triangle lies inside one polygon (closed containment, exact): with the equal
+        // areas and no overlaps, the polygons are exactly the triangles' union.
+        for tri in &t.triangles {
+            let inside = points.iter().any(|p| {
+                tri.iter().all(|&i| (0..p.len()).all(|k| orient2d(p[k], p[(k + 1) % p.len()], v[i as usize]) >= 0.0))
+            });
+            assert!(inside, "triangle {tri:?} is in no polygon");
+        }
+    }
+
+    fn merged(p: &PolygonWithHoles, max_verts: usize) -> (Triangulation, ConvexPolygons) {
+        let t = triangulate(p).unwrap();
+        let c = merge_convex(&t, max_verts).unwrap();
+        check_convex(&t, &c, max_verts);
+        (t, c)
+    }
+
+    #[test]
+    fn square_becomes_one_quad() {
+        let (t, c) = merged(&polygon(&square([0.0, 0.0], [2.0, 2.0], false), &[]), 6);
+        assert_eq!(c.polygons.len(), 1);
+        let (_, tris) = merged(&polygon(&square([0.0, 0.0], [2.0, 2.0], false), &[]), 3);
+        assert_eq!(tris.polygons.len(), t.triangles.len());
+    }
+
+    #[test]
+    fn regular_octagon_merges_up_to_the_limit() {
+        let octagon: Vec<Point2> = (0..8)
+            .map(|i| {
+                let a = i as f64 * std::f64::consts::TAU / 8.0;
+                [a.cos(), a.sin()]
+            })
+            .collect();
+        let p = polygon(&octagon, &[]);
+        assert_eq!(merged(&p, 8).1.polygons.len(), 1);
+        assert_eq!(merged(&p, 12).1.polygons.len(), 1);
+        // 6 triangles; quads take two each at most.
+        assert!(merged(&p, 4).1.polygons.len() >= 3);
+    }
+
+    #[test]
+    fn longest_shared_edge_merges_first() {
+        //        D (2, 3)
+        //       /  \
+        //      /    \
+        //   A +------+ C        T1 = A B C shares the long edge A C with T2 = A C D and
+        //      \    / \         the short edge B C with T3 = B E C; both unions are convex
+        //       \  /   E        quads, so with 4 vertices only the long edge may merge.
+        //        B
+        let v = vec![[0.0, 0.0], [2.0, -1.0], [4.0, 0.0], [2.0, 3.0], [3.5, -1.5]];
+        let (a, b, c, d, e) = (0, 1, 2, 3, 4);
+        let t = Triangulation { vertices: v, triangles: vec![[b, e, c], [a, b, c], [a, c, d]] };
+        let quads = merge_convex(&t, 4).unwrap();
+        check_convex(&t, &quads, 4);
+        let mut got: Vec<Vec<u32>> = quads
+            .polygons
+            .iter()
+            .map(|p| {
+                let mut s = p.clone();
+                s.sort_unstable();
+                s
+            })
+            .collect();
+        got.sort();
+        assert_eq!(got, vec![vec![a, b, c, d], vec![b, c, e]]);
+        // With five vertices all three merge into the pentagon A B E C D.
+        let five = merge_convex(&t, 5).unwrap();
+        check_convex(&t, &five, 5);
+        assert_eq!(five.polygons.len(), 1);
+    }
+
+    #[test]
+    fn holes_and_touching_rings_stay_convex() {
+        let outer = [[0.0, 0.0], [2.0, 0.0], [4.0, 0.0], [4.0, 4.0], [2.0, 4.0], [0.0, 4.0]];
+        let hole = [[2.0, 0.0], [1.0, 2.0], [2.0, 4.0], [3.0, 2.0]];
+        for max_verts in 3..=12 {
+            merged(&polygon(&outer, &[&hole]), max_verts);
+        }
+    }
+
+    #[test]
+    fn bad_inputs_are_typed_errors() {
+        let t = Triangulation { vertices: vec![[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]], triangles: vec![[0, 1, 2]] };
+        assert_eq!(merge_convex(&t, 2), Err(ConvexError::MaxVertsOutOfRange(2)));
+        assert_eq!(merge_convex(&t, 13), Err(ConvexError::MaxVertsOutOfRange(13)));
+        let cw = Triangulation { triangles: vec![[0, 2, 1]], ..t.clone() };
+        assert_eq!(merge_convex(&cw, 6), Err(ConvexError::Clockwise { triangle: 0 }));
+        let out = Triangulation { triangles: vec![[0, 1, 3]], ..t.clone() };
+        assert_eq!(merge_convex(&out, 6), Err(ConvexError::VertexOutOfRange { triangle: 0 }));
+        // A zero-area triangle covers nothing and is dropped.
+        let flat = Triangulation {
+            vertices: vec![[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [2.0, 0.0]],
+            triangles: vec![[0, 1, 2], [0, 1, 3]],
+        };
+        assert_eq!(merge_convex(&flat, 6).unwrap().polygons.len(), 1);
+    }
+
+    proptest! {
+        #![proptest_config(config(48))]
+
+        #[test]
+        fn random_stars_merge_convex(p in star_with_holes(), max_verts in 3usize..=12) {
+            merged(&p, max_verts);
+        }
+
+        #[test]
+        fn random_lattices_merge_convex(p in diamond_lattice(), max_verts in 3usize..=12) {
+            merged(&p, max_verts);
+        }
+
+        #[test]
+        fn random_checkerboards_merge_convex(p in checkerboard(), max_verts in 3usize..=12) {
+            let (_, a) = merged(&p, max_verts);
+            // Deterministic: the same input gives the same polygons.
+            let (_, b) = merged(&p, max_verts);
+            prop_assert_eq!(a, b);
+        }
+    }
 }
