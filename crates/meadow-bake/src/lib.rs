@@ -44,6 +44,14 @@ pub enum BakeError {
         /// What went wrong.
         source: triangulate::TriangulateError,
     },
+    /// Merging triangles into convex polygons failed.
+    #[error("cannot merge triangles of area type {area} into convex polygons: {source}")]
+    Convex {
+        /// Area type index.
+        area: u16,
+        /// What went wrong.
+        source: convex::ConvexError,
+    },
     /// No walkable area remains after erosion by the agent radius.
     #[error("no walkable area remains for an agent of radius {radius} m and height {height} m")]
     NothingWalkable {
@@ -98,7 +106,8 @@ pub fn bake(scene: &Scene, settings: &BakeSettings, progress: &mut dyn Progress)
     let mut mesh = portals::PolygonMesh::default();
     let mut index = portals::VertexIndex::default();
     for (k, (area, tri)) in pieces.iter().enumerate() {
-        let convex = convex::merge_convex(tri, settings.max_verts_per_poly as usize);
+        let convex = convex::merge_convex(tri, settings.max_verts_per_poly as usize)
+            .map_err(|source| BakeError::Convex { area: *area, source })?;
         mesh.add(&tri.vertices, &convex.polygons, *area, &mut index);
         progress.advance(Stage::Convex, k as u64 + 1);
     }
