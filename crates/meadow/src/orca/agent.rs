@@ -30,6 +30,8 @@ pub(crate) struct SelfState {
     pub(crate) velocity: Vec2,
     pub(crate) pref_velocity: Vec2,
     pub(crate) params: AgentParams,
+    /// Agent index (insertion order).
+    pub(crate) index: u32,
 }
 
 /// Scratch buffers for one velocity computation, reused across agents.
@@ -269,7 +271,13 @@ fn agent_lines(me: &SelfState, neighbors: &[Neighbor], agents: &[TreeAgent], tim
             let inv_time_step = 1.0 / time_step;
             let w = relative_velocity - inv_time_step * relative_position;
             let w_length = w.abs();
-            let unit_w = w / w_length;
+            let unit_w = if w_length > 0.0 {
+                w / w_length
+            } else {
+                // Same spot and same velocity: RVO2 divides by zero here. Push the two apart
+                // along x, in opposite directions decided by agent index.
+                Vec2::new(if me.index < other.index { 1.0 } else { -1.0 }, 0.0)
+            };
             direction = Vec2::new(unit_w.y, -unit_w.x);
             u = (combined_radius * inv_time_step - w_length) * unit_w;
         }

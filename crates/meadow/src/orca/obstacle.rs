@@ -221,6 +221,26 @@ mod tests {
         vec![Vec2::new(x0, y0), Vec2::new(x1, y0), Vec2::new(x1, y1), Vec2::new(x0, y1)]
     }
 
+    /// RVO2's Blocks obstacles: its BSP build splits nothing (README of the RVO2 reference data).
+    #[test]
+    fn blocks_obstacles_are_not_split() {
+        let squares = [
+            [(-10.0, 40.0), (-40.0, 40.0), (-40.0, 10.0), (-10.0, 10.0)],
+            [(10.0, 40.0), (10.0, 10.0), (40.0, 10.0), (40.0, 40.0)],
+            [(10.0, -40.0), (40.0, -40.0), (40.0, -10.0), (10.0, -10.0)],
+            [(-10.0, -40.0), (-10.0, -10.0), (-40.0, -10.0), (-40.0, -40.0)],
+        ];
+        let mut vertices = Vec::new();
+        for square in squares {
+            let points: Vec<Vec2> = square.iter().map(|&(x, y)| Vec2::new(x, y)).collect();
+            let first = vertices.len() as u32;
+            vertices.extend(polygon_vertices(&points, first));
+        }
+        let tree = ObstacleTree::build(vertices);
+        assert_eq!(tree.vertices.len(), 16);
+        assert!(tree.vertices.iter().all(|v| v.is_convex));
+    }
+
     /// The BSP query finds exactly the brute-force set of facing edges in range, in key order.
     #[test]
     fn query_matches_brute_force() {

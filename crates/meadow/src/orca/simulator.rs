@@ -192,6 +192,7 @@ impl Simulator {
                     velocity: tree_agent.velocity,
                     pref_velocity: pref_velocities[index],
                     params: params[index],
+                    index: tree_agent.index,
                 };
                 let p = &me.params;
                 let obstacle_range_sq = sqr(p.time_horizon_obst * p.max_speed + p.radius);
