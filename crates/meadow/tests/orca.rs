@@ -200,13 +200,38 @@ fn inside_convex(p: Vec2, polygon: &[Vec2]) -> bool {
     })
 }
 
+/// FNV-1a over `(step, agent, x bits, y bits)` of every row, as little-endian u32s.
+fn trajectory_digest(steps: &[Vec<Vec2>]) -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    for (step, positions) in steps.iter().enumerate() {
+        for (agent, p) in positions.iter().enumerate() {
+            for word in [step as u32, agent as u32, p.x.to_bits(), p.y.to_bits()] {
+                for byte in word.to_le_bytes() {
+                    hash ^= byte as u64;
+                    hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+                }
+            }
+        }
+    }
+    hash
+}
+
+/// RVO2's Blocks run with the canonical tie-break: number of steps and the digest of its
+/// trajectory CSV. Made with RVO2's C++ sources (the copy shipped in the `pyrvo` 0.4.3 wheel,
+/// which reproduces both `circle250*.csv.gz` md5s of the shared reference data when patched as
+/// its README describes), compiled with g++ 12.2 -O2, in a scratch folder outside this repo.
+const RVO2_BLOCKS_TIEBREAK_STEPS: usize = 3578;
+const RVO2_BLOCKS_TIEBREAK_DIGEST: u64 = 0x7ab6_e4c1_8b59_8dad;
+
 #[test]
-fn blocks_finishes_without_entering_obstacles() {
+fn blocks_matches_rvo2_and_stays_outside_obstacles() {
     let scenario = load_scenario(Path::new(BLOCKS));
     assert_eq!(scenario.agents.len(), 100);
     let mut run = scenario.start().expect("valid scenario");
     let steps = run_recorded(&mut run);
     assert!(run.all_arrived(), "Blocks did not finish in {} steps", scenario.max_steps);
+    assert_eq!(steps.len() - 1, RVO2_BLOCKS_TIEBREAK_STEPS, "steps to finish differ from RVO2");
+    assert_eq!(trajectory_digest(&steps), RVO2_BLOCKS_TIEBREAK_DIGEST, "trajectory differs from RVO2");
 
     let polygons: Vec<Vec<Vec2>> =
         scenario.obstacles.iter().map(|poly| poly.iter().map(|&p| Vec2::from(p)).collect()).collect();

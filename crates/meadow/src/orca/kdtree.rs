@@ -12,7 +12,7 @@
 use super::vector::{max_f, sqr, Vec2};
 
 /// Leaves hold at most this many agents.
-const MAX_LEAF_SIZE: usize = 8;
+const MAX_LEAF_SIZE: usize = 10;
 
 /// A tree node: the agents `begin..end` (tree order) and their bounding box.
 #[derive(Clone, Copy, Debug, Default)]
@@ -35,10 +35,12 @@ pub(crate) struct TreeAgent {
     pub(crate) index: u32,
 }
 
-/// A found neighbour: its key and its slot in tree order.
+/// A found neighbour: its full key (kept here so sorting needs no lookups) and its tree slot.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Neighbor {
     pub(crate) dist_sq: f32,
+    pub(crate) position: Vec2,
+    pub(crate) index: u32,
     pub(crate) slot: u32,
 }
 
@@ -49,6 +51,8 @@ pub(crate) struct AgentTree {
     order: Vec<u32>,
     /// The agents in tree order.
     pub(crate) agents: Vec<TreeAgent>,
+    /// Their positions alone, for a compact leaf scan.
+    positions: Vec<Vec2>,
     nodes: Vec<Node>,
 }
 
@@ -77,6 +81,8 @@ impl AgentTree {
         for (slot, agent) in self.agents.iter().enumerate() {
             self.order[slot] = agent.index;
         }
+        self.positions.clear();
+        self.positions.extend(self.agents.iter().map(|a| a.position));
     }
 
     fn build_recursive(&mut self, begin: usize, end: usize, node: usize) {
@@ -137,8 +143,9 @@ impl AgentTree {
             tree: self,
             self_slot: self_slot as u32,
             position: self.agents[self_slot].position,
-            range_sq,
             max_neighbors,
+            bound: range_sq,
+            full: false,
             out,
         };
         query.visit(0);
@@ -149,8 +156,10 @@ struct Query<'a> {
     tree: &'a AgentTree,
     self_slot: u32,
     position: Vec2,
-    range_sq: f32,
     max_neighbors: usize,
+    /// Squared distance of the worst entry once the list is full, else `range_sq`.
+    bound: f32,
+    full: bool,
     out: &'a mut Vec<Neighbor>,
 }
 
@@ -166,14 +175,15 @@ impl Query<'_> {
             + sqr(max_f(0.0, p.y - node.max.y))
     }
 
-    /// Whether a box at this squared distance may still hold an agent that enters the list.
+    /// Whether something at this squared distance may still enter the list: strictly inside
+    /// the range while the list has room; once full, ties with the worst entry can still win on
+    /// `(x, y)`.
     #[inline]
-    fn may_contain(&self, box_dist_sq: f32) -> bool {
-        if self.out.len() < self.max_neighbors {
-            box_dist_sq < self.range_sq
+    fn may_enter(&self, dist_sq: f32) -> bool {
+        if self.full {
+            dist_sq <= self.bound
         } else {
-            // Full: ties with the worst entry can still win on (x, y).
-            box_dist_sq <= self.out[self.out.len() - 1].dist_sq
+            dist_sq < self.bound
         }
     }
 
@@ -194,9 +204,9 @@ impl Query<'_> {
         } else {
             (n.right, dist_right, n.left, dist_left)
         };
-        if self.may_contain(d_first) {
+        if self.may_enter(d_first) {
             self.visit(first as usize);
-            if self.may_contain(d_second) {
+            if self.may_enter(d_second) {
                 self.visit(second as usize);
             }
         }
@@ -204,45 +214,97 @@ impl Query<'_> {
 
     #[inline]
     fn insert(&mut self, slot: u32) {
-        if slot == self.self_slot {
+        let position = self.tree.positions[slot as usize];
+        let dist_sq = (self.position - position).abs_sq();
+        // Fast rejection; also rejects NaN.
+        if !self.may_enter(dist_sq) || slot == self.self_slot {
             return;
         }
-        let agents = &self.tree.agents;
-        let other = &agents[slot as usize];
-        let dist_sq = (self.position - other.position).abs_sq();
-        let len = self.out.len();
-        if len < self.max_neighbors {
-            // Written so that a NaN distance is rejected too.
-            if dist_sq.partial_cmp(&self.range_sq) != Some(std::cmp::Ordering::Less) {
+        let candidate = Neighbor { dist_sq, position, index: self.tree.agents[slot as usize].index, slot };
+        if self.full {
+            let len = self.out.len();
+            if !key_less(&candidate, &self.out[len - 1]) {
                 return;
             }
-            self.out.push(Neighbor { dist_sq, slot });
+            self.out[len - 1] = candidate;
         } else {
-            let last = self.out[len - 1];
-            if !key_less(dist_sq, other, last.dist_sq, &agents[last.slot as usize]) {
-                return;
-            }
-            self.out[len - 1] = Neighbor { dist_sq, slot };
+            self.out.push(candidate);
         }
         // Insertion sort by the canonical key.
         let mut i = self.out.len() - 1;
-        while i > 0 {
-            let prev = self.out[i - 1];
-            if !key_less(dist_sq, other, prev.dist_sq, &agents[prev.slot as usize]) {
-                break;
-            }
-            self.out[i] = prev;
+        while i > 0 && key_less(&candidate, &self.out[i - 1]) {
+            self.out[i] = self.out[i - 1];
             i -= 1;
         }
-        self.out[i] = Neighbor { dist_sq, slot };
+        self.out[i] = candidate;
+        if self.out.len() == self.max_neighbors {
+            self.full = true;
+            self.bound = self.out[self.out.len() - 1].dist_sq;
+        }
+    }
+}
+
+/// Exact nearest-agent search with the canonical tie-break (the simulator's k-d tree), for code
+/// that drives its own per-agent avoidance.
+#[derive(Clone, Debug, Default)]
+pub struct AgentIndex {
+    tree: AgentTree,
+    /// Tree slot of each agent index.
+    slot_of: Vec<u32>,
+    zeros: Vec<Vec2>,
+    radii: Vec<f32>,
+}
+
+/// Reusable result buffer of [`AgentIndex::nearest`].
+#[derive(Clone, Debug, Default)]
+pub struct NeighborList {
+    found: Vec<Neighbor>,
+    agents: Vec<usize>,
+}
+
+impl NeighborList {
+    /// The neighbours found by the last query, nearest first (agent indices).
+    pub fn agents(&self) -> &[usize] {
+        &self.agents
+    }
+}
+
+impl AgentIndex {
+    /// An empty index.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Rebuilds the index over `positions` (agent `i` at `positions[i]`).
+    pub fn rebuild(&mut self, positions: &[Vec2]) {
+        self.zeros.resize(positions.len(), Vec2::ZERO);
+        self.radii.resize(positions.len(), 0.0);
+        self.tree.build(positions, &self.zeros, &self.radii);
+        self.slot_of.resize(positions.len(), 0);
+        for (slot, agent) in self.tree.agents.iter().enumerate() {
+            self.slot_of[agent.index as usize] = slot as u32;
+        }
+    }
+
+    /// The `max_neighbors` agents nearest to `agent` that are strictly closer than
+    /// `neighbor_dist`, ordered by `(dist_sq, x, y)`; nothing if `agent` is not indexed.
+    pub fn nearest(&self, agent: usize, neighbor_dist: f32, max_neighbors: usize, out: &mut NeighborList) {
+        out.agents.clear();
+        let Some(&slot) = self.slot_of.get(agent) else {
+            out.found.clear();
+            return;
+        };
+        self.tree.neighbors(slot as usize, sqr(neighbor_dist), max_neighbors, &mut out.found);
+        let agents = &self.tree.agents;
+        out.agents.extend(out.found.iter().map(|n| agents[n.slot as usize].index as usize));
     }
 }
 
 /// The canonical neighbour order: `(dist_sq, x, y)` ascending, then agent index.
 #[inline]
-fn key_less(da: f32, a: &TreeAgent, db: f32, b: &TreeAgent) -> bool {
-    if da != db {
-        return da < db;
+fn key_less(a: &Neighbor, b: &Neighbor) -> bool {
+    if a.dist_sq != b.dist_sq {
+        return a.dist_sq < b.dist_sq;
     }
     if a.position.x != b.position.x {
         return a.position.x < b.position.x;
@@ -293,17 +355,22 @@ mod tests {
                 for &(range_sq, k) in &[(25.0f32, 10usize), (100.0, 4), (4.0, 50)] {
                     tree.neighbors(slot, range_sq, k, &mut out);
                     let me = tree.agents[slot];
-                    let mut all: Vec<(f32, TreeAgent)> = tree
+                    let mut all: Vec<(f32, Neighbor)> = tree
                         .agents
                         .iter()
-                        .filter(|a| a.index != me.index)
-                        .map(|a| ((me.position - a.position).abs_sq(), *a))
+                        .enumerate()
+                        .filter(|(_, a)| a.index != me.index)
+                        .map(|(slot, a)| {
+                            let dist_sq = (me.position - a.position).abs_sq();
+                            let nb = Neighbor { dist_sq, position: a.position, index: a.index, slot: slot as u32 };
+                            (dist_sq, nb)
+                        })
                         .filter(|(d, _)| *d < range_sq)
                         .collect();
-                    all.sort_by(|(da, a), (db, b)| {
-                        if key_less(*da, a, *db, b) {
+                    all.sort_by(|(_, a), (_, b)| {
+                        if key_less(a, b) {
                             std::cmp::Ordering::Less
-                        } else if key_less(*db, b, *da, a) {
+                        } else if key_less(b, a) {
                             std::cmp::Ordering::Greater
                         } else {
                             std::cmp::Ordering::Equal

@@ -24,6 +24,7 @@ mod simulator;
 mod vector;
 
 pub use agent::AgentParams;
+pub use kdtree::{AgentIndex, NeighborList};
 pub use linear_program::Line;
 pub use scenario::{Scenario, ScenarioRun};
 pub use simulator::Simulator;
