@@ -61,9 +61,9 @@ impl AgentTree {
     pub(crate) fn build(&mut self, positions: &[Vec2], velocities: &[Vec2], radii: &[f32]) {
         let n = positions.len();
         if self.order.len() != n {
-            // Agents were added: keep the old permutation, append the new ones.
-            let old = self.order.len().min(n);
-            self.order.truncate(old);
+            // Keep the old permutation of the agents that remain, append the new ones.
+            self.order.retain(|&i| (i as usize) < n);
+            let old = self.order.len();
             self.order.extend(old as u32..n as u32);
         }
         self.agents.clear();
@@ -382,6 +382,34 @@ mod tests {
                     assert_eq!(got, want, "n={n} slot={slot} range_sq={range_sq} k={k}");
                 }
             }
+        }
+    }
+
+    /// The public index keeps answering exactly when the agent set shrinks and grows.
+    #[test]
+    fn index_follows_changing_agent_counts() {
+        let mut state = 0x1234_5678_9abc_def1u64;
+        let mut index = AgentIndex::new();
+        let mut list = NeighborList::default();
+        for n in [200usize, 50, 120] {
+            let positions: Vec<Vec2> =
+                (0..n).map(|_| Vec2::new(xorshift(&mut state) * 40.0, xorshift(&mut state) * 40.0)).collect();
+            index.rebuild(&positions);
+            for agent in 0..n {
+                index.nearest(agent, 6.0, 5, &mut list);
+                let mut want: Vec<(f32, usize)> = (0..n)
+                    .filter(|&j| j != agent)
+                    .map(|j| ((positions[agent] - positions[j]).abs_sq(), j))
+                    .filter(|&(d, _)| d < 36.0)
+                    .collect();
+                // Random positions: no exact ties, so distance order is the canonical order.
+                want.sort_by(|a, b| a.0.total_cmp(&b.0));
+                want.truncate(5);
+                let want: Vec<usize> = want.into_iter().map(|(_, j)| j).collect();
+                assert_eq!(list.agents(), &want[..], "n={n} agent={agent}");
+            }
+            index.nearest(n, 6.0, 5, &mut list);
+            assert!(list.agents().is_empty());
         }
     }
 
