@@ -38,6 +38,7 @@ pub(crate) struct SelfState {
 #[derive(Default)]
 pub(crate) struct Scratch {
     pub(crate) obstacle_neighbors: Vec<(f32, u32)>,
+    pub(crate) obstacle_stack: Vec<u32>,
     pub(crate) agent_neighbors: Vec<Neighbor>,
     pub(crate) lines: Vec<Line>,
     pub(crate) proj_lines: Vec<Line>,
@@ -294,7 +295,7 @@ pub(crate) fn compute_new_velocity(
     time_step: f32,
     scratch: &mut Scratch,
 ) -> Vec2 {
-    let Scratch { obstacle_neighbors, agent_neighbors, lines, proj_lines } = scratch;
+    let Scratch { obstacle_neighbors, agent_neighbors, lines, proj_lines, .. } = scratch;
     lines.clear();
     obstacle_lines(me, obstacle_neighbors, vertices, lines);
     let num_obstacle_lines = lines.len();

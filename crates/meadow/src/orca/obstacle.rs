@@ -169,30 +169,32 @@ impl ObstacleTree {
     }
 
     /// Collects every edge within `sqrt(range_sq)` of `position` that `position` is on the right
-    /// of (faces), as `(dist_sq, vertex id)` sorted by that key.
-    pub(crate) fn neighbors(&self, position: Vec2, range_sq: f32, out: &mut Vec<(f32, u32)>) {
+    /// of (faces), as `(dist_sq, vertex id)` sorted by that key. `stack` is scratch space.
+    pub(crate) fn neighbors(&self, position: Vec2, range_sq: f32, out: &mut Vec<(f32, u32)>, stack: &mut Vec<u32>) {
         out.clear();
-        self.query(self.root, position, range_sq, out);
-    }
-
-    fn query(&self, node: Option<u32>, position: Vec2, range_sq: f32, out: &mut Vec<(f32, u32)>) {
-        let Some(node) = node else { return };
-        let node = self.nodes[node as usize];
-        let o1 = self.vertices[node.vertex as usize];
-        let o2 = self.vertices[o1.next as usize];
-        let agent_left_of_line = left_of(o1.point, o2.point, position);
-        let (near, far) = if agent_left_of_line >= 0.0 { (node.left, node.right) } else { (node.right, node.left) };
-        self.query(near, position, range_sq, out);
-        let dist_sq_line = sqr(agent_left_of_line) / (o2.point - o1.point).abs_sq();
-        if dist_sq_line < range_sq {
-            if agent_left_of_line < 0.0 {
-                // Only edges the agent is on the right of (outside the polygon) matter.
-                let dist_sq = dist_sq_point_segment(o1.point, o2.point, position);
-                if dist_sq < range_sq {
-                    insert_sorted(out, (dist_sq, node.vertex));
+        stack.clear();
+        stack.extend(self.root);
+        // The result is sorted by a total key, so the traversal order does not matter; an
+        // explicit stack keeps deep trees (large convex polygons) off the call stack.
+        while let Some(node) = stack.pop() {
+            let node = self.nodes[node as usize];
+            let o1 = self.vertices[node.vertex as usize];
+            let o2 = self.vertices[o1.next as usize];
+            let agent_left_of_line = left_of(o1.point, o2.point, position);
+            let (near, far) = if agent_left_of_line >= 0.0 { (node.left, node.right) } else { (node.right, node.left) };
+            stack.extend(near);
+            let dist_sq_line = sqr(agent_left_of_line) / (o2.point - o1.point).abs_sq();
+            if dist_sq_line < range_sq {
+                if agent_left_of_line < 0.0 {
+                    // Only edges the agent is on the right of (outside the polygon) matter.
+                    let dist_sq = dist_sq_point_segment(o1.point, o2.point, position);
+                    if dist_sq < range_sq {
+                        insert_sorted(out, (dist_sq, node.vertex));
+                    }
                 }
+                // Edges beyond the line are at least this far away.
+                stack.extend(far);
             }
-            self.query(far, position, range_sq, out);
         }
     }
 }
@@ -260,10 +262,11 @@ mod tests {
         assert!(tree.vertices.len() > 14, "expected some split edges");
         let range_sq = 30.0;
         let mut got = Vec::new();
+        let mut stack = Vec::new();
         for ix in -40..=60 {
             for iy in -40..=60 {
                 let p = Vec2::new(ix as f32 * 0.5 + 0.25, iy as f32 * 0.5 + 0.125);
-                tree.neighbors(p, range_sq, &mut got);
+                tree.neighbors(p, range_sq, &mut got, &mut stack);
                 let mut want: Vec<(f32, u32)> = Vec::new();
                 for (id, v) in tree.vertices.iter().enumerate() {
                     let q = tree.vertices[v.next as usize].point;

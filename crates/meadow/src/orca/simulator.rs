@@ -196,7 +196,12 @@ impl Simulator {
                 };
                 let p = &me.params;
                 let obstacle_range_sq = sqr(p.time_horizon_obst * p.max_speed + p.radius);
-                obstacles.neighbors(me.position, obstacle_range_sq, &mut scratch.obstacle_neighbors);
+                obstacles.neighbors(
+                    me.position,
+                    obstacle_range_sq,
+                    &mut scratch.obstacle_neighbors,
+                    &mut scratch.obstacle_stack,
+                );
                 tree.neighbors(slot, sqr(p.neighbor_dist), p.max_neighbors, &mut scratch.agent_neighbors);
                 *new_velocity = compute_new_velocity(&me, &tree.agents, &obstacles.vertices, time_step, scratch);
             },
