@@ -154,10 +154,35 @@ fn circle250_agrees_with_plain_rvo2_until_ties_diverge() {
     );
 }
 
+/// RVO2's Circle example with `n` agents (float32 angles as in its Circle.cc).
+fn circle_scenario(n: usize) -> Scenario {
+    let agents = (0..n)
+        .map(|i| {
+            let a = i as f32 * 6.283_185_5 * (1.0 / n as f32);
+            let p = [200.0 * a.cos(), 200.0 * a.sin()];
+            meadow::orca::scenario::ScenarioAgent { position: p, goal: [-p[0], -p[1]], ..Default::default() }
+        })
+        .collect();
+    Scenario {
+        time_step: 0.25,
+        agent_defaults: AgentParams {
+            neighbor_dist: 15.0,
+            max_neighbors: 10,
+            time_horizon: 10.0,
+            time_horizon_obst: 10.0,
+            radius: 1.5,
+            max_speed: 2.0,
+        },
+        agents,
+        obstacles: Vec::new(),
+        max_steps: 20000,
+        goal_radius: 1.5,
+    }
+}
+
 #[test]
 fn insertion_order_does_not_matter() {
-    let Some(path) = oracle("circle250.json") else { return };
-    let scenario = load_scenario(&path);
+    let scenario = circle_scenario(250);
     let n = scenario.agents.len();
     // Reversed, then even positions first (the README's permutation experiment).
     let reversed: Vec<usize> = (0..n).rev().collect();
