@@ -3,6 +3,7 @@
 mod bake_cmd;
 mod info_cmd;
 mod render_cmd;
+mod simulate_cmd;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -23,6 +24,8 @@ enum Command {
     Info(info_cmd::InfoArgs),
     /// Draw a navmesh asset top-down as SVG.
     Render(render_cmd::RenderArgs),
+    /// Run an ORCA (RVO2) scenario from JSON; write the trajectories as CSV and/or SVG.
+    Simulate(simulate_cmd::SimulateArgs),
 }
 
 fn main() -> ExitCode {
@@ -41,12 +44,28 @@ fn main() -> ExitCode {
         Command::Bake(args) => bake_cmd::run(args),
         Command::Info(args) => info_cmd::run(args),
         Command::Render(args) => render_cmd::run(args),
+        Command::Simulate(args) => simulate_cmd::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("meadow: error: {e:#}");
+            eprintln!("meadow: error: {}", one_line(&e));
             ExitCode::FAILURE
         }
     }
+}
+
+/// The error and its causes on one line, skipping a cause whose text its parent already shows.
+fn one_line(e: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if !line.contains(&text) {
+            if !line.is_empty() {
+                line.push_str(": ");
+            }
+            line.push_str(&text);
+        }
+    }
+    line.replace('\n', " ")
 }

@@ -10,6 +10,7 @@
 
 pub mod asset;
 pub mod geom;
+pub mod orca;
 pub mod settings;
 
 pub use asset::{AreaType, EdgeLink, LoadError, NavMesh, NavMeshData, Outline, PolygonData, ValidationError};

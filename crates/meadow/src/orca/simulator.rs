@@ -1,0 +1,218 @@
+//! The ORCA simulator: agents, obstacles and the two-phase step.
+
+use rayon::prelude::*;
+
+use super::agent::{compute_new_velocity, AgentParams, Scratch, SelfState};
+use super::kdtree::AgentTree;
+use super::obstacle::{polygon_vertices, ObstacleTree, ObstacleVertex};
+use super::vector::{sqr, Vec2};
+use super::OrcaError;
+
+/// Agents per rayon task; enough work per task to hide the scheduling cost.
+const MIN_AGENTS_PER_TASK: usize = 64;
+
+/// An ORCA simulation (RVO2's `RVOSimulator`): agents, polygon obstacles and a fixed time step.
+///
+/// Each [`step`](Simulator::step) first computes every agent's new velocity from the state
+/// before the step, then moves every agent, so the result does not depend on agent order. The
+/// velocity phase runs on the current rayon thread pool and gives bit-identical results for any
+/// number of threads.
+#[derive(Clone, Debug)]
+pub struct Simulator {
+    time_step: f32,
+    global_time: f32,
+    params: Vec<AgentParams>,
+    positions: Vec<Vec2>,
+    velocities: Vec<Vec2>,
+    pref_velocities: Vec<Vec2>,
+    radii: Vec<f32>,
+    /// The user's obstacle vertices, before any BSP splitting.
+    obstacle_vertices: Vec<ObstacleVertex>,
+    obstacles: ObstacleTree,
+    obstacles_dirty: bool,
+    num_obstacles: usize,
+    agent_tree: AgentTree,
+    /// New velocities in agent-tree order (phase one output).
+    new_velocities: Vec<Vec2>,
+}
+
+fn check_positive(name: &'static str, value: f32) -> Result<(), OrcaError> {
+    if value.is_finite() && value > 0.0 {
+        Ok(())
+    } else {
+        Err(OrcaError::InvalidParameter { name, value, limit: "> 0" })
+    }
+}
+
+fn check_non_negative(name: &'static str, value: f32) -> Result<(), OrcaError> {
+    if value.is_finite() && value >= 0.0 {
+        Ok(())
+    } else {
+        Err(OrcaError::InvalidParameter { name, value, limit: ">= 0" })
+    }
+}
+
+impl AgentParams {
+    /// Checks every parameter against its documented limits.
+    pub fn validate(&self) -> Result<(), OrcaError> {
+        check_non_negative("neighbor_dist", self.neighbor_dist)?;
+        check_positive("time_horizon", self.time_horizon)?;
+        check_positive("time_horizon_obst", self.time_horizon_obst)?;
+        check_non_negative("radius", self.radius)?;
+        check_non_negative("max_speed", self.max_speed)
+    }
+}
+
+impl Simulator {
+    /// Makes an empty simulation with the given time step (seconds, > 0).
+    pub fn new(time_step: f32) -> Result<Self, OrcaError> {
+        check_positive("time_step", time_step)?;
+        Ok(Simulator {
+            time_step,
+            global_time: 0.0,
+            params: Vec::new(),
+            positions: Vec::new(),
+            velocities: Vec::new(),
+            pref_velocities: Vec::new(),
+            radii: Vec::new(),
+            obstacle_vertices: Vec::new(),
+            obstacles: ObstacleTree::default(),
+            obstacles_dirty: false,
+            num_obstacles: 0,
+            agent_tree: AgentTree::default(),
+            new_velocities: Vec::new(),
+        })
+    }
+
+    /// Adds an agent and returns its index (agents are numbered in insertion order).
+    /// Its preferred velocity starts at zero.
+    pub fn add_agent(&mut self, position: Vec2, velocity: Vec2, params: AgentParams) -> Result<usize, OrcaError> {
+        let agent = self.positions.len();
+        params.validate().map_err(|e| OrcaError::Agent { agent, source: Box::new(e) })?;
+        if !position.is_finite() || !velocity.is_finite() {
+            return Err(OrcaError::NonFiniteAgent { agent });
+        }
+        if self.positions.len() >= u32::MAX as usize / 2 {
+            return Err(OrcaError::TooManyAgents);
+        }
+        self.params.push(params);
+        self.positions.push(position);
+        self.velocities.push(velocity);
+        self.pref_velocities.push(Vec2::ZERO);
+        self.radii.push(params.radius);
+        Ok(self.positions.len() - 1)
+    }
+
+    /// Adds a polygon obstacle, vertices counter-clockwise (two vertices make a line segment
+    /// obstacle). Returns the id of its first vertex; its vertices get consecutive ids.
+    pub fn add_obstacle(&mut self, vertices: &[Vec2]) -> Result<usize, OrcaError> {
+        let obstacle = self.num_obstacles;
+        if vertices.len() < 2 {
+            return Err(OrcaError::TooFewObstacleVertices { obstacle, count: vertices.len() });
+        }
+        for (i, v) in vertices.iter().enumerate() {
+            let next = vertices[(i + 1) % vertices.len()];
+            if !v.is_finite() {
+                return Err(OrcaError::NonFiniteObstacleVertex { obstacle, vertex: i });
+            }
+            if *v == next {
+                return Err(OrcaError::DuplicateObstacleVertex { obstacle, vertex: i });
+            }
+        }
+        let first = self.obstacle_vertices.len();
+        if first + vertices.len() >= u32::MAX as usize / 4 {
+            return Err(OrcaError::TooManyObstacleVertices);
+        }
+        self.obstacle_vertices.extend(polygon_vertices(vertices, first as u32));
+        self.obstacles_dirty = true;
+        self.num_obstacles += 1;
+        Ok(first)
+    }
+
+    /// Sets the velocity agent `agent` would take without anyone around.
+    pub fn set_pref_velocity(&mut self, agent: usize, velocity: Vec2) -> Result<(), OrcaError> {
+        let slot = self.pref_velocities.get_mut(agent).ok_or(OrcaError::UnknownAgent { agent })?;
+        *slot = velocity;
+        Ok(())
+    }
+
+    /// Number of agents.
+    pub fn num_agents(&self) -> usize {
+        self.positions.len()
+    }
+
+    /// Current positions, by agent index.
+    pub fn positions(&self) -> &[Vec2] {
+        &self.positions
+    }
+
+    /// Current velocities, by agent index.
+    pub fn velocities(&self) -> &[Vec2] {
+        &self.velocities
+    }
+
+    /// The parameters of every agent, by agent index.
+    pub fn agent_params(&self) -> &[AgentParams] {
+        &self.params
+    }
+
+    /// The time step in seconds.
+    pub fn time_step(&self) -> f32 {
+        self.time_step
+    }
+
+    /// Simulated time so far (sum of the steps taken, in f32 like RVO2).
+    pub fn global_time(&self) -> f32 {
+        self.global_time
+    }
+
+    /// Advances the simulation by one time step.
+    pub fn step(&mut self) {
+        if self.obstacles_dirty {
+            self.obstacles = ObstacleTree::build(self.obstacle_vertices.clone());
+            self.obstacles_dirty = false;
+        }
+        self.agent_tree.build(&self.positions, &self.velocities, &self.radii);
+
+        // Phase one: every new velocity from the old state, in tree order for cache locality.
+        let n = self.positions.len();
+        self.new_velocities.resize(n, Vec2::ZERO);
+        let tree = &self.agent_tree;
+        let obstacles = &self.obstacles;
+        let params = &self.params;
+        let pref_velocities = &self.pref_velocities;
+        let time_step = self.time_step;
+        self.new_velocities.par_iter_mut().with_min_len(MIN_AGENTS_PER_TASK).enumerate().for_each_init(
+            Scratch::default,
+            |scratch, (slot, new_velocity)| {
+                let tree_agent = &tree.agents[slot];
+                let index = tree_agent.index as usize;
+                let me = SelfState {
+                    position: tree_agent.position,
+                    velocity: tree_agent.velocity,
+                    pref_velocity: pref_velocities[index],
+                    params: params[index],
+                    index: tree_agent.index,
+                };
+                let p = &me.params;
+                let obstacle_range_sq = sqr(p.time_horizon_obst * p.max_speed + p.radius);
+                obstacles.neighbors(
+                    me.position,
+                    obstacle_range_sq,
+                    &mut scratch.obstacle_neighbors,
+                    &mut scratch.obstacle_stack,
+                );
+                tree.neighbors(slot, sqr(p.neighbor_dist), p.max_neighbors, &mut scratch.agent_neighbors);
+                *new_velocity = compute_new_velocity(&me, &tree.agents, &obstacles.vertices, time_step, scratch);
+            },
+        );
+
+        // Phase two: move everyone.
+        for (tree_agent, &velocity) in self.agent_tree.agents.iter().zip(&self.new_velocities) {
+            let index = tree_agent.index as usize;
+            self.velocities[index] = velocity;
+            self.positions[index] = self.positions[index] + velocity * time_step;
+        }
+        self.global_time += time_step;
+    }
+}
