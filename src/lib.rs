@@ -291,39 +291,49 @@ pub fn min_blocker_clearance(mesh: &NavMesh, blocking: &[[[f64; 3]; 3]]) -> (f64
     worst
 }
 
-/// The boundary edges of a set of walkable triangles in XZ: edges not shared (reversed, by
-/// exact coordinates) with another walkable triangle whose corners there are within `climb`.
-pub fn walkable_borders(walkable: &[[[f64; 3]; 3]], climb: f64) -> Vec<[Point2; 2]> {
-    use std::collections::HashMap;
-    let key = |p: [f64; 3]| ((p[0] + 0.0).to_bits(), (p[2] + 0.0).to_bits());
-    let mut edges: HashMap<((u64, u64), (u64, u64)), Vec<(f64, f64)>> = HashMap::new();
-    for t in walkable {
-        for k in 0..3 {
-            let (a, b) = (t[k], t[(k + 1) % 3]);
-            edges.entry((key(a), key(b))).or_default().push((a[1], b[1]));
+/// Points every `spacing` metres along the borders of the walkable surface: edge points of a
+/// walkable triangle that no other walkable triangle covers (in XZ, closed) at a height within
+/// `climb` of the edge there. An agent must keep its radius from these (walls and drops).
+pub fn walkable_border_samples(walkable: &[[[f64; 3]; 3]], climb: f64, spacing: f64) -> Vec<Point2> {
+    let covers = |t: &[[f64; 3]; 3], p: [f64; 3]| {
+        let (a, b, c) = ([t[0][0], t[0][2]], [t[1][0], t[1][2]], [t[2][0], t[2][2]]);
+        let det = (b[0] - a[0]) * (c[1] - a[1]) - (c[0] - a[0]) * (b[1] - a[1]);
+        if det.abs() < 1e-12 {
+            return false;
         }
-    }
+        let u = ((p[0] - a[0]) * (c[1] - a[1]) - (c[0] - a[0]) * (p[2] - a[1])) / det;
+        let v = ((b[0] - a[0]) * (p[2] - a[1]) - (p[0] - a[0]) * (b[1] - a[1])) / det;
+        let eps = 1e-7;
+        if u < -eps || v < -eps || u + v > 1.0 + eps {
+            return false;
+        }
+        let y = t[0][1] + u * (t[1][1] - t[0][1]) + v * (t[2][1] - t[0][1]);
+        (y - p[1]).abs() <= climb
+    };
     let mut out = Vec::new();
-    for t in walkable {
+    for (i, t) in walkable.iter().enumerate() {
         for k in 0..3 {
             let (a, b) = (t[k], t[(k + 1) % 3]);
-            let shared = edges
-                .get(&(key(b), key(a)))
-                .is_some_and(|v| v.iter().any(|&(yb, ya)| (ya - a[1]).abs() <= climb && (yb - b[1]).abs() <= climb));
-            if !shared {
-                out.push([[a[0], a[2]], [b[0], b[2]]]);
+            let len = ((b[0] - a[0]).powi(2) + (b[2] - a[2]).powi(2)).sqrt();
+            let n = (len / spacing).ceil().max(1.0) as usize;
+            for j in 0..=n {
+                let s = j as f64 / n as f64;
+                let p = [a[0] + (b[0] - a[0]) * s, a[1] + (b[1] - a[1]) * s, a[2] + (b[2] - a[2]) * s];
+                if !walkable.iter().enumerate().any(|(o, u)| o != i && covers(u, p)) {
+                    out.push([p[0], p[2]]);
+                }
             }
         }
     }
     out
 }
 
-/// The smallest XZ distance from any navmesh vertex to any of `borders`.
-pub fn min_border_clearance(mesh: &NavMesh, borders: &[[Point2; 2]]) -> f64 {
+/// The smallest XZ distance from any navmesh vertex to any of `points`.
+pub fn min_point_clearance(mesh: &NavMesh, points: &[Point2]) -> f64 {
     let mut worst = f64::INFINITY;
     for v in mesh.vertices() {
-        for e in borders {
-            worst = worst.min(geom::point_segment_distance([v[0], v[2]], e[0], e[1]));
+        for p in points {
+            worst = worst.min(((v[0] - p[0]).powi(2) + (v[2] - p[1]).powi(2)).sqrt());
         }
     }
     worst

@@ -1,0 +1,207 @@
+//! End-to-end: bake every fixture level and check the navmesh against properties derived
+//! independently of the bake (exact overlap tests, clearance oracles, analytic areas).
+
+use meadow::{BakeSettings, NavMesh};
+use meadow_bake::{classify, ingest, BakeError, NoProgress};
+use meadow_suite::*;
+use std::path::Path;
+
+fn settings(radius: f64) -> BakeSettings {
+    let mut s = BakeSettings::DEFAULT;
+    s.radius = radius;
+    s
+}
+
+fn bake(path: &Path, s: &BakeSettings) -> NavMesh {
+    meadow_bake::bake_file(path, s).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Vertex clearance may fall short of the radius by the arc tolerance, the grid step and half
+/// the border sampling step.
+const GRID: f64 = 2.0 / 1024.0;
+const SAMPLING: f64 = 0.02;
+
+fn check_invariants(path: &Path, s: &BakeSettings) -> NavMesh {
+    let name = path.display();
+    let mesh = bake(path, s);
+    assert!(mesh.polygon_count() > 0, "{name}: empty navmesh");
+    // Loading re-validates indices, convexity and winding, and adjacency symmetry.
+    let reloaded = NavMesh::from_bytes(&mesh.to_bytes()).unwrap_or_else(|e| panic!("{name}: reload: {e}"));
+    assert_eq!(reloaded, mesh);
+    assert!(mesh.polygons().all(|p| p.vertices.len() <= s.max_verts_per_poly as usize), "{name}: too many vertices");
+    assert_eq!(overlapping_pairs(&mesh), vec![], "{name}: polygons overlap");
+
+    let scene = ingest::ingest_file(path, &mut NoProgress).unwrap();
+    let classified = classify::classify(&scene, s.max_slope);
+    let (d, v, t) = min_blocker_clearance(&mesh, &classified.blocking);
+    let tolerance = s.arc_tolerance + GRID;
+    assert!(d >= s.radius - tolerance, "{name}: vertex {v} is {d} from blocking triangle {t} (radius {})", s.radius);
+    let walkable: Vec<_> = classified.walkable.iter().map(|w| w.vertices).collect();
+    let borders = walkable_border_samples(&walkable, s.max_climb, SAMPLING);
+    let d = min_point_clearance(&mesh, &borders);
+    assert!(d >= s.radius - tolerance - SAMPLING / 2.0, "{name}: a vertex is {d} from a walkable border (radius {})", s.radius);
+    mesh
+}
+
+#[test]
+fn every_fixture_bakes_valid_non_overlapping_with_clearance() {
+    let levels = fixture_levels();
+    assert!(levels.len() >= 9, "fixtures missing: {levels:?}");
+    for path in &levels {
+        for radius in [0.6, 0.25, 0.0] {
+            check_invariants(path, &settings(radius));
+        }
+    }
+}
+
+#[test]
+fn baking_is_byte_identical() {
+    for path in fixture_levels() {
+        let s = BakeSettings::DEFAULT;
+        assert_eq!(bake(&path, &s).to_bytes(), bake(&path, &s).to_bytes(), "{}", path.display());
+    }
+}
+
+/// (20 − 2r)² − (4 + 8r + πr²) for the floor, plus (2 − 2r)² for the box top.
+fn box_floor_area(r: f64) -> f64 {
+    (20.0 - 2.0 * r).powi(2) - (4.0 + 8.0 * r + std::f64::consts::PI * r * r) + (2.0 - 2.0 * r).powi(2)
+}
+
+#[test]
+fn box_floor_area_is_analytic() {
+    for r in [0.5, 0.6, 0.3] {
+        let mesh = bake(&level("box_floor.glb"), &settings(r));
+        let expected = box_floor_area(r);
+        let rel = (mesh.total_area() - expected).abs() / expected;
+        assert!(rel < 1e-3, "radius {r}: area {} vs analytic {expected} ({:.4}%)", mesh.total_area(), rel * 100.0);
+    }
+}
+
+#[test]
+fn narrow_doorway_is_closed_and_wide_one_open() {
+    let (a, b, c) = ([-10.0, 0.0], [0.0, 0.0], [10.0, 0.0]);
+    let mesh = bake(&level("rooms.glb"), &settings(0.6));
+    assert!(!connected(&mesh, a, b), "the 1.0 m doorway must be closed for radius 0.6");
+    assert!(connected(&mesh, b, c), "the 2.0 m doorway must be open for radius 0.6");
+    let thin = bake(&level("rooms.glb"), &settings(0.4));
+    assert!(connected(&thin, a, b), "the 1.0 m doorway must be open for radius 0.4");
+}
+
+#[test]
+fn ramps_within_the_slope_limit_connect_and_steeper_ones_do_not() {
+    let mesh = bake(&level("ramps.glb"), &settings(0.6));
+    let floor = [-6.0, 0.0];
+    assert!(connected(&mesh, floor, [4.0, -4.0]), "30° ramp leads onto the first platform");
+    assert!(polygon_at(&mesh, [4.0, 4.0]).is_some(), "the second platform top is walkable");
+    assert!(!connected(&mesh, floor, [4.0, 4.0]), "the 60° ramp is not walkable");
+    // Heights come from the surface under each vertex: platform vertices sit at 1.5 m.
+    let p = polygon_at(&mesh, [4.0, -4.0]).unwrap();
+    for &v in mesh.polygon(p).vertices {
+        assert!((mesh.vertices()[v as usize][1] - 1.5).abs() < 1e-6);
+    }
+}
+
+#[test]
+fn nobody_passes_under_the_table() {
+    let mesh = bake(&level("table.glb"), &settings(0.6));
+    assert!(polygon_at(&mesh, [0.0, 0.0]).is_none());
+    // The top's edge at z = -0.5 is a drop, so the floor is free from z = -1.1 on.
+    assert!(polygon_at(&mesh, [0.0, -1.05]).is_none(), "within radius of the table edge");
+    assert!(polygon_at(&mesh, [0.0, -1.15]).is_some());
+    // A point agent still cannot stand under it (the top is inside its column).
+    let point = bake(&level("table.glb"), &settings(0.0));
+    assert!(polygon_at(&point, [0.0, 0.3]).is_none());
+}
+
+#[test]
+fn tags_drive_areas_obstacles_and_ignored_geometry() {
+    let mesh = bake(&level("tagged.glb"), &settings(0.6));
+    assert_eq!(mesh.areas().len(), 2);
+    assert_eq!((mesh.areas()[1].name.as_str(), mesh.areas()[1].cost), ("grass", 2.0));
+    let grass = polygon_at(&mesh, [-5.0, 7.0]).expect("grass patch is walkable");
+    assert_eq!(mesh.polygon(grass).area, 1);
+    let floor = polygon_at(&mesh, [0.0, 0.0]).expect("floor is walkable");
+    assert_eq!(mesh.polygon(floor).area, 0);
+    assert!(connected(&mesh, [-5.0, 7.0], [0.0, 0.0]), "areas join through portals");
+    assert!(polygon_at(&mesh, [3.5, -3.5]).is_none(), "the obstacle-tagged slab blocks");
+    assert!(polygon_at(&mesh, [-6.0, -6.0]).is_some(), "the ignored box does not block");
+}
+
+#[test]
+fn deep_hierarchy_floor_is_one_connected_surface() {
+    let mesh = bake(&level("hierarchy.glb"), &settings(0.3));
+    assert!(connected(&mesh, [-3.5, 3.5], [3.5, 3.5]));
+    assert!(connected(&mesh, [-3.5, -3.5], [3.5, 3.5]));
+    assert!(polygon_at(&mesh, [1.0, -3.0]).is_none(), "the matrix-placed pillar blocks");
+}
+
+#[test]
+fn strips_fans_and_index_widths_give_the_same_floor() {
+    let mesh = bake(&level("strips_fans.gltf"), &settings(0.6));
+    // The low octagonal stage (0.25 m) is climbable, so it joins the floor.
+    assert!(connected(&mesh, [0.0, -6.0], [0.0, 6.0]));
+    // Box sides block the floor; their tops (1 m and 2 m up) are islands of their own.
+    assert!(polygon_at(&mesh, [2.1, 3.0]).is_none(), "the strip/fan box blocks");
+    assert!(polygon_at(&mesh, [-2.1, -3.0]).is_none(), "the u32 box blocks");
+    assert!(!connected(&mesh, [3.0, 3.0], [0.0, 6.0]), "the strip/fan box top is not reachable");
+}
+
+#[test]
+fn bad_levels_give_typed_errors() {
+    let s = BakeSettings::DEFAULT;
+    for name in [
+        "truncated.glb",
+        "missing_bin.gltf",
+        "buffer_too_short.gltf",
+        "accessor_overrun.glb",
+        "nan_position.glb",
+        "inf_position.glb",
+        "empty_scene.glb",
+        "degenerate_only.glb",
+        "index_out_of_range.glb",
+        "missing_position.glb",
+        "not_gltf.glb",
+        "bad_json.gltf",
+        "bad_tag.glb",
+        "bad_cost.glb",
+    ] {
+        match meadow_bake::bake_file(bad_input(name), &s) {
+            Err(BakeError::Ingest(e)) => assert!(!e.to_string().is_empty()),
+            other => panic!("{name}: expected an ingest error, got {other:?}"),
+        }
+    }
+    let text = std::fs::read_to_string(bad_input("negative_radius.toml")).unwrap();
+    let parsed: BakeSettings = toml::from_str(&text).unwrap();
+    assert!(matches!(meadow_bake::bake_file(level("box_floor.glb"), &parsed), Err(BakeError::Settings(_))));
+    let too_big = settings(50.0);
+    assert!(matches!(meadow_bake::bake_file(level("rooms.glb"), &too_big), Err(BakeError::NothingWalkable { .. })));
+}
+
+#[test]
+fn damaged_assets_are_rejected() {
+    let bytes = bake(&level("rooms.glb"), &BakeSettings::DEFAULT).to_bytes();
+    for i in (0..bytes.len()).step_by(7) {
+        let mut b = bytes.clone();
+        b[i] ^= 0x10;
+        assert!(NavMesh::from_bytes(&b).is_err(), "flipped byte {i} accepted");
+    }
+    for len in (0..bytes.len()).step_by(11) {
+        assert!(NavMesh::from_bytes(&bytes[..len]).is_err(), "truncation to {len} accepted");
+    }
+}
+
+#[test]
+fn real_levels_bake_valid() {
+    let Some(shared) = shared_dir() else {
+        eprintln!("SKIPPED real_levels_bake_valid: ../shared is absent");
+        return;
+    };
+    for name in ["collision-world.glb", "navcat-proto-level.glb"] {
+        let path = shared.join("levels/gltf").join(name);
+        let mesh = bake(&path, &BakeSettings::DEFAULT);
+        assert!(mesh.polygon_count() > 100, "{name}");
+        assert_eq!(NavMesh::from_bytes(&mesh.to_bytes()).unwrap(), mesh);
+        assert_eq!(overlapping_pairs(&mesh), vec![], "{name}: polygons overlap");
+    }
+    check_invariants(&shared.join("levels/gltf/collision-world.glb"), &BakeSettings::DEFAULT);
+}
