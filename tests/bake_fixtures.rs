@@ -39,7 +39,11 @@ fn check_invariants(path: &Path, s: &BakeSettings) -> NavMesh {
     let walkable: Vec<_> = classified.walkable.iter().map(|w| w.vertices).collect();
     let borders = walkable_border_samples(&walkable, s.max_climb, SAMPLING);
     let d = min_point_clearance(&mesh, &borders);
-    assert!(d >= s.radius - tolerance - SAMPLING / 2.0, "{name}: a vertex is {d} from a walkable border (radius {})", s.radius);
+    assert!(
+        d >= s.radius - tolerance - SAMPLING / 2.0,
+        "{name}: a vertex is {d} from a walkable border (radius {})",
+        s.radius
+    );
     mesh
 }
 

@@ -227,7 +227,14 @@ pub fn build_regions(
     } else {
         walk_union
     };
-    if std::env::var_os("MEADOW_TIMING").is_some() { eprintln!("eroded {:.3} walk area {} eroded area {}", __t.elapsed().as_secs_f64(), shapes_area(&walk_union_dbg), shapes_area(&eroded)); }
+    if std::env::var_os("MEADOW_TIMING").is_some() {
+        eprintln!(
+            "eroded {:.3} walk area {} eroded area {}",
+            __t.elapsed().as_secs_f64(),
+            shapes_area(&walk_union_dbg),
+            shapes_area(&eroded)
+        );
+    }
     // Walls join the column blockers as thin quads, so that one union and one offset dilate
     // everything: far cheaper than unioning thousands of overlapping capsules, and thick walls
     // (two faces a few centimetres apart) merge before they are offset.
@@ -235,7 +242,9 @@ pub fn build_regions(
         .into_iter()
         .map(|seg| thin_quad(seg[0], seg[1], WALL_HALF_WIDTH_UNITS));
     let blocker_union = union(blockers.into_iter().chain(wall_quads));
-    if std::env::var_os("MEADOW_TIMING").is_some() { eprintln!("blocker_union {:.3}", __t.elapsed().as_secs_f64()); }
+    if std::env::var_os("MEADOW_TIMING").is_some() {
+        eprintln!("blocker_union {:.3}", __t.elapsed().as_secs_f64());
+    }
     let dilated_blockers = if radius_units > 0 {
         blocker_union
             .outline(&IntOutlineStyle::new(radius_units).line_join(IntLineJoin::Round(arc)))
@@ -243,14 +252,23 @@ pub fn build_regions(
     } else {
         blocker_union
     };
-    if std::env::var_os("MEADOW_TIMING").is_some() { eprintln!("blocker_dilate {:.3}", __t.elapsed().as_secs_f64()); }
+    if std::env::var_os("MEADOW_TIMING").is_some() {
+        eprintln!("blocker_dilate {:.3}", __t.elapsed().as_secs_f64());
+    }
     let dilated_dbg = dilated_blockers.clone();
     let mut cut = Overlay::new(1024);
     cut.add_source(&eroded, ShapeType::Subject);
     cut.add_source(&dilated_blockers, ShapeType::Clip);
     let free = cut.overlay(OverlayRule::Difference, FillRule::NonZero);
 
-    if std::env::var_os("MEADOW_TIMING").is_some() { eprintln!("cut {:.3} free {} blockers {}", __t.elapsed().as_secs_f64(), shapes_area(&free), shapes_area(&dilated_dbg)); }
+    if std::env::var_os("MEADOW_TIMING").is_some() {
+        eprintln!(
+            "cut {:.3} free {} blockers {}",
+            __t.elapsed().as_secs_f64(),
+            shapes_area(&free),
+            shapes_area(&dilated_dbg)
+        );
+    }
     // Split by area type: lower area indices give way to higher ones where they overlap.
     let mut per_area: Vec<(u16, Vec<IntShape>)> = Vec::new();
     if area_unions.len() == 1 {
@@ -272,7 +290,9 @@ pub fn build_regions(
         insert_shared_vertices(&mut per_area);
     }
 
-    if std::env::var_os("MEADOW_TIMING").is_some() { eprintln!("areas {:.3}", __t.elapsed().as_secs_f64()); }
+    if std::env::var_os("MEADOW_TIMING").is_some() {
+        eprintln!("areas {:.3}", __t.elapsed().as_secs_f64());
+    }
     let overlap_reports = report_overlaps(frame, overlaps);
     let areas = per_area
         .into_iter()
@@ -855,4 +875,6 @@ mod tests {
     }
 }
 
-fn shapes_area(s: &[IntShape]) -> f64 { s.iter().flatten().map(|c| ring_area2(c) as f64 / 2.0 / GRID_SCALE / GRID_SCALE).sum() }
+fn shapes_area(s: &[IntShape]) -> f64 {
+    s.iter().flatten().map(|c| ring_area2(c) as f64 / 2.0 / GRID_SCALE / GRID_SCALE).sum()
+}
