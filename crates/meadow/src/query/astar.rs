@@ -1,0 +1,343 @@
+//! A* over the portal graph (Meadow mapping's midpoint graph), with reusable scratch memory.
+//!
+//! Search nodes are directed half-edges: node `h` means "standing on the midpoint of portal `h`,
+//! having crossed it into the polygon on its far side". Successors are the other portals of that
+//! polygon (and the goal, when it is the goal polygon); the edge cost is the 3D distance between
+//! the two points times the polygon's area cost. Crossing a portal and coming straight back is
+//! never shorter than not crossing it (triangle inequality), so the directed graph has the same
+//! optimum as the undirected midpoint graph, and its parent chain spells out the corridor.
+
+use super::{dist3, finite3, funnel, polyline_length, refine, xz, Path, PathError, PathOptions, PathStyle};
+use super::{QueryFilter, QueryMesh, NONE};
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Node {
+    /// Cost from the start.
+    g: f64,
+    /// `g` plus the heuristic.
+    f: f64,
+    /// The node this one was reached from.
+    parent: u32,
+    /// Query generation in which the node was last touched; other values mean "unvisited".
+    stamp: u32,
+    /// Position in the open list, or `NONE` when not in it.
+    heap_pos: u32,
+    /// Whether the node's cost is final.
+    closed: bool,
+}
+
+/// Reusable path-query state: node pool, open list (an indexed binary heap with decrease-key,
+/// so it never holds more entries than nodes), and corridor/portal buffers. Sized to a mesh on
+/// creation; queries on that mesh then allocate nothing except growing the caller's [`Path`].
+#[derive(Clone, Debug, Default)]
+pub struct PathQuery {
+    nodes: Vec<Node>,
+    open: Vec<u32>,
+    generation: u32,
+    /// Half-edges of the found path, start to goal.
+    edges: Vec<u32>,
+    /// Corridor portals as (left, right) endpoints seen walking towards the goal.
+    portals: Vec<([f64; 3], [f64; 3])>,
+    /// Meadow refinement's per-portal choice.
+    choice: Vec<u8>,
+}
+
+/// Where the A* search ended.
+enum SearchEnd {
+    /// Reached the goal; the last node before it.
+    Goal(u32),
+    /// Goal unreachable; the reached node (or `NONE` for the start) nearest the goal and that
+    /// nearest point.
+    Partial(u32, [f64; 3]),
+}
+
+impl PathQuery {
+    /// Query state sized for `mesh` (one node per half-edge plus the start and the goal).
+    pub fn new(mesh: &QueryMesh) -> PathQuery {
+        let mut q = PathQuery::default();
+        q.reserve(mesh);
+        q
+    }
+
+    /// Grows the scratch memory to fit `mesh`, so that later queries on it do not allocate.
+    pub fn reserve(&mut self, mesh: &QueryMesh) {
+        let count = mesh.half_edge_count() + 2;
+        if self.nodes.len() < count {
+            self.nodes.resize(count, Node::default());
+        }
+        let want = count.saturating_sub(self.open.len());
+        self.open.reserve(want);
+        let polys = mesh.mesh().polygon_count();
+        self.edges.reserve(polys.saturating_sub(self.edges.len()));
+        self.portals.reserve(polys.saturating_sub(self.portals.len()));
+        self.choice.reserve(polys.saturating_sub(self.choice.len()));
+    }
+
+    /// Finds a path from `start` to `goal` with the default options (string pulled, no partial
+    /// paths). Allocates only the returned [`Path`]; see [`PathQuery::find_path_into`].
+    pub fn find_path(
+        &mut self,
+        mesh: &QueryMesh,
+        start: [f64; 3],
+        goal: [f64; 3],
+        filter: &QueryFilter,
+    ) -> Result<Path, PathError> {
+        let mut path = Path::default();
+        self.find_path_into(mesh, start, goal, filter, PathOptions::default(), &mut path)?;
+        Ok(path)
+    }
+
+    /// Finds a path and writes it into `path`, reusing its buffers (cleared on error).
+    pub fn find_path_into(
+        &mut self,
+        mesh: &QueryMesh,
+        start: [f64; 3],
+        goal: [f64; 3],
+        filter: &QueryFilter,
+        options: PathOptions,
+        path: &mut Path,
+    ) -> Result<(), PathError> {
+        path.points.clear();
+        path.corridor.clear();
+        path.length = 0.0;
+        path.partial = false;
+        if !finite3(start) || !finite3(goal) {
+            return Err(PathError::NonFiniteInput);
+        }
+        let h_scale = filter.heuristic_scale()?;
+        let start = mesh.locate(start).map_err(|_| PathError::StartOffMesh)?;
+        let goal = mesh.locate(goal).map_err(|_| PathError::GoalOffMesh)?;
+        let nav = mesh.mesh();
+        let start_area = nav.data().polygons[start.polygon as usize].area;
+        if filter.area_cost(nav, start_area).is_none() {
+            return Err(PathError::StartExcluded);
+        }
+        self.reserve(mesh);
+        self.edges.clear();
+        let mut end_point = goal.point;
+        let start_node = mesh.half_edge_count() as u32;
+        if start.polygon != goal.polygon {
+            match self.search(mesh, start.polygon, start.point, goal.polygon, goal.point, filter, h_scale) {
+                SearchEnd::Goal(last) => self.trace(start_node, last),
+                SearchEnd::Partial(node, point) => {
+                    if !options.allow_partial {
+                        return Err(PathError::Unreachable);
+                    }
+                    path.partial = true;
+                    end_point = point;
+                    self.trace(start_node, node);
+                }
+            }
+        }
+        // Corridor and portals from the half-edge chain.
+        path.corridor.push(start.polygon);
+        self.portals.clear();
+        for &h in &self.edges {
+            if let Some(q) = mesh.edge_neighbour(h as usize) {
+                path.corridor.push(q);
+            }
+            let (a, b) = mesh.edge_endpoints(h as usize);
+            // Leaving the owner (interior on the left of a -> b), b is on the walker's left.
+            self.portals.push((b, a));
+        }
+        match options.style {
+            PathStyle::Midpoints => {
+                path.points.push(start.point);
+                for &(l, r) in &self.portals {
+                    path.points.push([(l[0] + r[0]) * 0.5, (l[1] + r[1]) * 0.5, (l[2] + r[2]) * 0.5]);
+                }
+                path.points.push(end_point);
+            }
+            PathStyle::MeadowRefined => {
+                refine::meadow_refine(start.point, end_point, &self.portals, &mut self.choice, &mut path.points)
+            }
+            PathStyle::StringPulled => funnel::string_pull(start.point, end_point, &self.portals, &mut path.points),
+        }
+        path.length = polyline_length(&path.points);
+        Ok(())
+    }
+
+    /// Fills `self.edges` with the half-edges from the start to `last` (inclusive).
+    fn trace(&mut self, start_node: u32, last: u32) {
+        let mut n = last;
+        // The chain is at most one entry per node; the bound guards against a corrupted pool.
+        let mut guard = self.nodes.len();
+        while n != start_node && n != NONE && guard > 0 {
+            self.edges.push(n);
+            n = self.nodes[n as usize].parent;
+            guard -= 1;
+        }
+        self.edges.reverse();
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &mut self,
+        mesh: &QueryMesh,
+        start_poly: u32,
+        start_pos: [f64; 3],
+        goal_poly: u32,
+        goal_pos: [f64; 3],
+        filter: &QueryFilter,
+        h_scale: f64,
+    ) -> SearchEnd {
+        let nav = mesh.mesh();
+        let polygons = &nav.data().polygons;
+        let half_edges = mesh.half_edge_count();
+        let start_node = half_edges as u32;
+        let goal_node = start_node + 1;
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            // Stamps from 2^32 queries ago could look current: wipe them once.
+            for n in &mut self.nodes {
+                n.stamp = 0;
+            }
+            self.generation = 1;
+        }
+        let gen = self.generation;
+        self.open.clear();
+        let goal_cost = filter.area_cost(nav, polygons[goal_poly as usize].area);
+        self.nodes[start_node as usize] = Node {
+            g: 0.0,
+            f: dist3(start_pos, goal_pos) * h_scale,
+            parent: NONE,
+            stamp: gen,
+            heap_pos: NONE,
+            closed: false,
+        };
+        self.push(start_node);
+        while let Some(u) = self.pop() {
+            if u == goal_node {
+                return SearchEnd::Goal(self.nodes[u as usize].parent);
+            }
+            self.nodes[u as usize].closed = true;
+            let (poly, pos, came_from) = if u == start_node {
+                (start_poly, start_pos, NONE)
+            } else {
+                match mesh.edge_neighbour(u as usize) {
+                    Some(q) => (q, mesh.edge_mid[u as usize], mesh.edge_twin[u as usize]),
+                    None => continue,
+                }
+            };
+            let Some(cost) = filter.area_cost(nav, polygons[poly as usize].area) else { continue };
+            let g_u = self.nodes[u as usize].g;
+            if poly == goal_poly {
+                if let Some(c) = goal_cost {
+                    self.relax(goal_node, u, g_u + dist3(pos, goal_pos) * c, 0.0, gen);
+                }
+            }
+            let first = mesh.poly_first(poly);
+            for h in first..first + mesh.poly_len(poly) {
+                if h as u32 == came_from {
+                    continue;
+                }
+                let Some(next) = mesh.edge_neighbour(h) else { continue };
+                if filter.area_cost(nav, polygons[next as usize].area).is_none() {
+                    continue;
+                }
+                let mid = mesh.edge_mid[h];
+                self.relax(h as u32, u, g_u + dist3(pos, mid) * cost, dist3(mid, goal_pos) * h_scale, gen);
+            }
+        }
+        // Unreachable: the reached polygon whose nearest point is nearest the goal.
+        let mut best = (NONE, start_poly);
+        let mut best_point = mesh.closest_point_on_polygon(start_poly, xz(goal_pos));
+        let mut best_d = dist3(best_point, goal_pos);
+        for h in 0..half_edges {
+            let n = &self.nodes[h];
+            if n.stamp != gen || !n.closed {
+                continue;
+            }
+            let Some(poly) = mesh.edge_neighbour(h) else { continue };
+            if poly == best.1 {
+                continue;
+            }
+            let c = mesh.closest_point_on_polygon(poly, xz(goal_pos));
+            let d = dist3(c, goal_pos);
+            if d < best_d {
+                best = (h as u32, poly);
+                best_point = c;
+                best_d = d;
+            }
+        }
+        SearchEnd::Partial(if best.0 == NONE { start_node } else { best.0 }, best_point)
+    }
+
+    /// Offers node `v` the cost `g` via `parent`; `h` is its heuristic.
+    fn relax(&mut self, v: u32, parent: u32, g: f64, h: f64, gen: u32) {
+        let node = &mut self.nodes[v as usize];
+        if node.stamp != gen {
+            *node = Node { g, f: g + h, parent, stamp: gen, heap_pos: NONE, closed: false };
+            self.push(v);
+        } else if !node.closed && g < node.g {
+            node.f = g + h;
+            node.g = g;
+            node.parent = parent;
+            let pos = node.heap_pos as usize;
+            self.sift_up(pos);
+        }
+    }
+
+    #[inline]
+    fn less(&self, a: u32, b: u32) -> bool {
+        let (na, nb) = (&self.nodes[a as usize], &self.nodes[b as usize]);
+        na.f < nb.f || (na.f == nb.f && a < b)
+    }
+
+    fn push(&mut self, v: u32) {
+        let pos = self.open.len();
+        self.open.push(v);
+        self.nodes[v as usize].heap_pos = pos as u32;
+        self.sift_up(pos);
+    }
+
+    fn pop(&mut self) -> Option<u32> {
+        let top = *self.open.first()?;
+        let last = self.open.pop()?;
+        self.nodes[top as usize].heap_pos = NONE;
+        if !self.open.is_empty() {
+            self.open[0] = last;
+            self.nodes[last as usize].heap_pos = 0;
+            self.sift_down(0);
+        }
+        Some(top)
+    }
+
+    fn sift_up(&mut self, mut pos: usize) {
+        let v = self.open[pos];
+        while pos > 0 {
+            let parent = (pos - 1) / 2;
+            let p = self.open[parent];
+            if !self.less(v, p) {
+                break;
+            }
+            self.open[pos] = p;
+            self.nodes[p as usize].heap_pos = pos as u32;
+            pos = parent;
+        }
+        self.open[pos] = v;
+        self.nodes[v as usize].heap_pos = pos as u32;
+    }
+
+    fn sift_down(&mut self, mut pos: usize) {
+        let v = self.open[pos];
+        let len = self.open.len();
+        loop {
+            let left = 2 * pos + 1;
+            if left >= len {
+                break;
+            }
+            let right = left + 1;
+            let child = if right < len && self.less(self.open[right], self.open[left]) { right } else { left };
+            let c = self.open[child];
+            if !self.less(c, v) {
+                break;
+            }
+            self.open[pos] = c;
+            self.nodes[c as usize].heap_pos = pos as u32;
+            pos = child;
+        }
+        self.open[pos] = v;
+        self.nodes[v as usize].heap_pos = pos as u32;
+    }
+}

@@ -1,0 +1,70 @@
+//! String pulling: the funnel algorithm over a corridor's portals (the shortest path in XZ
+//! inside the corridor). Side tests go through the exact `orient2d`.
+
+use super::xz;
+use crate::geom::orient2d;
+
+/// Writes the shortest path from `start` to `goal` through `portals` (each `(left, right)` as
+/// seen walking towards the goal) into `out`: the start, the portal endpoints where the path
+/// turns, and the goal.
+pub(crate) fn string_pull(start: [f64; 3], goal: [f64; 3], portals: &[([f64; 3], [f64; 3])], out: &mut Vec<[f64; 3]>) {
+    out.clear();
+    out.push(start);
+    // Virtual portal list: the start and the goal as degenerate portals around the real ones.
+    let count = portals.len() + 2;
+    let portal = |i: usize| -> ([f64; 3], [f64; 3]) {
+        if i == 0 {
+            (start, start)
+        } else if i == count - 1 {
+            (goal, goal)
+        } else {
+            portals[i - 1]
+        }
+    };
+    let mut apex = start;
+    let mut left = start;
+    let mut right = start;
+    let (mut left_i, mut right_i) = (0usize, 0usize);
+    let mut i = 1;
+    while i < count {
+        let (pl, pr) = portal(i);
+        // Right side: `pr` on or left of apex -> right narrows the funnel.
+        if orient2d(xz(apex), xz(right), xz(pr)) >= 0.0 {
+            if xz(apex) == xz(right) || orient2d(xz(apex), xz(left), xz(pr)) < 0.0 {
+                right = pr;
+                right_i = i;
+            } else {
+                // The right side crossed the left one: the left point is a corner.
+                push_corner(out, left);
+                apex = left;
+                right = apex;
+                right_i = left_i;
+                i = left_i + 1;
+                continue;
+            }
+        }
+        // Left side: `pl` on or right of apex -> left narrows the funnel.
+        if orient2d(xz(apex), xz(left), xz(pl)) <= 0.0 {
+            if xz(apex) == xz(left) || orient2d(xz(apex), xz(right), xz(pl)) > 0.0 {
+                left = pl;
+                left_i = i;
+            } else {
+                push_corner(out, right);
+                apex = right;
+                left = apex;
+                left_i = right_i;
+                i = right_i + 1;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    push_corner(out, goal);
+}
+
+/// Appends a corner unless it repeats the last point.
+fn push_corner(out: &mut Vec<[f64; 3]>, p: [f64; 3]) {
+    if out.last() != Some(&p) {
+        out.push(p);
+    }
+}
