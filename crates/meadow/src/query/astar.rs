@@ -7,6 +7,7 @@
 //! never shorter than not crossing it (triangle inequality), so the directed graph has the same
 //! optimum as the undirected midpoint graph, and its parent chain spells out the corridor.
 
+use super::raycast::WalkEnd;
 use super::{dist3, finite3, funnel, polyline_length, refine, xz, Path, PathError, PathOptions, PathStyle};
 use super::{QueryFilter, QueryMesh, NONE};
 
@@ -40,6 +41,25 @@ pub struct PathQuery {
     portals: Vec<([f64; 3], [f64; 3])>,
     /// Meadow refinement's per-portal choice.
     choice: Vec<u8>,
+    /// Per string-pulled point, the virtual portal it came from (see `funnel::string_pull`).
+    corner_at: Vec<u32>,
+    /// Scratch for shortcut candidates: half-edges a raycast crossed, the spliced edge chain,
+    /// and its string-pulled points.
+    crossed: Vec<u32>,
+    edges_alt: Vec<u32>,
+    points_alt: Vec<[f64; 3]>,
+    corner_alt: Vec<u32>,
+    /// Buffers of [`PathQuery::find_path`]'s result before it is copied out.
+    scratch_path: Path,
+}
+
+/// Upper bound on accepted shortcuts per query; each one strictly shortens the path, so this
+/// only caps the work on pathological corridors.
+const MAX_SHORTCUTS: usize = 256;
+
+/// Length of a polyline in XZ.
+fn xz_length(points: &[[f64; 3]]) -> f64 {
+    points.windows(2).map(|w| super::dist2(xz(w[0]), xz(w[1]))).sum()
 }
 
 /// Where the A* search ended.
@@ -71,10 +91,15 @@ impl PathQuery {
         self.edges.reserve(polys.saturating_sub(self.edges.len()));
         self.portals.reserve(polys.saturating_sub(self.portals.len()));
         self.choice.reserve(polys.saturating_sub(self.choice.len()));
+        for v in [&mut self.corner_at, &mut self.crossed, &mut self.edges_alt, &mut self.corner_alt] {
+            v.reserve(polys.saturating_sub(v.len()));
+        }
+        self.points_alt.reserve(polys.saturating_sub(self.points_alt.len()));
     }
 
     /// Finds a path from `start` to `goal` with the default options (string pulled, no partial
-    /// paths). Allocates only the returned [`Path`]; see [`PathQuery::find_path_into`].
+    /// paths). Allocates only the returned [`Path`]'s two vectors once warmed up; see
+    /// [`PathQuery::find_path_into`] for the allocation-free form.
     pub fn find_path(
         &mut self,
         mesh: &QueryMesh,
@@ -82,9 +107,17 @@ impl PathQuery {
         goal: [f64; 3],
         filter: &QueryFilter,
     ) -> Result<Path, PathError> {
-        let mut path = Path::default();
-        self.find_path_into(mesh, start, goal, filter, PathOptions::default(), &mut path)?;
-        Ok(path)
+        // Build into the reused buffers, then copy out at the exact size.
+        let mut scratch = std::mem::take(&mut self.scratch_path);
+        let result = self.find_path_into(mesh, start, goal, filter, PathOptions::default(), &mut scratch);
+        let path = result.map(|()| Path {
+            points: scratch.points.clone(),
+            length: scratch.length,
+            corridor: scratch.corridor.clone(),
+            partial: scratch.partial,
+        });
+        self.scratch_path = scratch;
+        path
     }
 
     /// Finds a path and writes it into `path`, reusing its buffers (cleared on error).
@@ -129,17 +162,7 @@ impl PathQuery {
                 }
             }
         }
-        // Corridor and portals from the half-edge chain.
-        path.corridor.push(start.polygon);
-        self.portals.clear();
-        for &h in &self.edges {
-            if let Some(q) = mesh.edge_neighbour(h as usize) {
-                path.corridor.push(q);
-            }
-            let (a, b) = mesh.edge_endpoints(h as usize);
-            // Leaving the owner (interior on the left of a -> b), b is on the walker's left.
-            self.portals.push((b, a));
-        }
+        self.build_portals(mesh);
         match options.style {
             PathStyle::Midpoints => {
                 path.points.push(start.point);
@@ -151,10 +174,124 @@ impl PathQuery {
             PathStyle::MeadowRefined => {
                 refine::meadow_refine(start.point, end_point, &self.portals, &mut self.choice, &mut path.points)
             }
-            PathStyle::StringPulled => funnel::string_pull(start.point, end_point, &self.portals, &mut path.points),
+            PathStyle::StringPulled => {
+                funnel::string_pull(start.point, end_point, &self.portals, &mut path.points, &mut self.corner_at);
+                if options.shortcuts {
+                    self.shortcut(mesh, filter, start.polygon, &mut path.points);
+                }
+            }
+        }
+        path.corridor.push(start.polygon);
+        for &h in &self.edges {
+            if let Some(q) = mesh.edge_neighbour(h as usize) {
+                path.corridor.push(q);
+            }
         }
         path.length = polyline_length(&path.points);
         Ok(())
+    }
+
+    /// Rebuilds `self.portals` from `self.edges`.
+    fn build_portals(&mut self, mesh: &QueryMesh) {
+        self.portals.clear();
+        for &h in &self.edges {
+            let (a, b) = mesh.edge_endpoints(h as usize);
+            // Leaving the owner (interior on the left of a -> b), b is on the walker's left.
+            self.portals.push((b, a));
+        }
+    }
+
+    /// Shortens a string-pulled path by re-routing the corridor: for each corner, if the
+    /// segment between its neighbouring path points walks the mesh without hitting a wall (and
+    /// only through areas no dearer than the ones it replaces), splice the polygons it crosses
+    /// into the corridor and pull the string again; keep the change when the path got shorter.
+    /// This lets the path leave the corridor of the midpoint graph, whose optimum need not hold
+    /// the shortest path (Detour's path-corridor visibility optimisation, applied to the end).
+    fn shortcut(&mut self, mesh: &QueryMesh, filter: &QueryFilter, start_poly: u32, points: &mut Vec<[f64; 3]>) {
+        let nav = mesh.mesh();
+        let cost_of = |poly: u32| filter.area_cost(nav, nav.data().polygons[poly as usize].area);
+        let corridor_at = |edges: &[u32], r: usize| -> u32 {
+            if r == 0 {
+                start_poly
+            } else {
+                edges.get(r - 1).and_then(|&h| mesh.edge_neighbour(h as usize)).unwrap_or(start_poly)
+            }
+        };
+        let (start, end) = match (points.first(), points.last()) {
+            (Some(&s), Some(&e)) => (s, e),
+            _ => return,
+        };
+        let mut length = xz_length(points);
+        let mut accepted = 0;
+        'search: while accepted < MAX_SHORTCUTS {
+            let m = self.edges.len();
+            let k = points.len();
+            // Corridor indices (first, last) of the polygons holding path point j.
+            let span = |corner_at: &[u32], j: usize| -> (usize, usize) {
+                let v = corner_at.get(j).copied().unwrap_or(0) as usize;
+                if j == 0 || v == 0 {
+                    (0, 0)
+                } else if j + 1 == k || v > m {
+                    (m, m)
+                } else {
+                    (v - 1, v)
+                }
+            };
+            for j in 1..k.saturating_sub(1) {
+                let (_, a_idx) = span(&self.corner_at, j - 1);
+                let (b_lo, b_hi) = span(&self.corner_at, j + 1);
+                let (a, b) = (points[j - 1], points[j + 1]);
+                let from = corridor_at(&self.edges, a_idx);
+                self.crossed.clear();
+                let crossed = &mut self.crossed;
+                let end_poly = match mesh.walk_segment(from, xz(a), xz(b), |h| crossed.push(h as u32)) {
+                    WalkEnd::Clear(p) => p,
+                    _ => continue,
+                };
+                let end_idx = if end_poly == corridor_at(&self.edges, b_lo) {
+                    b_lo
+                } else if end_poly == corridor_at(&self.edges, b_hi) {
+                    b_hi
+                } else {
+                    continue;
+                };
+                if end_idx < a_idx {
+                    continue;
+                }
+                let cheapest = (a_idx..=end_idx)
+                    .filter_map(|r| cost_of(corridor_at(&self.edges, r)))
+                    .fold(f64::INFINITY, f64::min);
+                let affordable = self
+                    .crossed
+                    .iter()
+                    .all(|&h| mesh.edge_neighbour(h as usize).and_then(cost_of).is_some_and(|c| c <= cheapest));
+                if !affordable {
+                    continue;
+                }
+                self.edges_alt.clear();
+                self.edges_alt.extend_from_slice(&self.edges[..a_idx]);
+                self.edges_alt.extend_from_slice(&self.crossed);
+                self.edges_alt.extend_from_slice(&self.edges[end_idx..]);
+                if self.edges_alt == self.edges {
+                    continue;
+                }
+                std::mem::swap(&mut self.edges, &mut self.edges_alt);
+                self.build_portals(mesh);
+                funnel::string_pull(start, end, &self.portals, &mut self.points_alt, &mut self.corner_alt);
+                let new_length = xz_length(&self.points_alt);
+                if new_length < length - 1e-9 * (1.0 + length) {
+                    // Copied, not swapped, so the caller's buffer keeps its own capacity.
+                    points.clear();
+                    points.extend_from_slice(&self.points_alt);
+                    std::mem::swap(&mut self.corner_at, &mut self.corner_alt);
+                    length = new_length;
+                    accepted += 1;
+                    continue 'search;
+                }
+                std::mem::swap(&mut self.edges, &mut self.edges_alt);
+            }
+            break;
+        }
     }
 
     /// Fills `self.edges` with the half-edges from the start to `last` (inclusive).

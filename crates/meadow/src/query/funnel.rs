@@ -6,10 +6,19 @@ use crate::geom::orient2d;
 
 /// Writes the shortest path from `start` to `goal` through `portals` (each `(left, right)` as
 /// seen walking towards the goal) into `out`: the start, the portal endpoints where the path
-/// turns, and the goal.
-pub(crate) fn string_pull(start: [f64; 3], goal: [f64; 3], portals: &[([f64; 3], [f64; 3])], out: &mut Vec<[f64; 3]>) {
+/// turns, and the goal. `corner_at[j]` receives where point `j` came from: 0 for the start,
+/// `i + 1` for an endpoint of `portals[i]`, `portals.len() + 1` for the goal.
+pub(crate) fn string_pull(
+    start: [f64; 3],
+    goal: [f64; 3],
+    portals: &[([f64; 3], [f64; 3])],
+    out: &mut Vec<[f64; 3]>,
+    corner_at: &mut Vec<u32>,
+) {
     out.clear();
+    corner_at.clear();
     out.push(start);
+    corner_at.push(0);
     // Virtual portal list: the start and the goal as degenerate portals around the real ones.
     let count = portals.len() + 2;
     let portal = |i: usize| -> ([f64; 3], [f64; 3]) {
@@ -35,7 +44,7 @@ pub(crate) fn string_pull(start: [f64; 3], goal: [f64; 3], portals: &[([f64; 3],
                 right_i = i;
             } else {
                 // The right side crossed the left one: the left point is a corner.
-                push_corner(out, left);
+                push_corner(out, corner_at, left, left_i);
                 apex = left;
                 right = apex;
                 right_i = left_i;
@@ -49,7 +58,7 @@ pub(crate) fn string_pull(start: [f64; 3], goal: [f64; 3], portals: &[([f64; 3],
                 left = pl;
                 left_i = i;
             } else {
-                push_corner(out, right);
+                push_corner(out, corner_at, right, right_i);
                 apex = right;
                 left = apex;
                 left_i = right_i;
@@ -59,12 +68,13 @@ pub(crate) fn string_pull(start: [f64; 3], goal: [f64; 3], portals: &[([f64; 3],
         }
         i += 1;
     }
-    push_corner(out, goal);
+    push_corner(out, corner_at, goal, count - 1);
 }
 
 /// Appends a corner unless it repeats the last point.
-fn push_corner(out: &mut Vec<[f64; 3]>, p: [f64; 3]) {
+fn push_corner(out: &mut Vec<[f64; 3]>, corner_at: &mut Vec<u32>, p: [f64; 3], portal: usize) {
     if out.last() != Some(&p) {
         out.push(p);
+        corner_at.push(portal as u32);
     }
 }

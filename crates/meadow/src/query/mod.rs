@@ -81,13 +81,23 @@ pub enum PathStyle {
 }
 
 /// Options of a path query that are not about areas.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PathOptions {
     /// How the corridor is smoothed. Default [`PathStyle::StringPulled`].
     pub style: PathStyle,
     /// When the goal is unreachable, return the path to the reachable point nearest the goal
     /// (flagged [`Path::partial`]) instead of [`PathError::Unreachable`]. Default `false`.
     pub allow_partial: bool,
+    /// With [`PathStyle::StringPulled`], re-route the corridor through raycast shortcuts while
+    /// that shortens the path (the corridor of the midpoint graph's optimum need not hold the
+    /// shortest path). Default `true`.
+    pub shortcuts: bool,
+}
+
+impl Default for PathOptions {
+    fn default() -> Self {
+        PathOptions { style: PathStyle::StringPulled, allow_partial: false, shortcuts: true }
+    }
 }
 
 /// A found path.

@@ -56,8 +56,8 @@ pub(crate) fn meadow_refine(
     }
     out.clear();
     out.push(start);
-    for i in 0..portals.len() {
-        out.push(candidate(i, choice[i]));
+    for (i, &c) in choice.iter().enumerate() {
+        out.push(candidate(i, c));
     }
     out.push(goal);
 }

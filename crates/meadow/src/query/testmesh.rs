@@ -111,9 +111,7 @@ impl GridSpec {
                     z += (rng.next_f64() * 2.0 - 1.0) * self.jitter;
                 }
                 let (x, z) = (self.origin[0] + x * self.cell, self.origin[2] + z * self.cell);
-                let y = self.origin[1]
-                    + self.slope[0] * (x - self.origin[0])
-                    + self.slope[1] * (z - self.origin[2]);
+                let y = self.origin[1] + self.slope[0] * (x - self.origin[0]) + self.slope[1] * (z - self.origin[2]);
                 vertices.push([x, y, z]);
             }
         }

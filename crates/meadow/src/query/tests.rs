@@ -29,7 +29,8 @@ fn segments_intersect(s: Point2, t: Point2, a: Point2, b: Point2) -> bool {
     let (o3, o4) = (sign(orient2d(a, b, s)), sign(orient2d(a, b, t)));
     if o1 == 0 && o2 == 0 {
         // Collinear: the projections on the dominant axis must overlap.
-        let axis = if (t[0] - s[0]).abs() + (b[0] - a[0]).abs() >= (t[1] - s[1]).abs() + (b[1] - a[1]).abs() { 0 } else { 1 };
+        let axis =
+            if (t[0] - s[0]).abs() + (b[0] - a[0]).abs() >= (t[1] - s[1]).abs() + (b[1] - a[1]).abs() { 0 } else { 1 };
         let (s0, s1) = (s[axis].min(t[axis]), s[axis].max(t[axis]));
         let (a0, a1) = (a[axis].min(b[axis]), a[axis].max(b[axis]));
         return s0 <= a1 && a0 <= s1;
@@ -122,11 +123,9 @@ impl<'a> Oracle<'a> {
             }
         }
         let mut best = f64::INFINITY;
-        loop {
-            let Some(u) = (0..n).filter(|&i| !done[i] && dist[i].is_finite()).min_by(|&a, &b| dist[a].total_cmp(&dist[b]))
-            else {
-                break;
-            };
+        while let Some(u) =
+            (0..n).filter(|&i| !done[i] && dist[i].is_finite()).min_by(|&a, &b| dist[a].total_cmp(&dist[b]))
+        {
             if dist[u] >= best {
                 break;
             }
@@ -172,13 +171,16 @@ fn assert_path_in_corridor(mesh: &QueryMesh, path: &Path) {
         let target = if j + 1 == path.points.len() {
             cor.len() - 1
         } else {
-            (c..cor.len()).find(|&k| mesh.polygon_contains(cor[k], p2)).unwrap_or_else(|| panic!("point {j} {p:?} off corridor"))
+            (c..cor.len())
+                .find(|&k| mesh.polygon_contains(cor[k], p2))
+                .unwrap_or_else(|| panic!("point {j} {p:?} off corridor"))
         };
         assert!(mesh.polygon_contains(cor[target], p2), "point {j} not in corridor polygon {}", cor[target]);
         if j > 0 {
             let s = xz(path.points[j - 1]);
             for i in c..target {
-                let crosses = corridor_portal(mesh, cor[i], cor[i + 1]).iter().any(|&(a, b)| segments_intersect(s, p2, a, b));
+                let crosses =
+                    corridor_portal(mesh, cor[i], cor[i + 1]).iter().any(|&(a, b)| segments_intersect(s, p2, a, b));
                 assert!(crosses, "segment {j} misses portal {i}");
             }
         }
@@ -189,29 +191,40 @@ fn assert_path_in_corridor(mesh: &QueryMesh, path: &Path) {
 struct Styled {
     midpoints: Path,
     meadow: Path,
+    /// String pulled on the A* corridor, without shortcuts.
+    pulled: Path,
+    /// The default: string pulled with corridor shortcuts.
     funnel: Path,
 }
 
 fn all_styles(q: &mut PathQuery, mesh: &QueryMesh, s: [f64; 3], g: [f64; 3]) -> Result<Styled, PathError> {
     let filter = QueryFilter::new();
-    let mut run = |style| {
+    let mut run = |style, shortcuts| {
         let mut p = Path::default();
-        q.find_path_into(mesh, s, g, &filter, PathOptions { style, allow_partial: false }, &mut p).map(|_| p)
+        q.find_path_into(mesh, s, g, &filter, PathOptions { style, allow_partial: false, shortcuts }, &mut p).map(|_| p)
     };
     Ok(Styled {
-        midpoints: run(PathStyle::Midpoints)?,
-        meadow: run(PathStyle::MeadowRefined)?,
-        funnel: run(PathStyle::StringPulled)?,
+        midpoints: run(PathStyle::Midpoints, true)?,
+        meadow: run(PathStyle::MeadowRefined, true)?,
+        pulled: run(PathStyle::StringPulled, false)?,
+        funnel: run(PathStyle::StringPulled, true)?,
     })
 }
 
-/// Runs `pairs` random queries on a mesh and checks every invariant; returns the funnel
-/// lengths' mean relative excess over the oracle and the number of found paths.
-fn check_random_paths(mesh: &QueryMesh, pairs: usize, seed: u64, exact_midpoints: bool, max_excess: f64) -> (f64, usize) {
+/// Mean relative excess over the true shortest length of the default paths (with shortcuts)
+/// and of the plain string-pulled A* corridor, and the number of paths found.
+struct Excess {
+    funnel: f64,
+    pulled: f64,
+    found: usize,
+}
+
+/// Runs `pairs` random queries on a mesh and checks every invariant.
+fn check_random_paths(mesh: &QueryMesh, pairs: usize, seed: u64, exact_midpoints: bool, max_excess: f64) -> Excess {
     let oracle = Oracle::new(mesh);
     let mut rng = SplitMix64::new(seed);
     let mut q = PathQuery::new(mesh);
-    let (mut excess_sum, mut found) = (0.0, 0);
+    let (mut excess_sum, mut pulled_sum, mut found) = (0.0, 0.0, 0);
     for _ in 0..pairs {
         let s = mesh.random_point(&mut rng).unwrap();
         let g = mesh.random_point(&mut rng).unwrap();
@@ -226,58 +239,94 @@ fn check_random_paths(mesh: &QueryMesh, pairs: usize, seed: u64, exact_midpoints
         };
         let truth = truth.expect("A* found a path but the oracle did not");
         found += 1;
-        for p in [&styled.midpoints, &styled.meadow, &styled.funnel] {
+        for p in [&styled.midpoints, &styled.meadow, &styled.pulled, &styled.funnel] {
             assert_eq!(p.points.first(), Some(&s.point));
             assert_eq!(p.points.last(), Some(&g.point));
-            assert_eq!(p.corridor, styled.funnel.corridor, "styles share the corridor");
             assert!((p.length - polyline_length(&p.points)).abs() <= 1e-12 * (1.0 + p.length));
         }
+        for p in [&styled.meadow, &styled.pulled] {
+            assert_eq!(p.corridor, styled.midpoints.corridor, "styles share the A* corridor");
+        }
         assert_path_in_corridor(mesh, &styled.funnel);
+        assert_path_in_corridor(mesh, &styled.pulled);
         if exact_midpoints {
             assert_path_in_corridor(mesh, &styled.meadow);
             assert_path_in_corridor(mesh, &styled.midpoints);
         }
         let tol = 1e-9 * (1.0 + styled.midpoints.length);
         let straight = dist3(s.point, g.point);
-        assert!(styled.funnel.length <= styled.meadow.length + tol, "funnel {} > meadow {}", styled.funnel.length, styled.meadow.length);
+        assert!(styled.funnel.length <= styled.pulled.length + tol, "shortcuts lengthened the path");
+        assert!(
+            styled.pulled.length <= styled.meadow.length + tol,
+            "funnel {} > meadow {}",
+            styled.pulled.length,
+            styled.meadow.length
+        );
         assert!(styled.meadow.length <= styled.midpoints.length + tol);
         assert!(styled.funnel.length >= straight - tol);
-        assert!(styled.funnel.length >= truth - tol, "funnel {} shorter than the true shortest {truth}", styled.funnel.length);
+        assert!(
+            styled.funnel.length >= truth - tol,
+            "funnel {} shorter than the true shortest {truth}",
+            styled.funnel.length
+        );
         let excess = (styled.funnel.length - truth) / truth.max(1e-12);
         assert!(excess <= max_excess, "funnel {} exceeds shortest {truth} by {excess}", styled.funnel.length);
         excess_sum += excess;
+        pulled_sum += (styled.pulled.length - truth) / truth.max(1e-12);
     }
-    (excess_sum / found.max(1) as f64, found)
+    let n = found.max(1) as f64;
+    Excess { funnel: excess_sum / n, pulled: pulled_sum / n, found }
 }
 
 #[test]
 fn open_grid_of_squares_paths_are_shortest() {
     let mesh = query_mesh(GridSpec { cols: 9, rows: 6, ..GridSpec::default() }.build());
-    let (mean, found) = check_random_paths(&mesh, 60, 11, true, 0.01);
-    println!("open squares: mean funnel excess over shortest {:.5}% over {found} pairs", mean * 100.0);
-    assert_eq!(found, 60);
+    let e = check_random_paths(&mesh, 150, 11, true, 0.01);
+    println!(
+        "open squares, {} pairs: mean excess over shortest {:.4}% (without shortcuts {:.4}%)",
+        e.found,
+        e.funnel * 100.0,
+        e.pulled * 100.0
+    );
+    assert_eq!(e.found, 150);
 }
 
 #[test]
 fn open_jittered_triangles_paths_are_shortest() {
     let spec = GridSpec { cols: 8, rows: 8, triangulate: true, jitter: 0.2, seed: 5, ..GridSpec::default() };
     let mesh = query_mesh(spec.build());
-    let (mean, found) = check_random_paths(&mesh, 60, 12, false, 0.01);
-    println!("open jittered triangles: mean funnel excess {:.5}% over {found} pairs", mean * 100.0);
-    assert_eq!(found, 60);
+    let e = check_random_paths(&mesh, 150, 12, false, 0.01);
+    println!(
+        "open jittered triangles, {} pairs: mean excess over shortest {:.4}% (without shortcuts {:.4}%)",
+        e.found,
+        e.funnel * 100.0,
+        e.pulled * 100.0
+    );
+    assert_eq!(e.found, 150);
 }
 
 #[test]
 fn grid_with_obstacles_paths_are_valid_and_near_shortest() {
     for (triangulate, seed) in [(false, 21u64), (true, 22)] {
-        let spec = GridSpec { cols: 12, rows: 10, triangulate, blocked: random_blocked(12, 10, 0.2, seed), ..GridSpec::default() };
+        let spec = GridSpec {
+            cols: 12,
+            rows: 10,
+            triangulate,
+            blocked: random_blocked(12, 10, 0.2, seed),
+            ..GridSpec::default()
+        };
         let mesh = query_mesh(spec.build());
         // The midpoint graph's corridor need not hold the true shortest path, so the funnel path
         // may be longer than the optimum; the bound is loose, the mean is reported.
-        let (mean, found) = check_random_paths(&mesh, 80, seed, true, 0.5);
-        println!("obstacles (triangulated {triangulate}): mean funnel excess {:.3}% over {found} pairs", mean * 100.0);
-        assert!(found > 20);
-        assert!(mean < 0.05, "mean excess {mean}");
+        let e = check_random_paths(&mesh, 200, seed, true, 0.5);
+        println!(
+            "obstacles (triangulated {triangulate}), {} pairs: mean excess over shortest {:.4}% (without shortcuts {:.4}%)",
+            e.found,
+            e.funnel * 100.0,
+            e.pulled * 100.0
+        );
+        assert!(e.found > 50);
+        assert!(e.funnel < 0.05, "mean excess {}", e.funnel);
     }
 }
 
@@ -300,7 +349,8 @@ fn midpoint_graph_optimum(mesh: &QueryMesh, filter: &QueryFilter, s: Location, g
     let mut dist = vec![f64::INFINITY; n];
     let mut done = vec![false; n];
     dist[0] = 0.0;
-    while let Some(u) = (0..n).filter(|&i| !done[i] && dist[i].is_finite()).min_by(|&a, &b| dist[a].total_cmp(&dist[b])) {
+    while let Some(u) = (0..n).filter(|&i| !done[i] && dist[i].is_finite()).min_by(|&a, &b| dist[a].total_cmp(&dist[b]))
+    {
         done[u] = true;
         if u == 1 {
             return Some(dist[1]);
@@ -366,7 +416,7 @@ fn astar_is_optimal_on_the_midpoint_graph_with_area_costs() {
         let s = mesh.random_point(&mut rng).unwrap();
         let g = mesh.random_point(&mut rng).unwrap();
         for filter in &filters {
-            let options = PathOptions { style: PathStyle::Midpoints, allow_partial: false };
+            let options = PathOptions { style: PathStyle::Midpoints, ..PathOptions::default() };
             let mut path = Path::default();
             let result = q.find_path_into(&mesh, s.point, g.point, filter, options, &mut path);
             let start_area = mesh.mesh().data().polygons[s.polygon as usize].area;
@@ -374,7 +424,11 @@ fn astar_is_optimal_on_the_midpoint_graph_with_area_costs() {
                 assert_eq!(result, Err(PathError::StartExcluded));
                 continue;
             }
-            let optimum = if s.polygon == g.polygon { Some(dist3(s.point, g.point)) } else { midpoint_graph_optimum(&mesh, filter, s, g) };
+            let optimum = if s.polygon == g.polygon {
+                Some(dist3(s.point, g.point))
+            } else {
+                midpoint_graph_optimum(&mesh, filter, s, g)
+            };
             match (result, optimum) {
                 (Ok(()), Some(best)) => {
                     // Segment i of a midpoint path runs inside corridor polygon i.
@@ -409,7 +463,8 @@ fn same_polygon_gives_the_straight_segment() {
 #[test]
 fn bad_inputs_give_typed_errors() {
     let areas = vec![AreaType { name: "default".into(), cost: 1.0 }, AreaType { name: "water".into(), cost: 1.0 }];
-    let mesh = query_mesh(GridSpec { cols: 3, rows: 1, cell_area: vec![1, 0, 0], areas, ..GridSpec::default() }.build());
+    let mesh =
+        query_mesh(GridSpec { cols: 3, rows: 1, cell_area: vec![1, 0, 0], areas, ..GridSpec::default() }.build());
     let mut q = PathQuery::new(&mesh);
     let f = QueryFilter::new();
     let on = [2.5, 0.0, 0.5];
@@ -426,7 +481,12 @@ fn bad_inputs_give_typed_errors() {
     assert_eq!(mesh.raycast(on, [f64::NAN; 3], &mut Vec::new()), Err(QueryError::NonFiniteInput));
 
     // A mesh without polygons answers everything with errors, never a panic.
-    let empty = crate::asset::NavMeshData { polygons: vec![], polygon_vertices: vec![], edge_links: vec![], ..GridSpec::default().build() };
+    let empty = crate::asset::NavMeshData {
+        polygons: vec![],
+        polygon_vertices: vec![],
+        edge_links: vec![],
+        ..GridSpec::default().build()
+    };
     let empty = query_mesh(empty);
     let mut q = PathQuery::new(&empty);
     assert_eq!(q.find_path(&empty, on, on, &f), Err(PathError::StartOffMesh));
@@ -442,7 +502,7 @@ fn partial_path_ends_at_the_reachable_point_nearest_the_goal() {
     let blocked: Vec<bool> = (0..cols * rows).map(|i| i % cols == 4).collect();
     let mesh = query_mesh(GridSpec { cols, rows, blocked, triangulate: true, ..GridSpec::default() }.build());
     let mut q = PathQuery::new(&mesh);
-    let options = PathOptions { style: PathStyle::StringPulled, allow_partial: true };
+    let options = PathOptions { allow_partial: true, ..PathOptions::default() };
     let mut rng = SplitMix64::new(9);
     for _ in 0..20 {
         let s = [rng.next_f64() * 4.0, 0.0, rng.next_f64() * 5.0];
@@ -466,7 +526,10 @@ fn locate_brute(mesh: &QueryMesh, p: [f64; 3]) -> Option<u32> {
         .map(|poly| (mesh.surface_height(poly, xz(p)), poly))
         .collect();
     cands.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-    let below = cands.iter().filter(|(h, _)| *h <= p[1] && p[1] - h <= s.height).max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
+    let below = cands
+        .iter()
+        .filter(|(h, _)| *h <= p[1] && p[1] - h <= s.height)
+        .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
     let above = cands.iter().find(|(h, _)| *h > p[1] && h - p[1] <= s.max_climb);
     below.or(above).map(|c| c.1)
 }
@@ -474,8 +537,11 @@ fn locate_brute(mesh: &QueryMesh, p: [f64; 3]) -> Option<u32> {
 #[test]
 fn locate_is_layer_aware_and_matches_a_linear_scan() {
     // A sloped lower floor and a flat upper floor at y = 3 overlapping it in XZ.
-    let lower = GridSpec { cols: 8, rows: 6, triangulate: true, jitter: 0.2, slope: [0.05, -0.03], ..GridSpec::default() }.build();
-    let upper = GridSpec { cols: 4, rows: 3, cell: 1.5, origin: [2.0, 3.0, 1.0], layer: 1, ..GridSpec::default() }.build();
+    let lower =
+        GridSpec { cols: 8, rows: 6, triangulate: true, jitter: 0.2, slope: [0.05, -0.03], ..GridSpec::default() }
+            .build();
+    let upper =
+        GridSpec { cols: 4, rows: 3, cell: 1.5, origin: [2.0, 3.0, 1.0], layer: 1, ..GridSpec::default() }.build();
     let mesh = query_mesh(combine(lower, upper));
     assert!(mesh.locate_index().dimensions().0 >= 2);
     let mut rng = SplitMix64::new(4);
@@ -508,7 +574,13 @@ fn locate_is_layer_aware_and_matches_a_linear_scan() {
 
 #[test]
 fn nearest_point_matches_a_linear_scan() {
-    let spec = GridSpec { cols: 10, rows: 7, triangulate: true, blocked: random_blocked(10, 7, 0.25, 8), ..GridSpec::default() };
+    let spec = GridSpec {
+        cols: 10,
+        rows: 7,
+        triangulate: true,
+        blocked: random_blocked(10, 7, 0.25, 8),
+        ..GridSpec::default()
+    };
     let mesh = query_mesh(spec.build());
     let mut rng = SplitMix64::new(6);
     let mut found = 0;
@@ -535,7 +607,13 @@ fn nearest_point_matches_a_linear_scan() {
 
 #[test]
 fn raycast_agrees_with_the_visibility_oracle() {
-    let spec = GridSpec { cols: 10, rows: 8, triangulate: true, blocked: random_blocked(10, 8, 0.2, 31), ..GridSpec::default() };
+    let spec = GridSpec {
+        cols: 10,
+        rows: 8,
+        triangulate: true,
+        blocked: random_blocked(10, 8, 0.2, 31),
+        ..GridSpec::default()
+    };
     let mesh = query_mesh(spec.build());
     let oracle = Oracle::new(&mesh);
     let mut rng = SplitMix64::new(32);
@@ -559,7 +637,10 @@ fn raycast_agrees_with_the_visibility_oracle() {
             }
             Some(hit) => {
                 assert!(!visible, "ray {s:?} -> {e:?} hit a wall it does not reach");
-                let (a, b) = (mesh.poly_vertex(hit.polygon, hit.edge as usize), mesh.poly_vertex(hit.polygon, hit.edge as usize + 1));
+                let (a, b) = (
+                    mesh.poly_vertex(hit.polygon, hit.edge as usize),
+                    mesh.poly_vertex(hit.polygon, hit.edge as usize + 1),
+                );
                 assert_eq!(mesh.edge_neighbour(mesh.poly_first(hit.polygon) + hit.edge as usize), None);
                 assert!(crate::geom::point_segment_distance(xz(hit.point), xz(a), xz(b)) < 1e-9);
                 assert!((0.0..=1.0).contains(&hit.t));
