@@ -35,7 +35,11 @@ pub(crate) fn string_pull(
     let mut right = start;
     let (mut left_i, mut right_i) = (0usize, 0usize);
     let mut i = 1;
-    while i < count {
+    // Every restart moves the apex to a later portal, so the loop ends after at most
+    // count² steps; the cap only guards against that reasoning being defeated by bad input.
+    let mut steps = 0usize;
+    while i < count && steps <= count.saturating_mul(count) {
+        steps += 1;
         let (pl, pr) = portal(i);
         // Right side: `pr` on or left of apex -> right narrows the funnel.
         if orient2d(xz(apex), xz(right), xz(pr)) >= 0.0 {

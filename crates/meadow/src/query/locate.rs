@@ -58,6 +58,33 @@ impl LocateIndex {
                 rows = rows.div_ceil(2);
             }
         }
+        // Long thin polygons (diagonal strips) can each cover a whole row of cells; coarsen the
+        // grid until the cell lists stay linear in the polygon count.
+        let budget = 16 * n + 64;
+        loop {
+            let cell_size = [w / cols as f64, h / rows as f64];
+            let coord = |v: f64, axis: usize, dim: usize| -> usize {
+                let t = ((v - lo[axis]) / cell_size[axis]).floor();
+                if t.is_nan() || t < 0.0 {
+                    0
+                } else {
+                    (t as usize).min(dim - 1)
+                }
+            };
+            let entries: usize = bounds
+                .iter()
+                .map(|b| {
+                    let dc = coord(b[2], 0, cols) - coord(b[0], 0, cols) + 1;
+                    let dr = coord(b[3], 1, rows) - coord(b[1], 1, rows) + 1;
+                    dc * dr
+                })
+                .sum();
+            if entries <= budget || cols * rows == 1 {
+                break;
+            }
+            cols = cols.div_ceil(2);
+            rows = rows.div_ceil(2);
+        }
         let mut index = LocateIndex {
             origin: lo,
             far: hi,
@@ -114,6 +141,11 @@ impl LocateIndex {
         self.cols == 0 || b[2] < self.origin[0] || b[3] < self.origin[1] || b[0] > self.far[0] || b[1] > self.far[1]
     }
 
+    /// Total length of the cell lists (a polygon counts once per cell it overlaps).
+    pub fn entry_count(&self) -> usize {
+        self.cell_polygons.len()
+    }
+
     /// Grid dimensions `(columns, rows)`.
     pub fn dimensions(&self) -> (usize, usize) {
         (self.cols, self.rows)
@@ -140,7 +172,8 @@ impl LocateIndex {
 
 impl QueryMesh {
     /// Height of polygon `poly`'s surface above the XZ point `p` (fan interpolation from vertex 0).
-    /// For a point outside the polygon, the height at the nearest boundary point.
+    /// For a point outside the polygon, the height at the nearest boundary point. Panics when
+    /// `poly` is out of range, like [`NavMesh::polygon`](crate::NavMesh::polygon).
     pub fn surface_height(&self, poly: u32, p: Point2) -> f64 {
         let n = self.poly_len(poly);
         let v0 = self.poly_vertex(poly, 0);
@@ -184,7 +217,8 @@ impl QueryMesh {
         best
     }
 
-    /// The point of polygon `poly` nearest the XZ point `p` (on its surface).
+    /// The point of polygon `poly` nearest the XZ point `p` (on its surface). Panics when `poly`
+    /// is out of range, like [`NavMesh::polygon`](crate::NavMesh::polygon).
     pub fn closest_point_on_polygon(&self, poly: u32, p: Point2) -> [f64; 3] {
         if self.polygon_contains(poly, p) {
             [p[0], self.surface_height(poly, p), p[1]]

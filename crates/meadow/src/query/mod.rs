@@ -334,7 +334,8 @@ impl QueryMesh {
         }
     }
 
-    /// Whether the XZ point lies inside or on the boundary of polygon `poly` (exact).
+    /// Whether the XZ point lies inside or on the boundary of polygon `poly` (exact; panics when
+    /// `poly` is out of range, like [`NavMesh::polygon`]).
     pub fn polygon_contains(&self, poly: u32, p: Point2) -> bool {
         let n = self.poly_len(poly);
         (0..n).all(|k| {

@@ -697,3 +697,28 @@ fn one_query_state_serves_meshes_of_any_size() {
         assert!((b.length - 19.0 * 2f64.sqrt()).abs() < 1e-9);
     }
 }
+
+#[test]
+fn locate_grid_stays_linear_for_long_diagonal_strips() {
+    // 1500 thin parallelograms running corner to corner: each bounding box covers most of the
+    // mesh, which a fine grid would repeat in almost every cell.
+    let n = 1500;
+    let d = 0.01;
+    let mut vertices = Vec::new();
+    let mut rings = Vec::new();
+    for i in 0..n {
+        let x = i as f64 * d;
+        let base = vertices.len() as u32;
+        vertices.extend([[x, 0.0, 0.0], [x + d, 0.0, 0.0], [x + d + 100.0, 0.0, 100.0], [x + 100.0, 0.0, 100.0]]);
+        rings.push((vec![base, base + 1, base + 2, base + 3], 0u16));
+    }
+    let areas = vec![AreaType { name: "default".into(), cost: 1.0 }];
+    let data = super::testmesh::assemble(crate::BakeSettings::DEFAULT, vertices, &rings, areas, 0);
+    let mesh = query_mesh(data);
+    assert!(mesh.locate_index().entry_count() <= 16 * n + 64, "{} entries", mesh.locate_index().entry_count());
+    let mut rng = SplitMix64::new(8);
+    for _ in 0..300 {
+        let p = [rng.next_f64() * 116.0 - 1.0, 0.0, rng.next_f64() * 102.0 - 1.0];
+        assert_eq!(mesh.locate(p).ok().map(|l| l.polygon), locate_brute(&mesh, p));
+    }
+}
