@@ -722,3 +722,55 @@ fn locate_grid_stays_linear_for_long_diagonal_strips() {
         assert_eq!(mesh.locate(p).ok().map(|l| l.polygon), locate_brute(&mesh, p));
     }
 }
+
+#[test]
+fn path_points_lie_on_a_sloped_surface() {
+    let slope = [0.2, -0.1];
+    let spec = GridSpec {
+        cols: 10,
+        rows: 8,
+        triangulate: true,
+        slope,
+        blocked: random_blocked(10, 8, 0.2, 41),
+        ..GridSpec::default()
+    };
+    let mesh = query_mesh(spec.build());
+    let mut q = PathQuery::new(&mesh);
+    let mut rng = SplitMix64::new(42);
+    let mut checked = 0;
+    for _ in 0..50 {
+        let s = mesh.random_point(&mut rng).unwrap();
+        let g = mesh.random_point(&mut rng).unwrap();
+        for style in [PathStyle::Midpoints, PathStyle::MeadowRefined, PathStyle::StringPulled] {
+            let mut path = Path::default();
+            let options = PathOptions { style, ..PathOptions::default() };
+            if q.find_path_into(&mesh, s.point, g.point, &QueryFilter::new(), options, &mut path).is_err() {
+                continue;
+            }
+            for p in &path.points {
+                let plane = slope[0] * p[0] + slope[1] * p[2];
+                assert!((p[1] - plane).abs() < 1e-9, "point {p:?} off the surface {plane}");
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 60);
+}
+
+#[test]
+fn paths_stay_on_the_layer_they_start_on() {
+    let lower = GridSpec { cols: 8, rows: 6, ..GridSpec::default() }.build();
+    let upper =
+        GridSpec { cols: 4, rows: 3, cell: 1.5, origin: [2.0, 3.0, 1.0], layer: 1, ..GridSpec::default() }.build();
+    let mesh = query_mesh(combine(lower, upper));
+    let mut q = PathQuery::new(&mesh);
+    let f = QueryFilter::new();
+    let layer = |poly: u32| mesh.mesh().data().polygons[poly as usize].layer;
+    let top = q.find_path(&mesh, [2.2, 3.1, 1.2], [7.8, 3.0, 5.3], &f).unwrap();
+    assert!(top.corridor.iter().all(|&p| layer(p) == 1));
+    assert!(top.points.iter().all(|p| p[1] == 3.0));
+    let bottom = q.find_path(&mesh, [2.2, 0.1, 1.2], [7.8, 0.0, 5.3], &f).unwrap();
+    assert!(bottom.corridor.iter().all(|&p| layer(p) == 0));
+    assert!((bottom.length - dist3([2.2, 0.0, 1.2], [7.8, 0.0, 5.3])).abs() < 1e-9);
+    assert_eq!(q.find_path(&mesh, [2.2, 0.1, 1.2], [7.8, 3.0, 5.3], &f), Err(PathError::Unreachable));
+}
