@@ -11,21 +11,28 @@ use super::raycast::WalkEnd;
 use super::{dist3, finite3, funnel, polyline_length, refine, xz, Path, PathError, PathOptions, PathStyle};
 use super::{QueryFilter, QueryMesh, NONE};
 
+/// A search node (16 bytes: the pool is walked at random, so it is kept small).
 #[derive(Clone, Copy, Debug, Default)]
 struct Node {
     /// Cost from the start.
     g: f64,
-    /// `g` plus the heuristic.
-    f: f64,
     /// The node this one was reached from.
     parent: u32,
     /// Query generation in which the node was last touched; other values mean "unvisited".
     stamp: u32,
-    /// Position in the open list, or `NONE` when not in it.
-    heap_pos: u32,
-    /// Whether the node's cost is final.
-    closed: bool,
 }
+
+/// An open-list entry: the key sits in the heap itself so that sifting reads contiguous memory
+/// rather than chasing node indices.
+#[derive(Clone, Copy, Debug)]
+struct OpenEntry {
+    /// `g` plus the heuristic.
+    f: f64,
+    node: u32,
+}
+
+/// `heap_pos` value of a node whose cost is final.
+const CLOSED: u32 = u32::MAX - 1;
 
 /// Reusable path-query state: node pool, open list (an indexed binary heap with decrease-key,
 /// so it never holds more entries than nodes), and corridor/portal buffers. Sized to a mesh on
@@ -33,7 +40,10 @@ struct Node {
 #[derive(Clone, Debug, Default)]
 pub struct PathQuery {
     nodes: Vec<Node>,
-    open: Vec<u32>,
+    /// Per node: its position in `open`, `NONE` when not in it, `CLOSED` when final (valid only
+    /// for nodes stamped with the current generation).
+    heap_pos: Vec<u32>,
+    open: Vec<OpenEntry>,
     generation: u32,
     /// Half-edges of the found path, start to goal.
     edges: Vec<u32>,
@@ -84,6 +94,7 @@ impl PathQuery {
         let count = mesh.half_edge_count() + 2;
         if self.nodes.len() < count {
             self.nodes.resize(count, Node::default());
+            self.heap_pos.resize(count, NONE);
         }
         let want = count.saturating_sub(self.open.len());
         self.open.reserve(want);
@@ -294,6 +305,11 @@ impl PathQuery {
         }
     }
 
+    /// Number of search nodes the last query touched (a diagnostic; scans the node pool).
+    pub fn last_search_size(&self) -> usize {
+        self.nodes.iter().filter(|n| n.stamp == self.generation && self.generation != 0).count()
+    }
+
     /// Fills `self.edges` with the half-edges from the start to `last` (inclusive).
     fn trace(&mut self, start_node: u32, last: u32) {
         let mut n = last;
@@ -334,20 +350,13 @@ impl PathQuery {
         let gen = self.generation;
         self.open.clear();
         let goal_cost = filter.area_cost(nav, polygons[goal_poly as usize].area);
-        self.nodes[start_node as usize] = Node {
-            g: 0.0,
-            f: dist3(start_pos, goal_pos) * h_scale,
-            parent: NONE,
-            stamp: gen,
-            heap_pos: NONE,
-            closed: false,
-        };
-        self.push(start_node);
+        self.nodes[start_node as usize] = Node { g: 0.0, parent: NONE, stamp: gen };
+        self.push(start_node, dist3(start_pos, goal_pos) * h_scale);
         while let Some(u) = self.pop() {
             if u == goal_node {
                 return SearchEnd::Goal(self.nodes[u as usize].parent);
             }
-            self.nodes[u as usize].closed = true;
+            self.heap_pos[u as usize] = CLOSED;
             let (poly, pos, came_from) = if u == start_node {
                 (start_poly, start_pos, NONE)
             } else {
@@ -381,8 +390,7 @@ impl PathQuery {
         let mut best_point = mesh.closest_point_on_polygon(start_poly, xz(goal_pos));
         let mut best_d = dist3(best_point, goal_pos);
         for h in 0..half_edges {
-            let n = &self.nodes[h];
-            if n.stamp != gen || !n.closed {
+            if self.nodes[h].stamp != gen || self.heap_pos[h] != CLOSED {
                 continue;
             }
             let Some(poly) = mesh.edge_neighbour(h) else { continue };
@@ -404,37 +412,37 @@ impl PathQuery {
     fn relax(&mut self, v: u32, parent: u32, g: f64, h: f64, gen: u32) {
         let node = &mut self.nodes[v as usize];
         if node.stamp != gen {
-            *node = Node { g, f: g + h, parent, stamp: gen, heap_pos: NONE, closed: false };
-            self.push(v);
-        } else if !node.closed && g < node.g {
-            node.f = g + h;
+            *node = Node { g, parent, stamp: gen };
+            self.push(v, g + h);
+        } else if g < node.g {
+            let pos = self.heap_pos[v as usize];
+            if pos == CLOSED || pos == NONE {
+                return;
+            }
             node.g = g;
             node.parent = parent;
-            let pos = node.heap_pos as usize;
-            self.sift_up(pos);
+            self.open[pos as usize].f = g + h;
+            self.sift_up(pos as usize);
         }
     }
 
     #[inline]
-    fn less(&self, a: u32, b: u32) -> bool {
-        let (na, nb) = (&self.nodes[a as usize], &self.nodes[b as usize]);
-        na.f < nb.f || (na.f == nb.f && a < b)
+    fn less(a: OpenEntry, b: OpenEntry) -> bool {
+        a.f < b.f || (a.f == b.f && a.node < b.node)
     }
 
-    fn push(&mut self, v: u32) {
+    fn push(&mut self, v: u32, f: f64) {
         let pos = self.open.len();
-        self.open.push(v);
-        self.nodes[v as usize].heap_pos = pos as u32;
+        self.open.push(OpenEntry { f, node: v });
         self.sift_up(pos);
     }
 
     fn pop(&mut self) -> Option<u32> {
-        let top = *self.open.first()?;
+        let top = self.open.first()?.node;
         let last = self.open.pop()?;
-        self.nodes[top as usize].heap_pos = NONE;
+        self.heap_pos[top as usize] = NONE;
         if !self.open.is_empty() {
             self.open[0] = last;
-            self.nodes[last as usize].heap_pos = 0;
             self.sift_down(0);
         }
         Some(top)
@@ -445,15 +453,15 @@ impl PathQuery {
         while pos > 0 {
             let parent = (pos - 1) / 2;
             let p = self.open[parent];
-            if !self.less(v, p) {
+            if !Self::less(v, p) {
                 break;
             }
             self.open[pos] = p;
-            self.nodes[p as usize].heap_pos = pos as u32;
+            self.heap_pos[p.node as usize] = pos as u32;
             pos = parent;
         }
         self.open[pos] = v;
-        self.nodes[v as usize].heap_pos = pos as u32;
+        self.heap_pos[v.node as usize] = pos as u32;
     }
 
     fn sift_down(&mut self, mut pos: usize) {
@@ -465,16 +473,16 @@ impl PathQuery {
                 break;
             }
             let right = left + 1;
-            let child = if right < len && self.less(self.open[right], self.open[left]) { right } else { left };
+            let child = if right < len && Self::less(self.open[right], self.open[left]) { right } else { left };
             let c = self.open[child];
-            if !self.less(c, v) {
+            if !Self::less(c, v) {
                 break;
             }
             self.open[pos] = c;
-            self.nodes[c as usize].heap_pos = pos as u32;
+            self.heap_pos[c.node as usize] = pos as u32;
             pos = child;
         }
         self.open[pos] = v;
-        self.nodes[v as usize].heap_pos = pos as u32;
+        self.heap_pos[v.node as usize] = pos as u32;
     }
 }

@@ -328,9 +328,11 @@ impl QueryMesh {
     /// The polygon across half-edge `h`, if it is a portal.
     #[inline]
     pub(crate) fn edge_neighbour(&self, h: usize) -> Option<u32> {
-        match self.mesh.data().edge_links[h] {
-            EdgeLink::Polygon(q) => Some(q),
-            EdgeLink::Wall => None,
+        // Written so that link kinds added later (seams, off-mesh links) read as "no portal".
+        if let EdgeLink::Polygon(q) = self.mesh.data().edge_links[h] {
+            Some(q)
+        } else {
+            None
         }
     }
 

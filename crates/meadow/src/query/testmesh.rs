@@ -187,9 +187,12 @@ pub fn combine(bottom: NavMeshData, top: NavMeshData) -> NavMeshData {
     out.vertices.extend(top.vertices);
     out.polygons.extend(top.polygons.iter().map(|p| PolygonData { first: p.first + run_offset, ..*p }));
     out.polygon_vertices.extend(top.polygon_vertices.iter().map(|v| v + vertex_offset));
-    out.edge_links.extend(top.edge_links.iter().map(|l| match l {
-        EdgeLink::Wall => EdgeLink::Wall,
-        EdgeLink::Polygon(q) => EdgeLink::Polygon(q + poly_offset),
+    out.edge_links.extend(top.edge_links.iter().map(|&l| {
+        if let EdgeLink::Polygon(q) = l {
+            EdgeLink::Polygon(q + poly_offset)
+        } else {
+            l
+        }
     }));
     out
 }
