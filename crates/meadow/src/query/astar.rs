@@ -361,7 +361,7 @@ impl PathQuery {
                 (start_poly, start_pos, NONE)
             } else {
                 match mesh.edge_neighbour(u as usize) {
-                    Some(q) => (q, mesh.edge_mid[u as usize], mesh.edge_twin[u as usize]),
+                    Some(q) => (q, mesh.half_edges[u as usize].mid, mesh.half_edges[u as usize].twin),
                     None => continue,
                 }
             };
@@ -381,7 +381,7 @@ impl PathQuery {
                 if filter.area_cost(nav, polygons[next as usize].area).is_none() {
                     continue;
                 }
-                let mid = mesh.edge_mid[h];
+                let mid = mesh.half_edges[h].mid;
                 self.relax(h as u32, u, g_u + dist3(pos, mid) * cost, dist3(mid, goal_pos) * h_scale, gen);
             }
         }

@@ -213,12 +213,21 @@ pub struct QueryMesh {
     poly_heights: Vec<[f64; 2]>,
     /// Per half-edge (index into `polygon_vertices`): the polygon that owns it.
     edge_owner: Vec<u32>,
-    /// Per half-edge: the same edge reversed in the neighbouring polygon, or `u32::MAX` on walls.
-    edge_twin: Vec<u32>,
-    /// Per half-edge: the 3D midpoint of the edge (the A* node position).
-    edge_mid: Vec<[f64; 3]>,
+    /// Per half-edge: what the path search reads, packed together (one cache line per pair).
+    half_edges: Vec<HalfEdge>,
     /// Prefix sums of polygon areas (XZ), for uniform random points.
     area_prefix: Vec<f64>,
+}
+
+/// The search-relevant data of one half-edge.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct HalfEdge {
+    /// The 3D midpoint of the edge (the A* node position).
+    pub(crate) mid: [f64; 3],
+    /// The polygon across the edge, or `NONE` when it is not a portal.
+    pub(crate) neighbour: u32,
+    /// The same edge reversed in the neighbouring polygon, or `NONE`.
+    pub(crate) twin: u32,
 }
 
 /// Sentinel for "no half-edge" / "no node".
@@ -281,7 +290,14 @@ impl QueryMesh {
             }
         }
         let index = LocateIndex::build(&poly_bounds);
-        QueryMesh { mesh, index, poly_bounds, poly_heights, edge_owner, edge_twin, edge_mid, area_prefix }
+        let half_edges = (0..edge_owner.len())
+            .map(|h| HalfEdge {
+                mid: edge_mid[h],
+                neighbour: if let EdgeLink::Polygon(q) = data.edge_links[h] { q } else { NONE },
+                twin: edge_twin[h],
+            })
+            .collect();
+        QueryMesh { mesh, index, poly_bounds, poly_heights, edge_owner, half_edges, area_prefix }
     }
 
     /// The underlying navmesh.
@@ -328,12 +344,8 @@ impl QueryMesh {
     /// The polygon across half-edge `h`, if it is a portal.
     #[inline]
     pub(crate) fn edge_neighbour(&self, h: usize) -> Option<u32> {
-        // Written so that link kinds added later (seams, off-mesh links) read as "no portal".
-        if let EdgeLink::Polygon(q) = self.mesh.data().edge_links[h] {
-            Some(q)
-        } else {
-            None
-        }
+        let q = self.half_edges[h].neighbour;
+        (q != NONE).then_some(q)
     }
 
     /// Whether the XZ point lies inside or on the boundary of polygon `poly` (exact; panics when

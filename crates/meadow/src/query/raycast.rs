@@ -118,7 +118,7 @@ impl QueryMesh {
                 Some(next) => {
                     crossed(h);
                     t_cur = t;
-                    entry = self.edge_twin[h] as usize;
+                    entry = self.half_edges[h].twin as usize;
                     poly = next;
                 }
                 None => return WalkEnd::Hit(poly, k, t),

@@ -339,9 +339,9 @@ fn midpoint_graph_optimum(mesh: &QueryMesh, filter: &QueryFilter, s: Location, g
     let mut pos: Vec<[f64; 3]> = vec![s.point, g.point];
     let mut polys_of: Vec<Vec<u32>> = vec![vec![s.polygon], vec![g.polygon]];
     for h in 0..mesh.half_edge_count() {
-        let twin = mesh.edge_twin[h];
+        let twin = mesh.half_edges[h].twin;
         if twin != NONE && (h as u32) < twin {
-            pos.push(mesh.edge_mid[h]);
+            pos.push(mesh.half_edges[h].mid);
             polys_of.push(vec![mesh.edge_owner[h], mesh.edge_owner[twin as usize]]);
         }
     }
@@ -773,4 +773,51 @@ fn paths_stay_on_the_layer_they_start_on() {
     assert!(bottom.corridor.iter().all(|&p| layer(p) == 0));
     assert!((bottom.length - dist3([2.2, 0.0, 1.2], [7.8, 0.0, 5.3])).abs() < 1e-9);
     assert_eq!(q.find_path(&mesh, [2.2, 0.1, 1.2], [7.8, 3.0, 5.3], &f), Err(PathError::Unreachable));
+}
+
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn coordinate() -> impl Strategy<Value = f64> {
+        prop_oneof![
+            4 => -2.0..12.0f64,
+            1 => prop::num::f64::ANY,
+            1 => Just(1e300),
+            1 => Just(-1e300),
+            1 => Just(4.0),
+            1 => Just(0.0),
+        ]
+    }
+
+    fn point() -> impl Strategy<Value = [f64; 3]> {
+        (coordinate(), coordinate(), coordinate()).prop_map(|(x, y, z)| [x, y * 0.01, z])
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+        /// Any input gives an answer or a typed error, never a panic or a hang.
+        #[test]
+        fn queries_never_panic(s in point(), g in point(), e in point(), partial in any::<bool>(), style in 0..3u8) {
+            thread_local! {
+                static MESH: QueryMesh = query_mesh(GridSpec {
+                    cols: 8, rows: 8, triangulate: true, blocked: random_blocked(8, 8, 0.25, 2), ..GridSpec::default()
+                }.build());
+            }
+            MESH.with(|mesh| {
+                let style = [PathStyle::Midpoints, PathStyle::MeadowRefined, PathStyle::StringPulled][style as usize];
+                let mut q = PathQuery::new(mesh);
+                let mut path = Path::default();
+                let options = PathOptions { style, allow_partial: partial, ..PathOptions::default() };
+                if q.find_path_into(mesh, s, g, &QueryFilter::new(), options, &mut path).is_ok() {
+                    prop_assert!(path.length.is_finite());
+                    prop_assert!(path.points.len() >= 2 || path.points.len() == 1 && s[0] == g[0] && s[2] == g[2]);
+                }
+                let _ = mesh.locate(s);
+                let _ = mesh.nearest_point(s, e);
+                let _ = mesh.raycast(s, g, &mut Vec::new());
+                Ok(())
+            })?;
+        }
+    }
 }
