@@ -76,8 +76,8 @@ fn xz_length(points: &[[f64; 3]]) -> f64 {
 enum SearchEnd {
     /// Reached the goal; the last node before it.
     Goal(u32),
-    /// Goal unreachable; the reached node (or `NONE` for the start) nearest the goal and that
-    /// nearest point.
+    /// Goal unreachable; the reached node (possibly the start node) whose polygon comes nearest
+    /// the goal, and that nearest point.
     Partial(u32, [f64; 3]),
 }
 

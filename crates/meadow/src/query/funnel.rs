@@ -73,6 +73,35 @@ pub(crate) fn string_pull(
         i += 1;
     }
     push_corner(out, corner_at, goal, count - 1);
+    drop_straight_corners(out, corner_at);
+}
+
+/// Removes corners the path runs straight through (a vertex exactly on the segment between its
+/// neighbours in XZ, whose height lies on that segment too): they arise when the string passes
+/// exactly through a vertex, and they carry no information.
+fn drop_straight_corners(out: &mut Vec<[f64; 3]>, corner_at: &mut Vec<u32>) {
+    let mut kept = 1;
+    for j in 1..out.len() {
+        let is_last = j + 1 == out.len();
+        if !is_last {
+            let (a, p, b) = (out[kept - 1], out[j], out[j + 1]);
+            let ab = [b[0] - a[0], b[2] - a[2]];
+            let len2 = ab[0] * ab[0] + ab[1] * ab[1];
+            if orient2d(xz(a), xz(p), xz(b)) == 0.0 && len2 > 0.0 {
+                let t = ((p[0] - a[0]) * ab[0] + (p[2] - a[2]) * ab[1]) / len2;
+                let y = a[1] + (b[1] - a[1]) * t;
+                let scale = 1.0 + a[1].abs().max(b[1].abs());
+                if (0.0..=1.0).contains(&t) && (p[1] - y).abs() <= 1e-12 * scale {
+                    continue;
+                }
+            }
+        }
+        out[kept] = out[j];
+        corner_at[kept] = corner_at[j];
+        kept += 1;
+    }
+    out.truncate(kept);
+    corner_at.truncate(kept);
 }
 
 /// Appends a corner unless it repeats the last point.

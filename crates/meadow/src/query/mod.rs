@@ -7,6 +7,17 @@
 //! list, corridor and portal buffers); keep one per thread and reuse it, so that queries after
 //! warm-up allocate nothing.
 //!
+//! ```
+//! use meadow::query::{PathQuery, QueryFilter, QueryMesh};
+//! # let data = meadow::query::testmesh::GridSpec { cols: 4, rows: 4, ..Default::default() }.build();
+//! let mesh = QueryMesh::new(meadow::NavMesh::new(data)?); // or NavMesh::load("level.nav")?
+//! let mut query = PathQuery::new(&mesh); // one per thread, reused for every query
+//! let path = query.find_path(&mesh, [0.5, 0.0, 0.5], [3.5, 0.0, 3.5], &QueryFilter::new())?;
+//! assert_eq!(path.points.len(), 2); // an open square: the straight segment
+//! assert!((path.length - 18f64.sqrt()).abs() < 1e-12);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! Heights: inside a polygon the surface height is interpolated over the fan triangulation from
 //! the polygon's vertex 0 (barycentric in the fan triangle that holds the point); every query uses
 //! this same rule.
