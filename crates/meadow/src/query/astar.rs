@@ -22,28 +22,47 @@ struct Node {
     stamp: u32,
 }
 
-/// An open-list entry: the key sits in the heap itself so that sifting reads contiguous memory
-/// rather than chasing node indices.
+/// An open-list entry. The open list is a plain binary heap with lazy deletion: a node whose
+/// cost improves is pushed again and the stale entry skipped when popped, so sifting touches
+/// only the heap's own contiguous memory (no position bookkeeping in the node pool).
 #[derive(Clone, Copy, Debug)]
 struct OpenEntry {
     /// `g` plus the heuristic.
     f: f64,
+    /// `g` when pushed; an entry whose `g` exceeds the node's current `g` is stale.
+    g: f64,
     node: u32,
 }
 
-/// `heap_pos` value of a node whose cost is final.
-const CLOSED: u32 = u32::MAX - 1;
+impl PartialEq for OpenEntry {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == std::cmp::Ordering::Equal
+    }
+}
+impl Eq for OpenEntry {}
+impl PartialOrd for OpenEntry {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for OpenEntry {
+    /// Reversed, so that `BinaryHeap` (a max-heap) pops the lowest `f`; ties by node index keep
+    /// the search deterministic.
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        other.f.total_cmp(&self.f).then(other.node.cmp(&self.node))
+    }
+}
 
-/// Reusable path-query state: node pool, open list (an indexed binary heap with decrease-key,
-/// so it never holds more entries than nodes), and corridor/portal buffers. Sized to a mesh on
-/// creation; queries on that mesh then allocate nothing except growing the caller's [`Path`].
+/// Reusable path-query state: node pool (one node per half-edge, stamped per query so it is
+/// never cleared), open list, and corridor/portal buffers. Sized to a mesh on creation; a query
+/// only allocates when it needs more room than any before it (a longer corridor or a larger
+/// open list), so a warmed-up game loop allocates nothing.
 #[derive(Clone, Debug, Default)]
 pub struct PathQuery {
     nodes: Vec<Node>,
-    /// Per node: its position in `open`, `NONE` when not in it, `CLOSED` when final (valid only
-    /// for nodes stamped with the current generation).
-    heap_pos: Vec<u32>,
-    open: Vec<OpenEntry>,
+    /// Per node: the generation in which its cost became final.
+    closed: Vec<u32>,
+    open: std::collections::BinaryHeap<OpenEntry>,
     generation: u32,
     /// Half-edges of the found path, start to goal.
     edges: Vec<u32>,
@@ -94,8 +113,10 @@ impl PathQuery {
         let count = mesh.half_edge_count() + 2;
         if self.nodes.len() < count {
             self.nodes.resize(count, Node::default());
-            self.heap_pos.resize(count, NONE);
+            self.closed.resize(count, 0);
         }
+        // Lazy deletion can hold a node more than once; one entry per node covers the common
+        // case, and rarer queries that need more grow the heap once (it keeps its capacity).
         let want = count.saturating_sub(self.open.len());
         self.open.reserve(want);
         let polys = mesh.mesh().polygon_count();
@@ -345,18 +366,23 @@ impl PathQuery {
             for n in &mut self.nodes {
                 n.stamp = 0;
             }
+            self.closed.fill(0);
             self.generation = 1;
         }
         let gen = self.generation;
         self.open.clear();
         let goal_cost = filter.area_cost(nav, polygons[goal_poly as usize].area);
         self.nodes[start_node as usize] = Node { g: 0.0, parent: NONE, stamp: gen };
-        self.push(start_node, dist3(start_pos, goal_pos) * h_scale);
-        while let Some(u) = self.pop() {
+        self.open.push(OpenEntry { f: dist3(start_pos, goal_pos) * h_scale, g: 0.0, node: start_node });
+        while let Some(entry) = self.open.pop() {
+            let u = entry.node;
+            if self.closed[u as usize] == gen || entry.g > self.nodes[u as usize].g {
+                continue; // stale duplicate
+            }
             if u == goal_node {
                 return SearchEnd::Goal(self.nodes[u as usize].parent);
             }
-            self.heap_pos[u as usize] = CLOSED;
+            self.closed[u as usize] = gen;
             let (poly, pos, came_from) = if u == start_node {
                 (start_poly, start_pos, NONE)
             } else {
@@ -390,7 +416,7 @@ impl PathQuery {
         let mut best_point = mesh.closest_point_on_polygon(start_poly, xz(goal_pos));
         let mut best_d = dist3(best_point, goal_pos);
         for h in 0..half_edges {
-            if self.nodes[h].stamp != gen || self.heap_pos[h] != CLOSED {
+            if self.closed[h] != gen {
                 continue;
             }
             let Some(poly) = mesh.edge_neighbour(h) else { continue };
@@ -411,78 +437,9 @@ impl PathQuery {
     /// Offers node `v` the cost `g` via `parent`; `h` is its heuristic.
     fn relax(&mut self, v: u32, parent: u32, g: f64, h: f64, gen: u32) {
         let node = &mut self.nodes[v as usize];
-        if node.stamp != gen {
+        if node.stamp != gen || (g < node.g && self.closed[v as usize] != gen) {
             *node = Node { g, parent, stamp: gen };
-            self.push(v, g + h);
-        } else if g < node.g {
-            let pos = self.heap_pos[v as usize];
-            if pos == CLOSED || pos == NONE {
-                return;
-            }
-            node.g = g;
-            node.parent = parent;
-            self.open[pos as usize].f = g + h;
-            self.sift_up(pos as usize);
+            self.open.push(OpenEntry { f: g + h, g, node: v });
         }
-    }
-
-    #[inline]
-    fn less(a: OpenEntry, b: OpenEntry) -> bool {
-        a.f < b.f || (a.f == b.f && a.node < b.node)
-    }
-
-    fn push(&mut self, v: u32, f: f64) {
-        let pos = self.open.len();
-        self.open.push(OpenEntry { f, node: v });
-        self.sift_up(pos);
-    }
-
-    fn pop(&mut self) -> Option<u32> {
-        let top = self.open.first()?.node;
-        let last = self.open.pop()?;
-        self.heap_pos[top as usize] = NONE;
-        if !self.open.is_empty() {
-            self.open[0] = last;
-            self.sift_down(0);
-        }
-        Some(top)
-    }
-
-    fn sift_up(&mut self, mut pos: usize) {
-        let v = self.open[pos];
-        while pos > 0 {
-            let parent = (pos - 1) / 2;
-            let p = self.open[parent];
-            if !Self::less(v, p) {
-                break;
-            }
-            self.open[pos] = p;
-            self.heap_pos[p.node as usize] = pos as u32;
-            pos = parent;
-        }
-        self.open[pos] = v;
-        self.heap_pos[v.node as usize] = pos as u32;
-    }
-
-    fn sift_down(&mut self, mut pos: usize) {
-        let v = self.open[pos];
-        let len = self.open.len();
-        loop {
-            let left = 2 * pos + 1;
-            if left >= len {
-                break;
-            }
-            let right = left + 1;
-            let child = if right < len && Self::less(self.open[right], self.open[left]) { right } else { left };
-            let c = self.open[child];
-            if !Self::less(c, v) {
-                break;
-            }
-            self.open[pos] = c;
-            self.heap_pos[c.node as usize] = pos as u32;
-            pos = child;
-        }
-        self.open[pos] = v;
-        self.heap_pos[v.node as usize] = pos as u32;
     }
 }
