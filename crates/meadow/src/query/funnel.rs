@@ -111,3 +111,36 @@ fn push_corner(out: &mut Vec<[f64; 3]>, corner_at: &mut Vec<u32>, p: [f64; 3], p
         corner_at.push(portal as u32);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An L-shaped corridor of three unit cells turning left around the inner corner (1, 1):
+    /// ```text
+    ///  z
+    ///  2        +----+
+    ///           | C  |        portals: A|B at x = 1 (left end (1,1), right end (1,0)),
+    ///  1  +----(*)---+                 B|C at z = 1 (left end (1,1), right end (2,1))
+    ///     | A  | B   |
+    ///  0  +----+-----+
+    ///     0    1    2  x
+    /// ```
+    /// From (0.5, 0.5) to (1.5, 1.5) the string pulls tight around (1, 1), which is straight:
+    /// the points are collinear, so no corner remains; to (1.2, 1.9) it must bend at (1, 1).
+    #[test]
+    fn pulls_the_string_around_the_inner_corner() {
+        let p = |x: f64, z: f64| [x, 0.0, z];
+        let portals = [(p(1.0, 1.0), p(1.0, 0.0)), (p(1.0, 1.0), p(2.0, 1.0))];
+        let (mut out, mut at) = (Vec::new(), Vec::new());
+        string_pull(p(0.5, 0.5), p(1.5, 1.5), &portals, &mut out, &mut at);
+        assert_eq!(out, vec![p(0.5, 0.5), p(1.5, 1.5)]);
+        string_pull(p(0.5, 0.5), p(1.2, 1.9), &portals, &mut out, &mut at);
+        assert_eq!(out, vec![p(0.5, 0.5), p(1.0, 1.0), p(1.2, 1.9)]);
+        // The corner was last tightened on the second portal (virtual index 2).
+        assert_eq!(at, vec![0, 2, 3]);
+        // With no portals the path is the segment.
+        string_pull(p(0.0, 0.0), p(0.3, 0.2), &[], &mut out, &mut at);
+        assert_eq!(out, vec![p(0.0, 0.0), p(0.3, 0.2)]);
+    }
+}

@@ -821,3 +821,48 @@ mod fuzz {
         }
     }
 }
+
+#[test]
+fn meadow_refinement_is_a_local_optimum_over_portal_choices() {
+    let spec = GridSpec {
+        cols: 12,
+        rows: 10,
+        triangulate: true,
+        blocked: random_blocked(12, 10, 0.2, 51),
+        ..GridSpec::default()
+    };
+    let mesh = query_mesh(spec.build());
+    let mut q = PathQuery::new(&mesh);
+    let mut rng = SplitMix64::new(52);
+    let mut moved_somewhere = 0;
+    for _ in 0..60 {
+        let s = mesh.random_point(&mut rng).unwrap();
+        let g = mesh.random_point(&mut rng).unwrap();
+        let mut path = Path::default();
+        let options = PathOptions { style: PathStyle::MeadowRefined, ..PathOptions::default() };
+        if q.find_path_into(&mesh, s.point, g.point, &QueryFilter::new(), options, &mut path).is_err() {
+            continue;
+        }
+        // One point per portal between the start and the goal, each a portal midpoint or end.
+        assert_eq!(path.points.len(), path.corridor.len() + 1);
+        for (i, w) in path.corridor.windows(2).enumerate() {
+            let portals = corridor_portal(&mesh, w[0], w[1]);
+            assert_eq!(portals.len(), 1, "grid meshes share one edge per neighbour pair");
+            let (a, b) = portals[0];
+            let options = [a, b, [(a[0] + b[0]) * 0.5, (a[1] + b[1]) * 0.5]];
+            let p = xz(path.points[i + 1]);
+            assert!(options.contains(&p), "point {p:?} is not a portal midpoint or end");
+            moved_somewhere += (p != options[2]) as usize;
+            let (prev, next) = (xz(path.points[i]), xz(path.points[i + 2]));
+            let here = dist2(prev, p) + dist2(p, next);
+            for o in options {
+                assert!(
+                    dist2(prev, o) + dist2(o, next) >= here - 1e-9,
+                    "moving point {} to {o:?} shortens the path",
+                    i + 1
+                );
+            }
+        }
+    }
+    assert!(moved_somewhere > 20, "refinement never moved a point");
+}
