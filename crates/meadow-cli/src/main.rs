@@ -27,7 +27,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("meadow: error: {e:#}");
             ExitCode::FAILURE
         }
     }
