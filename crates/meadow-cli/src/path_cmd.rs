@@ -140,7 +140,7 @@ impl Finder {
         let start = self.snap(from, "start")?;
         let goal = self.snap(to, "goal")?;
         let mut path = Path::default();
-        self.query.find_path_into(&self.mesh, start.point, goal.point, &self.filter, self.options, &mut path)?;
+        self.query.find_path_between(&self.mesh, start, goal, &self.filter, self.options, &mut path)?;
         Ok(path)
     }
 }

@@ -9,7 +9,7 @@
 
 use super::raycast::WalkEnd;
 use super::{dist3, finite3, funnel, polyline_length, refine, xz, Path, PathError, PathOptions, PathStyle};
-use super::{QueryFilter, QueryMesh, NONE};
+use super::{Location, QueryFilter, QueryMesh, NONE};
 
 /// A search node (16 bytes: the pool is walked at random, so it is kept small).
 #[derive(Clone, Copy, Debug, Default)]
@@ -91,6 +91,14 @@ fn xz_length(points: &[[f64; 3]]) -> f64 {
     points.windows(2).map(|w| super::dist2(xz(w[0]), xz(w[1]))).sum()
 }
 
+/// Empties a path, keeping its buffers.
+fn reset(path: &mut Path) {
+    path.points.clear();
+    path.corridor.clear();
+    path.length = 0.0;
+    path.partial = false;
+}
+
 /// Where the A* search ended.
 enum SearchEnd {
     /// Reached the goal; the last node before it.
@@ -162,16 +170,46 @@ impl PathQuery {
         options: PathOptions,
         path: &mut Path,
     ) -> Result<(), PathError> {
-        path.points.clear();
-        path.corridor.clear();
-        path.length = 0.0;
-        path.partial = false;
         if !finite3(start) || !finite3(goal) {
+            reset(path);
             return Err(PathError::NonFiniteInput);
         }
+        let located = mesh.locate(start).map_err(|_| PathError::StartOffMesh).and_then(|s| {
+            let g = mesh.locate(goal).map_err(|_| PathError::GoalOffMesh)?;
+            Ok((s, g))
+        });
+        match located {
+            Ok((start, goal)) => self.find_path_between(mesh, start, goal, filter, options, path),
+            Err(e) => {
+                reset(path);
+                Err(e)
+            }
+        }
+    }
+
+    /// Like [`PathQuery::find_path_into`], for a start and goal already placed on polygons (by
+    /// [`QueryMesh::locate`] or [`QueryMesh::nearest_point`]), which are used as given.
+    pub fn find_path_between(
+        &mut self,
+        mesh: &QueryMesh,
+        start: Location,
+        goal: Location,
+        filter: &QueryFilter,
+        options: PathOptions,
+        path: &mut Path,
+    ) -> Result<(), PathError> {
+        reset(path);
+        if !finite3(start.point) || !finite3(goal.point) {
+            return Err(PathError::NonFiniteInput);
+        }
+        let polygon_count = mesh.mesh().polygon_count();
+        if start.polygon as usize >= polygon_count {
+            return Err(PathError::StartOffMesh);
+        }
+        if goal.polygon as usize >= polygon_count {
+            return Err(PathError::GoalOffMesh);
+        }
         let h_scale = filter.heuristic_scale()?;
-        let start = mesh.locate(start).map_err(|_| PathError::StartOffMesh)?;
-        let goal = mesh.locate(goal).map_err(|_| PathError::GoalOffMesh)?;
         let nav = mesh.mesh();
         let start_area = nav.data().polygons[start.polygon as usize].area;
         if filter.area_cost(nav, start_area).is_none() {

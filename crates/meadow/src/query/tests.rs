@@ -866,3 +866,30 @@ fn meadow_refinement_is_a_local_optimum_over_portal_choices() {
     }
     assert!(moved_somewhere > 20, "refinement never moved a point");
 }
+
+#[test]
+fn paths_between_snapped_points_work_even_if_rounding_leaves_them_outside() {
+    // Nearest points on slanted walls are rounded and may fall a hair outside their polygon, so
+    // `locate` alone could reject them; `find_path_between` takes the polygon as given.
+    let spec = GridSpec { cols: 6, rows: 6, triangulate: true, jitter: 0.2, seed: 3, ..GridSpec::default() };
+    let mesh = query_mesh(spec.build());
+    let mut q = PathQuery::new(&mesh);
+    let mut rng = SplitMix64::new(61);
+    for _ in 0..100 {
+        // Points just outside the square, snapped back onto it.
+        let outside = [rng.next_f64() * 6.0, 0.0, -0.2];
+        let start = mesh.nearest_point(outside, [0.5, 1.0, 0.5]).unwrap();
+        assert_eq!(start.point[2], 0.0);
+        let goal = mesh.random_point(&mut rng).unwrap();
+        let mut path = Path::default();
+        q.find_path_between(&mesh, start, goal, &QueryFilter::new(), PathOptions::default(), &mut path).unwrap();
+        assert_eq!(path.points.first(), Some(&start.point));
+        assert_eq!(path.points.last(), Some(&goal.point));
+        // The square is convex: the path is straight.
+        assert!((path.length - dist3(start.point, goal.point)).abs() < 1e-9);
+    }
+    let bad = Location { polygon: 10_000, point: [0.5, 0.0, 0.5] };
+    let mut path = Path::default();
+    let r = q.find_path_between(&mesh, bad, bad, &QueryFilter::new(), PathOptions::default(), &mut path);
+    assert_eq!(r, Err(PathError::StartOffMesh));
+}
