@@ -2,6 +2,7 @@
 
 mod bake_cmd;
 mod info_cmd;
+mod path_cmd;
 mod render_cmd;
 mod simulate_cmd;
 
@@ -22,6 +23,8 @@ enum Command {
     Bake(bake_cmd::BakeArgs),
     /// Print counts, bounds, area and settings of a navmesh asset.
     Info(info_cmd::InfoArgs),
+    /// Find a path on a baked navmesh (or a batch of paths from a JSON file).
+    Path(path_cmd::PathArgs),
     /// Draw a navmesh asset top-down as SVG.
     Render(render_cmd::RenderArgs),
     /// Run an ORCA (RVO2) scenario from JSON; write the trajectories as CSV and/or SVG.
@@ -43,6 +46,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Bake(args) => bake_cmd::run(args),
         Command::Info(args) => info_cmd::run(args),
+        Command::Path(args) => path_cmd::run(args),
         Command::Render(args) => render_cmd::run(args),
         Command::Simulate(args) => simulate_cmd::run(args),
     };

@@ -13,6 +13,25 @@ pub struct RenderArgs {
     /// Where to write the SVG.
     #[arg(short, long)]
     pub output: PathBuf,
+    /// Draw the (string-pulled) path between two points: `x,y,z:x,y,z`. Repeatable.
+    #[arg(long, value_parser = parse_endpoints)]
+    pub path: Vec<([f64; 3], [f64; 3])>,
+}
+
+/// Parses `x,y,z:x,y,z`.
+fn parse_endpoints(text: &str) -> Result<([f64; 3], [f64; 3]), String> {
+    let point = |t: &str| -> Result<[f64; 3], String> {
+        let v: Vec<f64> = t
+            .split(',')
+            .map(|c| c.trim().parse::<f64>().map_err(|e| format!("{t:?}: {e}")))
+            .collect::<Result<_, _>>()?;
+        match v.as_slice() {
+            [x, y, z] if v.iter().all(|c| c.is_finite()) => Ok([*x, *y, *z]),
+            _ => Err(format!("{t:?} is not three finite numbers x,y,z")),
+        }
+    };
+    let (a, b) = text.split_once(':').ok_or_else(|| format!("{text:?} is not of the form x,y,z:x,y,z"))?;
+    Ok((point(a)?, point(b)?))
 }
 
 /// Fill colours by area index.
@@ -21,7 +40,12 @@ const PALETTE: [&str; 8] = ["#9fd19a", "#e8d27a", "#8fb8e0", "#e3a0a0", "#c3a6e0
 /// Runs `meadow render`.
 pub fn run(args: &RenderArgs) -> Result<()> {
     let mesh = NavMesh::load(&args.navmesh).with_context(|| format!("cannot load {}", args.navmesh.display()))?;
-    let svg = render_svg(&mesh, &[]);
+    let paths = args
+        .path
+        .iter()
+        .map(|&(from, to)| crate::path_cmd::path_points(&mesh, from, to, meadow::PathStyle::StringPulled))
+        .collect::<Result<Vec<_>>>()?;
+    let svg = render_svg(&mesh, &paths);
     meadow::asset::write_atomically(&args.output, svg.as_bytes())
         .with_context(|| format!("cannot write {}", args.output.display()))?;
     Ok(())

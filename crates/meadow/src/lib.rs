@@ -11,7 +11,9 @@
 pub mod asset;
 pub mod geom;
 pub mod orca;
+pub mod query;
 pub mod settings;
 
 pub use asset::{AreaType, EdgeLink, LoadError, NavMesh, NavMeshData, Outline, PolygonData, ValidationError};
+pub use query::{Path, PathError, PathOptions, PathQuery, PathStyle, QueryError, QueryFilter, QueryMesh};
 pub use settings::{BakeSettings, SettingsError};

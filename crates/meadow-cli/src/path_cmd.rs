@@ -1,0 +1,282 @@
+//! `meadow path`: find paths on a baked navmesh, one query from the command line or a batch
+//! from a JSON file.
+
+use anyhow::{anyhow, bail, Context};
+use meadow::query::{Location, Path, PathOptions, PathQuery, PathStyle, QueryFilter, QueryMesh};
+use meadow::NavMesh;
+use serde::Deserialize;
+use serde_json::json;
+use std::path::PathBuf;
+
+/// Arguments of `meadow path`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct PathArgs {
+    /// The navmesh asset (.nav).
+    pub level: PathBuf,
+    /// Start point `x,y,z` (metres, +Y up).
+    #[arg(long, value_parser = parse_point, allow_hyphen_values = true, required_unless_present = "queries")]
+    pub from: Option<[f64; 3]>,
+    /// Goal point `x,y,z`.
+    #[arg(long, value_parser = parse_point, allow_hyphen_values = true, required_unless_present = "queries")]
+    pub to: Option<[f64; 3]>,
+    /// Batch of queries: a JSON file `[{"from":[x,y,z],"to":[x,y,z]}, ...]`; prints one result
+    /// per query (one JSON object per line with --json).
+    #[arg(long, conflicts_with_all = ["from", "to"])]
+    pub queries: Option<PathBuf>,
+    /// How the corridor is smoothed.
+    #[arg(long, value_enum, default_value_t = StyleArg::Funnel)]
+    pub style: StyleArg,
+    /// Print JSON (stable keys: found, length, points, corridor, partial, error).
+    #[arg(long)]
+    pub json: bool,
+    /// When the goal is unreachable, return the path to the reachable point nearest it.
+    #[arg(long)]
+    pub partial: bool,
+    /// Snap points that are not on the mesh to the nearest mesh point within this many metres
+    /// horizontally (and the agent height vertically).
+    #[arg(long, default_value_t = 0.5)]
+    pub snap: f64,
+    /// Never enter polygons of this area type (by name; repeatable).
+    #[arg(long = "exclude-area", value_name = "NAME")]
+    pub exclude_areas: Vec<String>,
+}
+
+/// The path styles of the command line.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StyleArg {
+    /// The raw A* path through portal midpoints.
+    Midpoints,
+    /// Meadow refinement (midpoint or portal endpoint, whichever is shorter).
+    Meadow,
+    /// String pulling (the funnel algorithm); the shortest path in the corridor.
+    Funnel,
+}
+
+impl From<StyleArg> for PathStyle {
+    fn from(s: StyleArg) -> PathStyle {
+        match s {
+            StyleArg::Midpoints => PathStyle::Midpoints,
+            StyleArg::Meadow => PathStyle::MeadowRefined,
+            StyleArg::Funnel => PathStyle::StringPulled,
+        }
+    }
+}
+
+/// Parses `x,y,z` into a point.
+fn parse_point(s: &str) -> Result<[f64; 3], String> {
+    let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+    if parts.len() != 3 {
+        return Err(format!("expected x,y,z but got {s:?}"));
+    }
+    let mut p = [0.0; 3];
+    for (k, part) in parts.iter().enumerate() {
+        let v: f64 = part.parse().map_err(|_| format!("{part:?} is not a number"))?;
+        if !v.is_finite() {
+            return Err(format!("{part:?} is not a finite number"));
+        }
+        p[k] = v;
+    }
+    Ok(p)
+}
+
+/// One query of a `--queries` file.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct QuerySpec {
+    from: [f64; 3],
+    to: [f64; 3],
+}
+
+/// Everything a query needs, set up once per run.
+struct Finder {
+    mesh: QueryMesh,
+    query: PathQuery,
+    filter: QueryFilter,
+    options: PathOptions,
+    snap: f64,
+}
+
+impl Finder {
+    fn new(mesh: NavMesh, style: PathStyle, partial: bool, snap: f64, exclude: &[String]) -> anyhow::Result<Finder> {
+        let mut filter = QueryFilter::new();
+        for name in exclude {
+            let index = mesh
+                .areas()
+                .iter()
+                .position(|a| &a.name == name)
+                .ok_or_else(|| anyhow!("the navmesh has no area type named {name:?}"))?;
+            filter = filter.exclude(index as u16);
+        }
+        if !(snap.is_finite() && snap >= 0.0) {
+            bail!("--snap must be a finite distance >= 0, got {snap}");
+        }
+        let mesh = QueryMesh::new(mesh);
+        let query = PathQuery::new(&mesh);
+        Ok(Finder {
+            mesh,
+            query,
+            filter,
+            options: PathOptions { style, allow_partial: partial, ..PathOptions::default() },
+            snap,
+        })
+    }
+
+    /// The mesh point for a user-given point: the polygon under it, else the nearest point
+    /// within the snap box.
+    fn snap(&self, p: [f64; 3], what: &str) -> anyhow::Result<Location> {
+        let height = self.mesh.mesh().settings().height;
+        self.mesh.locate(p).or_else(|_| self.mesh.nearest_point(p, [self.snap, height, self.snap])).map_err(|_| {
+            anyhow!(
+                "{what} point ({}, {}, {}) is not on the navmesh (nothing within {} m)",
+                p[0],
+                p[1],
+                p[2],
+                self.snap
+            )
+        })
+    }
+
+    fn find(&mut self, from: [f64; 3], to: [f64; 3]) -> anyhow::Result<Path> {
+        let start = self.snap(from, "start")?;
+        let goal = self.snap(to, "goal")?;
+        let mut path = Path::default();
+        self.query.find_path_between(&self.mesh, start, goal, &self.filter, self.options, &mut path)?;
+        Ok(path)
+    }
+}
+
+fn load(level: &std::path::Path) -> anyhow::Result<NavMesh> {
+    NavMesh::load(level).with_context(|| format!("cannot load {}", level.display()))
+}
+
+/// The path points between two points for `meadow render --path` (snapped to the mesh as
+/// `meadow path` does, default snap distance, no partial paths).
+#[allow(dead_code)] // called by `meadow render --path`, which the render command wires up
+pub fn path_points(mesh: &NavMesh, from: [f64; 3], to: [f64; 3], style: PathStyle) -> anyhow::Result<Vec<[f64; 3]>> {
+    let mut finder = Finder::new(mesh.clone(), style, false, 0.5, &[])?;
+    Ok(finder.find(from, to)?.points)
+}
+
+fn result_json(from: [f64; 3], to: [f64; 3], result: &anyhow::Result<Path>) -> serde_json::Value {
+    match result {
+        Ok(p) => json!({
+            "from": from,
+            "to": to,
+            "found": true,
+            "partial": p.partial,
+            "length": p.length,
+            "points": p.points,
+            "corridor": p.corridor,
+        }),
+        Err(e) => json!({
+            "from": from,
+            "to": to,
+            "found": false,
+            "length": null,
+            "points": [],
+            "error": format!("{e:#}"),
+        }),
+    }
+}
+
+fn print_human(path: &Path, style: StyleArg) {
+    let kind = if path.partial { "partial path (goal unreachable)" } else { "path" };
+    println!(
+        "{kind}: {:.3} m, {} points, {} polygons (style {})",
+        path.length,
+        path.points.len(),
+        path.corridor.len(),
+        clap::ValueEnum::to_possible_value(&style).map_or_else(String::new, |v| v.get_name().to_string())
+    );
+    for (i, p) in path.points.iter().enumerate() {
+        println!("  {i:>3}  {:>10.3} {:>10.3} {:>10.3}", p[0], p[1], p[2]);
+    }
+}
+
+/// Runs `meadow path`.
+pub fn run(args: &PathArgs) -> anyhow::Result<()> {
+    let mesh = load(&args.level)?;
+    let mut finder = Finder::new(mesh, args.style.into(), args.partial, args.snap, &args.exclude_areas)?;
+    if let Some(file) = &args.queries {
+        let text = std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+        let specs: Vec<QuerySpec> = serde_json::from_str(&text)
+            .with_context(|| format!("{} is not a list of {{\"from\", \"to\"}} queries", file.display()))?;
+        for spec in specs {
+            let result = finder.find(spec.from, spec.to);
+            if args.json {
+                println!("{}", result_json(spec.from, spec.to, &result));
+            } else {
+                match &result {
+                    Ok(path) => print_human(path, args.style),
+                    Err(e) => println!("no path: {e:#}"),
+                }
+            }
+        }
+        return Ok(());
+    }
+    let (Some(from), Some(to)) = (args.from, args.to) else {
+        bail!("give --from and --to, or --queries");
+    };
+    let result = finder.find(from, to);
+    if args.json {
+        println!("{}", result_json(from, to, &result));
+    }
+    let path = result?;
+    if !args.json {
+        print_human(&path, args.style);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use meadow::query::testmesh::GridSpec;
+
+    #[test]
+    fn points_parse_and_reject_garbage() {
+        assert_eq!(parse_point("1,-2.5, 3"), Ok([1.0, -2.5, 3.0]));
+        assert!(parse_point("1,2").is_err());
+        assert!(parse_point("1,2,x").is_err());
+        assert!(parse_point("1,2,inf").is_err());
+    }
+
+    #[test]
+    fn path_points_snap_and_follow_the_mesh() {
+        let mesh = NavMesh::new(GridSpec { cols: 5, rows: 1, ..GridSpec::default() }.build()).unwrap();
+        // The start is 0.3 m off the mesh: snapped onto its edge.
+        let pts = path_points(&mesh, [0.5, 0.0, -0.3], [4.5, 0.0, 0.5], PathStyle::StringPulled).unwrap();
+        assert_eq!(pts.first(), Some(&[0.5, 0.0, 0.0]));
+        assert_eq!(pts.last(), Some(&[4.5, 0.0, 0.5]));
+        assert!(path_points(&mesh, [0.5, 0.0, -3.0], [4.5, 0.0, 0.5], PathStyle::StringPulled).is_err());
+    }
+
+    #[test]
+    fn run_answers_single_and_batch_queries_from_a_saved_asset() {
+        let dir = std::env::temp_dir().join(format!("meadow-path-cmd-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let level = dir.join("grid.nav");
+        let spec = GridSpec { cols: 6, rows: 4, blocked: vec![false, false, true], ..GridSpec::default() };
+        NavMesh::new(spec.build()).unwrap().save(&level).unwrap();
+        let queries = dir.join("q.json");
+        std::fs::write(&queries, r#"[{"from":[0.5,0,0.5],"to":[5.5,0,3.5]},{"from":[0.5,0,0.5],"to":[50,0,3.5]}]"#)
+            .unwrap();
+        let args = PathArgs {
+            level: level.clone(),
+            from: Some([0.5, 0.0, 0.5]),
+            to: Some([5.5, 0.0, 0.5]),
+            queries: None,
+            style: StyleArg::Meadow,
+            json: true,
+            partial: false,
+            snap: 0.5,
+            exclude_areas: vec![],
+        };
+        run(&args).unwrap();
+        run(&PathArgs { from: None, to: None, queries: Some(queries), ..args.clone() }).unwrap();
+        assert!(run(&PathArgs { to: Some([50.0, 0.0, 0.5]), ..args.clone() }).is_err(), "goal off the mesh");
+        assert!(run(&PathArgs { exclude_areas: vec!["lava".into()], ..args.clone() }).is_err(), "unknown area name");
+        assert!(run(&PathArgs { level: dir.join("missing.nav"), ..args }).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,483 @@
+//! A* over the portal graph (Meadow mapping's midpoint graph), with reusable scratch memory.
+//!
+//! Search nodes are directed half-edges: node `h` means "standing on the midpoint of portal `h`,
+//! having crossed it into the polygon on its far side". Successors are the other portals of that
+//! polygon (and the goal, when it is the goal polygon); the edge cost is the 3D distance between
+//! the two points times the polygon's area cost. Crossing a portal and coming straight back is
+//! never shorter than not crossing it (triangle inequality), so the directed graph has the same
+//! optimum as the undirected midpoint graph, and its parent chain spells out the corridor.
+
+use super::raycast::WalkEnd;
+use super::{dist3, finite3, funnel, polyline_length, refine, xz, Path, PathError, PathOptions, PathStyle};
+use super::{Location, QueryFilter, QueryMesh, NONE};
+
+/// A search node (16 bytes: the pool is walked at random, so it is kept small).
+#[derive(Clone, Copy, Debug, Default)]
+struct Node {
+    /// Cost from the start.
+    g: f64,
+    /// The node this one was reached from.
+    parent: u32,
+    /// Query generation in which the node was last touched; other values mean "unvisited".
+    stamp: u32,
+}
+
+/// An open-list entry. The open list is a plain binary heap with lazy deletion: a node whose
+/// cost improves is pushed again and the stale entry skipped when popped, so sifting touches
+/// only the heap's own contiguous memory (no position bookkeeping in the node pool).
+#[derive(Clone, Copy, Debug)]
+struct OpenEntry {
+    /// `g` plus the heuristic.
+    f: f64,
+    /// `g` when pushed; an entry whose `g` exceeds the node's current `g` is stale.
+    g: f64,
+    node: u32,
+}
+
+impl PartialEq for OpenEntry {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == std::cmp::Ordering::Equal
+    }
+}
+impl Eq for OpenEntry {}
+impl PartialOrd for OpenEntry {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for OpenEntry {
+    /// Reversed, so that `BinaryHeap` (a max-heap) pops the lowest `f`; ties by node index keep
+    /// the search deterministic.
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        other.f.total_cmp(&self.f).then(other.node.cmp(&self.node))
+    }
+}
+
+/// Reusable path-query state: node pool (one node per half-edge, stamped per query so it is
+/// never cleared), open list, and corridor/portal buffers. Sized to a mesh on creation; a query
+/// only allocates when it needs more room than any before it (a longer corridor or a larger
+/// open list), so a warmed-up game loop allocates nothing.
+#[derive(Clone, Debug, Default)]
+pub struct PathQuery {
+    nodes: Vec<Node>,
+    /// Per node: the generation in which its cost became final.
+    closed: Vec<u32>,
+    open: std::collections::BinaryHeap<OpenEntry>,
+    generation: u32,
+    /// Half-edges of the found path, start to goal.
+    edges: Vec<u32>,
+    /// Corridor portals as (left, right) endpoints seen walking towards the goal.
+    portals: Vec<([f64; 3], [f64; 3])>,
+    /// Meadow refinement's per-portal choice.
+    choice: Vec<u8>,
+    /// Per string-pulled point, the virtual portal it came from (see `funnel::string_pull`).
+    corner_at: Vec<u32>,
+    /// Scratch for shortcut candidates: half-edges a raycast crossed, the spliced edge chain,
+    /// and its string-pulled points.
+    crossed: Vec<u32>,
+    edges_alt: Vec<u32>,
+    points_alt: Vec<[f64; 3]>,
+    corner_alt: Vec<u32>,
+    /// Buffers of [`PathQuery::find_path`]'s result before it is copied out.
+    scratch_path: Path,
+}
+
+/// Upper bound on accepted shortcuts per query; each one strictly shortens the path, so this
+/// only caps the work on pathological corridors.
+const MAX_SHORTCUTS: usize = 256;
+
+/// Length of a polyline in XZ.
+fn xz_length(points: &[[f64; 3]]) -> f64 {
+    points.windows(2).map(|w| super::dist2(xz(w[0]), xz(w[1]))).sum()
+}
+
+/// Empties a path, keeping its buffers.
+fn reset(path: &mut Path) {
+    path.points.clear();
+    path.corridor.clear();
+    path.length = 0.0;
+    path.partial = false;
+}
+
+/// Where the A* search ended.
+enum SearchEnd {
+    /// Reached the goal; the last node before it.
+    Goal(u32),
+    /// Goal unreachable; the reached node (possibly the start node) whose polygon comes nearest
+    /// the goal, and that nearest point.
+    Partial(u32, [f64; 3]),
+}
+
+impl PathQuery {
+    /// Query state sized for `mesh` (one node per half-edge plus the start and the goal).
+    pub fn new(mesh: &QueryMesh) -> PathQuery {
+        let mut q = PathQuery::default();
+        q.reserve(mesh);
+        q
+    }
+
+    /// Grows the scratch memory to fit `mesh`, so that later queries on it do not allocate.
+    pub fn reserve(&mut self, mesh: &QueryMesh) {
+        let count = mesh.half_edge_count() + 2;
+        if self.nodes.len() < count {
+            self.nodes.resize(count, Node::default());
+            self.closed.resize(count, 0);
+        }
+        // Lazy deletion can hold a node more than once; one entry per node covers the common
+        // case, and rarer queries that need more grow the heap once (it keeps its capacity).
+        let want = count.saturating_sub(self.open.len());
+        self.open.reserve(want);
+        let polys = mesh.mesh().polygon_count();
+        self.edges.reserve(polys.saturating_sub(self.edges.len()));
+        self.portals.reserve(polys.saturating_sub(self.portals.len()));
+        self.choice.reserve(polys.saturating_sub(self.choice.len()));
+        for v in [&mut self.corner_at, &mut self.crossed, &mut self.edges_alt, &mut self.corner_alt] {
+            v.reserve(polys.saturating_sub(v.len()));
+        }
+        self.points_alt.reserve(polys.saturating_sub(self.points_alt.len()));
+    }
+
+    /// Finds a path from `start` to `goal` with the default options (string pulled, no partial
+    /// paths). Allocates only the returned [`Path`]'s two vectors once warmed up; see
+    /// [`PathQuery::find_path_into`] for the allocation-free form.
+    pub fn find_path(
+        &mut self,
+        mesh: &QueryMesh,
+        start: [f64; 3],
+        goal: [f64; 3],
+        filter: &QueryFilter,
+    ) -> Result<Path, PathError> {
+        // Build into the reused buffers, then copy out at the exact size.
+        let mut scratch = std::mem::take(&mut self.scratch_path);
+        let result = self.find_path_into(mesh, start, goal, filter, PathOptions::default(), &mut scratch);
+        let path = result.map(|()| Path {
+            points: scratch.points.clone(),
+            length: scratch.length,
+            corridor: scratch.corridor.clone(),
+            partial: scratch.partial,
+        });
+        self.scratch_path = scratch;
+        path
+    }
+
+    /// Finds a path and writes it into `path`, reusing its buffers (cleared on error).
+    pub fn find_path_into(
+        &mut self,
+        mesh: &QueryMesh,
+        start: [f64; 3],
+        goal: [f64; 3],
+        filter: &QueryFilter,
+        options: PathOptions,
+        path: &mut Path,
+    ) -> Result<(), PathError> {
+        if !finite3(start) || !finite3(goal) {
+            reset(path);
+            return Err(PathError::NonFiniteInput);
+        }
+        let located = mesh.locate(start).map_err(|_| PathError::StartOffMesh).and_then(|s| {
+            let g = mesh.locate(goal).map_err(|_| PathError::GoalOffMesh)?;
+            Ok((s, g))
+        });
+        match located {
+            Ok((start, goal)) => self.find_path_between(mesh, start, goal, filter, options, path),
+            Err(e) => {
+                reset(path);
+                Err(e)
+            }
+        }
+    }
+
+    /// Like [`PathQuery::find_path_into`], for a start and goal already placed on polygons (by
+    /// [`QueryMesh::locate`] or [`QueryMesh::nearest_point`]), which are used as given.
+    pub fn find_path_between(
+        &mut self,
+        mesh: &QueryMesh,
+        start: Location,
+        goal: Location,
+        filter: &QueryFilter,
+        options: PathOptions,
+        path: &mut Path,
+    ) -> Result<(), PathError> {
+        reset(path);
+        if !finite3(start.point) || !finite3(goal.point) {
+            return Err(PathError::NonFiniteInput);
+        }
+        let polygon_count = mesh.mesh().polygon_count();
+        if start.polygon as usize >= polygon_count {
+            return Err(PathError::StartOffMesh);
+        }
+        if goal.polygon as usize >= polygon_count {
+            return Err(PathError::GoalOffMesh);
+        }
+        let h_scale = filter.heuristic_scale()?;
+        let nav = mesh.mesh();
+        let start_area = nav.data().polygons[start.polygon as usize].area;
+        if filter.area_cost(nav, start_area).is_none() {
+            return Err(PathError::StartExcluded);
+        }
+        self.reserve(mesh);
+        self.edges.clear();
+        let mut end_point = goal.point;
+        let start_node = mesh.half_edge_count() as u32;
+        if start.polygon != goal.polygon {
+            match self.search(mesh, start.polygon, start.point, goal.polygon, goal.point, filter, h_scale) {
+                SearchEnd::Goal(last) => self.trace(start_node, last),
+                SearchEnd::Partial(node, point) => {
+                    if !options.allow_partial {
+                        return Err(PathError::Unreachable);
+                    }
+                    path.partial = true;
+                    end_point = point;
+                    self.trace(start_node, node);
+                }
+            }
+        }
+        self.build_portals(mesh);
+        match options.style {
+            PathStyle::Midpoints => {
+                path.points.push(start.point);
+                for &(l, r) in &self.portals {
+                    path.points.push([(l[0] + r[0]) * 0.5, (l[1] + r[1]) * 0.5, (l[2] + r[2]) * 0.5]);
+                }
+                path.points.push(end_point);
+            }
+            PathStyle::MeadowRefined => {
+                refine::meadow_refine(start.point, end_point, &self.portals, &mut self.choice, &mut path.points)
+            }
+            PathStyle::StringPulled => {
+                funnel::string_pull(start.point, end_point, &self.portals, &mut path.points, &mut self.corner_at);
+                if options.shortcuts {
+                    self.shortcut(mesh, filter, start.polygon, &mut path.points);
+                }
+            }
+        }
+        path.corridor.push(start.polygon);
+        for &h in &self.edges {
+            if let Some(q) = mesh.edge_neighbour(h as usize) {
+                path.corridor.push(q);
+            }
+        }
+        path.length = polyline_length(&path.points);
+        Ok(())
+    }
+
+    /// Rebuilds `self.portals` from `self.edges`.
+    fn build_portals(&mut self, mesh: &QueryMesh) {
+        self.portals.clear();
+        for &h in &self.edges {
+            let (a, b) = mesh.edge_endpoints(h as usize);
+            // Leaving the owner (interior on the left of a -> b), b is on the walker's left.
+            self.portals.push((b, a));
+        }
+    }
+
+    /// Shortens a string-pulled path by re-routing the corridor: for each corner, if the
+    /// segment between its neighbouring path points walks the mesh without hitting a wall (and
+    /// only through areas no dearer than the ones it replaces), splice the polygons it crosses
+    /// into the corridor and pull the string again; keep the change when the path got shorter.
+    /// This lets the path leave the corridor of the midpoint graph, whose optimum need not hold
+    /// the shortest path (Detour's path-corridor visibility optimisation, applied to the end).
+    fn shortcut(&mut self, mesh: &QueryMesh, filter: &QueryFilter, start_poly: u32, points: &mut Vec<[f64; 3]>) {
+        let nav = mesh.mesh();
+        let cost_of = |poly: u32| filter.area_cost(nav, nav.data().polygons[poly as usize].area);
+        let corridor_at = |edges: &[u32], r: usize| -> u32 {
+            if r == 0 {
+                start_poly
+            } else {
+                edges.get(r - 1).and_then(|&h| mesh.edge_neighbour(h as usize)).unwrap_or(start_poly)
+            }
+        };
+        let (start, end) = match (points.first(), points.last()) {
+            (Some(&s), Some(&e)) => (s, e),
+            _ => return,
+        };
+        let mut length = xz_length(points);
+        let mut accepted = 0;
+        'search: while accepted < MAX_SHORTCUTS {
+            let m = self.edges.len();
+            let k = points.len();
+            // Corridor indices (first, last) of the polygons holding path point j.
+            let span = |corner_at: &[u32], j: usize| -> (usize, usize) {
+                let v = corner_at.get(j).copied().unwrap_or(0) as usize;
+                if j == 0 || v == 0 {
+                    (0, 0)
+                } else if j + 1 == k || v > m {
+                    (m, m)
+                } else {
+                    (v - 1, v)
+                }
+            };
+            for j in 1..k.saturating_sub(1) {
+                let (_, a_idx) = span(&self.corner_at, j - 1);
+                let (b_lo, b_hi) = span(&self.corner_at, j + 1);
+                let (a, b) = (points[j - 1], points[j + 1]);
+                let from = corridor_at(&self.edges, a_idx);
+                self.crossed.clear();
+                let crossed = &mut self.crossed;
+                let end_poly = match mesh.walk_segment(from, xz(a), xz(b), |h| crossed.push(h as u32)) {
+                    WalkEnd::Clear(p) => p,
+                    _ => continue,
+                };
+                let end_idx = if end_poly == corridor_at(&self.edges, b_lo) {
+                    b_lo
+                } else if end_poly == corridor_at(&self.edges, b_hi) {
+                    b_hi
+                } else {
+                    continue;
+                };
+                if end_idx < a_idx {
+                    continue;
+                }
+                let cheapest = (a_idx..=end_idx)
+                    .filter_map(|r| cost_of(corridor_at(&self.edges, r)))
+                    .fold(f64::INFINITY, f64::min);
+                let affordable = self
+                    .crossed
+                    .iter()
+                    .all(|&h| mesh.edge_neighbour(h as usize).and_then(cost_of).is_some_and(|c| c <= cheapest));
+                if !affordable {
+                    continue;
+                }
+                self.edges_alt.clear();
+                self.edges_alt.extend_from_slice(&self.edges[..a_idx]);
+                self.edges_alt.extend_from_slice(&self.crossed);
+                self.edges_alt.extend_from_slice(&self.edges[end_idx..]);
+                if self.edges_alt == self.edges {
+                    continue;
+                }
+                std::mem::swap(&mut self.edges, &mut self.edges_alt);
+                self.build_portals(mesh);
+                funnel::string_pull(start, end, &self.portals, &mut self.points_alt, &mut self.corner_alt);
+                let new_length = xz_length(&self.points_alt);
+                if new_length < length - 1e-9 * (1.0 + length) {
+                    // Copied, not swapped, so the caller's buffer keeps its own capacity.
+                    points.clear();
+                    points.extend_from_slice(&self.points_alt);
+                    std::mem::swap(&mut self.corner_at, &mut self.corner_alt);
+                    length = new_length;
+                    accepted += 1;
+                    continue 'search;
+                }
+                std::mem::swap(&mut self.edges, &mut self.edges_alt);
+            }
+            break;
+        }
+    }
+
+    /// Number of search nodes the last query touched (a diagnostic; scans the node pool).
+    pub fn last_search_size(&self) -> usize {
+        self.nodes.iter().filter(|n| n.stamp == self.generation && self.generation != 0).count()
+    }
+
+    /// Fills `self.edges` with the half-edges from the start to `last` (inclusive).
+    fn trace(&mut self, start_node: u32, last: u32) {
+        let mut n = last;
+        // The chain is at most one entry per node; the bound guards against a corrupted pool.
+        let mut guard = self.nodes.len();
+        while n != start_node && n != NONE && guard > 0 {
+            self.edges.push(n);
+            n = self.nodes[n as usize].parent;
+            guard -= 1;
+        }
+        self.edges.reverse();
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &mut self,
+        mesh: &QueryMesh,
+        start_poly: u32,
+        start_pos: [f64; 3],
+        goal_poly: u32,
+        goal_pos: [f64; 3],
+        filter: &QueryFilter,
+        h_scale: f64,
+    ) -> SearchEnd {
+        let nav = mesh.mesh();
+        let polygons = &nav.data().polygons;
+        let half_edges = mesh.half_edge_count();
+        let start_node = half_edges as u32;
+        let goal_node = start_node + 1;
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            // Stamps from 2^32 queries ago could look current: wipe them once.
+            for n in &mut self.nodes {
+                n.stamp = 0;
+            }
+            self.closed.fill(0);
+            self.generation = 1;
+        }
+        let gen = self.generation;
+        self.open.clear();
+        let goal_cost = filter.area_cost(nav, polygons[goal_poly as usize].area);
+        self.nodes[start_node as usize] = Node { g: 0.0, parent: NONE, stamp: gen };
+        self.open.push(OpenEntry { f: dist3(start_pos, goal_pos) * h_scale, g: 0.0, node: start_node });
+        while let Some(entry) = self.open.pop() {
+            let u = entry.node;
+            if self.closed[u as usize] == gen || entry.g > self.nodes[u as usize].g {
+                continue; // stale duplicate
+            }
+            if u == goal_node {
+                return SearchEnd::Goal(self.nodes[u as usize].parent);
+            }
+            self.closed[u as usize] = gen;
+            let (poly, pos, came_from) = if u == start_node {
+                (start_poly, start_pos, NONE)
+            } else {
+                match mesh.edge_neighbour(u as usize) {
+                    Some(q) => (q, mesh.half_edges[u as usize].mid, mesh.half_edges[u as usize].twin),
+                    None => continue,
+                }
+            };
+            let Some(cost) = filter.area_cost(nav, polygons[poly as usize].area) else { continue };
+            let g_u = self.nodes[u as usize].g;
+            if poly == goal_poly {
+                if let Some(c) = goal_cost {
+                    self.relax(goal_node, u, g_u + dist3(pos, goal_pos) * c, 0.0, gen);
+                }
+            }
+            let first = mesh.poly_first(poly);
+            for h in first..first + mesh.poly_len(poly) {
+                if h as u32 == came_from {
+                    continue;
+                }
+                let Some(next) = mesh.edge_neighbour(h) else { continue };
+                if filter.area_cost(nav, polygons[next as usize].area).is_none() {
+                    continue;
+                }
+                let mid = mesh.half_edges[h].mid;
+                self.relax(h as u32, u, g_u + dist3(pos, mid) * cost, dist3(mid, goal_pos) * h_scale, gen);
+            }
+        }
+        // Unreachable: the reached polygon whose nearest point is nearest the goal.
+        let mut best = (NONE, start_poly);
+        let mut best_point = mesh.closest_point_on_polygon(start_poly, xz(goal_pos));
+        let mut best_d = dist3(best_point, goal_pos);
+        for h in 0..half_edges {
+            if self.closed[h] != gen {
+                continue;
+            }
+            let Some(poly) = mesh.edge_neighbour(h) else { continue };
+            if poly == best.1 {
+                continue;
+            }
+            let c = mesh.closest_point_on_polygon(poly, xz(goal_pos));
+            let d = dist3(c, goal_pos);
+            if d < best_d {
+                best = (h as u32, poly);
+                best_point = c;
+                best_d = d;
+            }
+        }
+        SearchEnd::Partial(if best.0 == NONE { start_node } else { best.0 }, best_point)
+    }
+
+    /// Offers node `v` the cost `g` via `parent`; `h` is its heuristic.
+    fn relax(&mut self, v: u32, parent: u32, g: f64, h: f64, gen: u32) {
+        let node = &mut self.nodes[v as usize];
+        if node.stamp != gen || (g < node.g && self.closed[v as usize] != gen) {
+            *node = Node { g, parent, stamp: gen };
+            self.open.push(OpenEntry { f: g + h, g, node: v });
+        }
+    }
+}

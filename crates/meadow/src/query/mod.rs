@@ -1,0 +1,409 @@
+//! Runtime queries on a loaded navmesh: point location, A* paths with three smoothing styles,
+//! raycasts and random points.
+//!
+//! A [`QueryMesh`] wraps a validated [`NavMesh`] with the tables the queries need (point-location
+//! grid, half-edge twins and midpoints, area prefix sums); it is immutable and can be shared
+//! between threads. A [`PathQuery`] holds the scratch memory of the path search (node pool, open
+//! list, corridor and portal buffers); keep one per thread and reuse it, so that queries after
+//! warm-up allocate nothing.
+//!
+//! ```
+//! use meadow::query::{PathQuery, QueryFilter, QueryMesh};
+//! # let data = meadow::query::testmesh::GridSpec { cols: 4, rows: 4, ..Default::default() }.build();
+//! let mesh = QueryMesh::new(meadow::NavMesh::new(data)?); // or NavMesh::load("level.nav")?
+//! let mut query = PathQuery::new(&mesh); // one per thread, reused for every query
+//! let path = query.find_path(&mesh, [0.5, 0.0, 0.5], [3.5, 0.0, 3.5], &QueryFilter::new())?;
+//! assert_eq!(path.points.len(), 2); // an open square: the straight segment
+//! assert!((path.length - 18f64.sqrt()).abs() < 1e-12);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Heights: inside a polygon the surface height is interpolated over the fan triangulation from
+//! the polygon's vertex 0 (barycentric in the fan triangle that holds the point); every query uses
+//! this same rule.
+
+mod astar;
+mod funnel;
+mod locate;
+mod random;
+mod raycast;
+mod refine;
+#[doc(hidden)]
+pub mod testmesh;
+#[cfg(test)]
+mod tests;
+
+pub use astar::PathQuery;
+pub use locate::LocateIndex;
+pub use random::SplitMix64;
+pub use raycast::{RaycastResult, WallHit};
+
+use crate::asset::{EdgeLink, NavMesh};
+use crate::geom::Point2;
+
+/// Why a point query failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum QueryError {
+    /// An input coordinate is NaN or infinite.
+    #[error("query point has a non-finite coordinate")]
+    NonFiniteInput,
+    /// No polygon lies under the point within the vertical tolerance (or within the search box).
+    #[error("point is not on the navmesh")]
+    OffMesh,
+    /// The raycast walk did not terminate within its step limit (degenerate geometry).
+    #[error("raycast walk exceeded its step limit")]
+    WalkLimit,
+}
+
+/// Why a path query failed.
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+pub enum PathError {
+    /// The start or goal has a NaN or infinite coordinate.
+    #[error("start or goal has a non-finite coordinate")]
+    NonFiniteInput,
+    /// No polygon lies under the start point.
+    #[error("start point is not on the navmesh")]
+    StartOffMesh,
+    /// No polygon lies under the goal point.
+    #[error("goal point is not on the navmesh")]
+    GoalOffMesh,
+    /// The start polygon's area is excluded by the filter.
+    #[error("start polygon's area is excluded by the filter")]
+    StartExcluded,
+    /// A cost override in the filter is not a finite number > 0.
+    #[error("filter has cost {cost} for area {area}; costs must be finite and > 0")]
+    InvalidFilter { area: u16, cost: f32 },
+    /// No path leads from the start to the goal (and a partial path was not asked for).
+    #[error("goal is unreachable from the start")]
+    Unreachable,
+}
+
+/// How the corridor found by A* is turned into path points.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum PathStyle {
+    /// The raw A* path through the midpoints of the corridor's portals.
+    Midpoints,
+    /// Meadow mapping's refinement: each portal point is the midpoint or either endpoint,
+    /// whichever shortens the path, iterated until nothing changes.
+    MeadowRefined,
+    /// The funnel algorithm: the shortest path inside the corridor (string pulling).
+    #[default]
+    StringPulled,
+}
+
+/// Options of a path query that are not about areas.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PathOptions {
+    /// How the corridor is smoothed. Default [`PathStyle::StringPulled`].
+    pub style: PathStyle,
+    /// When the goal is unreachable, return the path to the reachable point nearest the goal
+    /// (flagged [`Path::partial`]) instead of [`PathError::Unreachable`]. Default `false`.
+    pub allow_partial: bool,
+    /// With [`PathStyle::StringPulled`], re-route the corridor through raycast shortcuts while
+    /// that shortens the path (the corridor of the midpoint graph's optimum need not hold the
+    /// shortest path). Default `true`.
+    pub shortcuts: bool,
+}
+
+impl Default for PathOptions {
+    fn default() -> Self {
+        PathOptions { style: PathStyle::StringPulled, allow_partial: false, shortcuts: true }
+    }
+}
+
+/// A found path.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Path {
+    /// Path points `[x, y, z]` from the start to the goal, heights on the mesh surface.
+    pub points: Vec<[f64; 3]>,
+    /// Length of the polyline through `points` (metres, 3D).
+    pub length: f64,
+    /// The polygons the path passes through, from the start polygon to the goal polygon.
+    pub corridor: Vec<u32>,
+    /// Whether the path ends at the reachable point nearest an unreachable goal.
+    pub partial: bool,
+}
+
+/// Per-area rule of a [`QueryFilter`].
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct AreaRule {
+    listed: bool,
+    excluded: bool,
+    cost: Option<f32>,
+}
+
+/// Which areas a path may cross and what they cost; the default allows every area at the
+/// mesh's own cost.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct QueryFilter {
+    rules: Vec<AreaRule>,
+    exclude_unlisted: bool,
+}
+
+impl QueryFilter {
+    /// A filter that allows every area at the mesh's cost.
+    pub fn new() -> QueryFilter {
+        QueryFilter::default()
+    }
+
+    /// A filter that allows only the given areas (at the mesh's cost unless overridden).
+    pub fn include_only(areas: &[u16]) -> QueryFilter {
+        let mut f = QueryFilter { rules: Vec::new(), exclude_unlisted: true };
+        for &a in areas {
+            f.rule_mut(a).listed = true;
+        }
+        f
+    }
+
+    /// Excludes an area: paths never enter its polygons.
+    pub fn exclude(mut self, area: u16) -> QueryFilter {
+        self.rule_mut(area).excluded = true;
+        self
+    }
+
+    /// Overrides an area's cost multiplier (must be finite and > 0; costs below 1 weaken the
+    /// A* heuristic accordingly, so results stay optimal).
+    pub fn with_cost(mut self, area: u16, cost: f32) -> QueryFilter {
+        self.rule_mut(area).cost = Some(cost);
+        self
+    }
+
+    fn rule_mut(&mut self, area: u16) -> &mut AreaRule {
+        let i = area as usize;
+        if self.rules.len() <= i {
+            self.rules.resize(i + 1, AreaRule::default());
+        }
+        &mut self.rules[i]
+    }
+
+    /// The cost multiplier of an area, or `None` when the filter excludes it.
+    pub fn area_cost(&self, mesh: &NavMesh, area: u16) -> Option<f64> {
+        let rule = self.rules.get(area as usize).copied().unwrap_or_default();
+        if rule.excluded || (self.exclude_unlisted && !rule.listed) {
+            return None;
+        }
+        match rule.cost {
+            Some(c) => Some(c as f64),
+            None => Some(mesh.areas().get(area as usize).map_or(1.0, |a| a.cost as f64)),
+        }
+    }
+
+    /// Checks the overrides and returns the smallest cost multiplier any area can have, which
+    /// scales the A* heuristic (mesh costs are validated `>= 1`).
+    fn heuristic_scale(&self) -> Result<f64, PathError> {
+        let mut scale = 1.0f64;
+        for (area, rule) in self.rules.iter().enumerate() {
+            if let Some(cost) = rule.cost {
+                if !(cost.is_finite() && cost > 0.0) {
+                    return Err(PathError::InvalidFilter { area: area as u16, cost });
+                }
+                scale = scale.min(cost as f64);
+            }
+        }
+        Ok(scale)
+    }
+}
+
+/// A polygon and a point on its surface.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Location {
+    /// The polygon index.
+    pub polygon: u32,
+    /// The point `[x, y, z]`, with `y` on the polygon's surface.
+    pub point: [f64; 3],
+}
+
+/// A validated navmesh plus the derived tables the queries use; immutable and shareable.
+#[derive(Clone, Debug)]
+pub struct QueryMesh {
+    mesh: NavMesh,
+    index: LocateIndex,
+    /// Per polygon: XZ bounds `[min_x, min_z, max_x, max_z]`.
+    poly_bounds: Vec<[f64; 4]>,
+    /// Per polygon: height range `[min_y, max_y]`.
+    poly_heights: Vec<[f64; 2]>,
+    /// Per half-edge (index into `polygon_vertices`): the polygon that owns it.
+    edge_owner: Vec<u32>,
+    /// Per half-edge: what the path search reads, packed together (one cache line per pair).
+    half_edges: Vec<HalfEdge>,
+    /// Prefix sums of polygon areas (XZ), for uniform random points.
+    area_prefix: Vec<f64>,
+}
+
+/// The search-relevant data of one half-edge.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct HalfEdge {
+    /// The 3D midpoint of the edge (the A* node position).
+    pub(crate) mid: [f64; 3],
+    /// The polygon across the edge, or `NONE` when it is not a portal.
+    pub(crate) neighbour: u32,
+    /// The same edge reversed in the neighbouring polygon, or `NONE`.
+    pub(crate) twin: u32,
+}
+
+/// Sentinel for "no half-edge" / "no node".
+pub(crate) const NONE: u32 = u32::MAX;
+
+impl QueryMesh {
+    /// Builds the query tables for a validated mesh (linear time plus the grid build).
+    pub fn new(mesh: NavMesh) -> QueryMesh {
+        let n = mesh.polygon_count();
+        let data = mesh.data();
+        let verts = mesh.vertices();
+        let mut poly_bounds = Vec::with_capacity(n);
+        let mut poly_heights = Vec::with_capacity(n);
+        let mut edge_owner = vec![0u32; data.polygon_vertices.len()];
+        let mut edge_mid = vec![[0.0; 3]; data.polygon_vertices.len()];
+        let mut area_prefix = Vec::with_capacity(n);
+        let mut total = 0.0;
+        for (pi, p) in data.polygons.iter().enumerate() {
+            let first = p.first as usize;
+            let count = p.vertex_count as usize;
+            let mut b = [f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY];
+            let mut h = [f64::INFINITY, f64::NEG_INFINITY];
+            let o = verts[data.polygon_vertices[first] as usize];
+            let mut twice_area = 0.0;
+            for k in 0..count {
+                let a = verts[data.polygon_vertices[first + k] as usize];
+                let c = verts[data.polygon_vertices[first + (k + 1) % count] as usize];
+                b = [b[0].min(a[0]), b[1].min(a[2]), b[2].max(a[0]), b[3].max(a[2])];
+                h = [h[0].min(a[1]), h[1].max(a[1])];
+                edge_owner[first + k] = pi as u32;
+                edge_mid[first + k] = [(a[0] + c[0]) * 0.5, (a[1] + c[1]) * 0.5, (a[2] + c[2]) * 0.5];
+                twice_area += (a[0] - o[0]) * (c[2] - o[2]) - (c[0] - o[0]) * (a[2] - o[2]);
+            }
+            poly_bounds.push(b);
+            poly_heights.push(h);
+            total += twice_area * 0.5;
+            area_prefix.push(total);
+        }
+        // Twins: validation guarantees the neighbour has the reversed edge linking back.
+        let mut edge_twin = vec![NONE; data.polygon_vertices.len()];
+        for (pi, p) in data.polygons.iter().enumerate() {
+            let first = p.first as usize;
+            let count = p.vertex_count as usize;
+            for k in 0..count {
+                let EdgeLink::Polygon(q) = data.edge_links[first + k] else { continue };
+                let a = data.polygon_vertices[first + k];
+                let b = data.polygon_vertices[first + (k + 1) % count];
+                let qd = data.polygons[q as usize];
+                let qf = qd.first as usize;
+                let qc = qd.vertex_count as usize;
+                for j in 0..qc {
+                    if data.polygon_vertices[qf + j] == b
+                        && data.polygon_vertices[qf + (j + 1) % qc] == a
+                        && data.edge_links[qf + j] == EdgeLink::Polygon(pi as u32)
+                    {
+                        edge_twin[first + k] = (qf + j) as u32;
+                        break;
+                    }
+                }
+            }
+        }
+        let index = LocateIndex::build(&poly_bounds);
+        let half_edges = (0..edge_owner.len())
+            .map(|h| HalfEdge {
+                mid: edge_mid[h],
+                neighbour: if let EdgeLink::Polygon(q) = data.edge_links[h] { q } else { NONE },
+                twin: edge_twin[h],
+            })
+            .collect();
+        QueryMesh { mesh, index, poly_bounds, poly_heights, edge_owner, half_edges, area_prefix }
+    }
+
+    /// The underlying navmesh.
+    pub fn mesh(&self) -> &NavMesh {
+        &self.mesh
+    }
+
+    /// Consumes the query mesh, returning the navmesh.
+    pub fn into_mesh(self) -> NavMesh {
+        self.mesh
+    }
+
+    /// The point-location grid.
+    pub fn locate_index(&self) -> &LocateIndex {
+        &self.index
+    }
+
+    /// Number of half-edges (entries of `polygon_vertices`).
+    pub(crate) fn half_edge_count(&self) -> usize {
+        self.edge_owner.len()
+    }
+
+    /// Vertex `k` of polygon `poly` as `[x, y, z]` (k taken modulo the vertex count).
+    #[inline]
+    pub(crate) fn poly_vertex(&self, poly: u32, k: usize) -> [f64; 3] {
+        let data = self.mesh.data();
+        let p = data.polygons[poly as usize];
+        let idx = data.polygon_vertices[p.first as usize + k % p.vertex_count as usize];
+        self.mesh.vertices()[idx as usize]
+    }
+
+    /// Number of vertices of polygon `poly`.
+    #[inline]
+    pub(crate) fn poly_len(&self, poly: u32) -> usize {
+        self.mesh.data().polygons[poly as usize].vertex_count as usize
+    }
+
+    /// Index of polygon `poly`'s first half-edge.
+    #[inline]
+    pub(crate) fn poly_first(&self, poly: u32) -> usize {
+        self.mesh.data().polygons[poly as usize].first as usize
+    }
+
+    /// The polygon across half-edge `h`, if it is a portal.
+    #[inline]
+    pub(crate) fn edge_neighbour(&self, h: usize) -> Option<u32> {
+        let q = self.half_edges[h].neighbour;
+        (q != NONE).then_some(q)
+    }
+
+    /// Whether the XZ point lies inside or on the boundary of polygon `poly` (exact; panics when
+    /// `poly` is out of range, like [`NavMesh::polygon`]).
+    pub fn polygon_contains(&self, poly: u32, p: Point2) -> bool {
+        let n = self.poly_len(poly);
+        (0..n).all(|k| {
+            let a = self.poly_vertex(poly, k);
+            let b = self.poly_vertex(poly, k + 1);
+            crate::geom::orient2d([a[0], a[2]], [b[0], b[2]], p) >= 0.0
+        })
+    }
+}
+
+/// XZ projection of a 3D point.
+#[inline]
+pub(crate) fn xz(p: [f64; 3]) -> Point2 {
+    [p[0], p[2]]
+}
+
+/// 3D distance.
+#[inline]
+pub(crate) fn dist3(a: [f64; 3], b: [f64; 3]) -> f64 {
+    let d = [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+    (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt()
+}
+
+/// XZ distance.
+#[inline]
+pub(crate) fn dist2(a: Point2, b: Point2) -> f64 {
+    ((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1])).sqrt()
+}
+
+/// Length of a 3D polyline.
+pub(crate) fn polyline_length(points: &[[f64; 3]]) -> f64 {
+    points.windows(2).map(|w| dist3(w[0], w[1])).sum()
+}
+
+fn finite3(p: [f64; 3]) -> bool {
+    p.iter().all(|c| c.is_finite())
+}
+
+impl QueryMesh {
+    /// The endpoints `(a, b)` of half-edge `h`, in its owner's counter-clockwise order.
+    pub(crate) fn edge_endpoints(&self, h: usize) -> ([f64; 3], [f64; 3]) {
+        let owner = self.edge_owner[h];
+        let k = h - self.poly_first(owner);
+        (self.poly_vertex(owner, k), self.poly_vertex(owner, k + 1))
+    }
+}

@@ -1,0 +1,198 @@
+//! Hand-made navmeshes for tests and benchmarks: a grid of square cells with some cells removed
+//! as obstacles, optionally split into triangles and jittered, on a planar (possibly sloped)
+//! surface. Not part of the stable API.
+//!
+//! ```text
+//!  z                       cell (c, r) spans x in [c, c+1] * cell, z in [r, r+1] * cell
+//!  2  +---+---+---+
+//!     |   |###|   |        ### = blocked cell (no polygon: its edges become walls)
+//!  1  +---+---+---+
+//!     |   |   |   |        triangulated cells use the diagonal that alternates with c + r
+//!  0  +---+---+---+
+//!     0   1   2   3  x
+//! ```
+
+use super::SplitMix64;
+use crate::asset::{AreaType, EdgeLink, NavMeshData, PolygonData};
+use crate::settings::BakeSettings;
+use std::collections::BTreeMap;
+
+/// Parameters of a grid mesh.
+#[derive(Clone, Debug)]
+pub struct GridSpec {
+    /// Number of cells along x.
+    pub cols: usize,
+    /// Number of cells along z.
+    pub rows: usize,
+    /// Cell side length (metres).
+    pub cell: f64,
+    /// World position of the grid corner `(0, 0)`; `origin[1]` is the height there.
+    pub origin: [f64; 3],
+    /// Height gradient `(dy/dx, dy/dz)` of the planar surface.
+    pub slope: [f64; 2],
+    /// Blocked cells, row-major (`r * cols + c`); missing entries are open.
+    pub blocked: Vec<bool>,
+    /// Area index per cell, row-major; missing entries use area 0.
+    pub cell_area: Vec<u16>,
+    /// Area types; defaults to one `"default"` area of cost 1.
+    pub areas: Vec<AreaType>,
+    /// Split every cell into two triangles.
+    pub triangulate: bool,
+    /// Move interior grid vertices randomly by up to this fraction of a cell per axis
+    /// (only with `triangulate`; keep it below 0.25 so triangles stay counter-clockwise).
+    pub jitter: f64,
+    /// Seed of the jitter.
+    pub seed: u64,
+    /// Layer number written into every polygon.
+    pub layer: u16,
+}
+
+impl Default for GridSpec {
+    fn default() -> Self {
+        GridSpec {
+            cols: 4,
+            rows: 4,
+            cell: 1.0,
+            origin: [0.0; 3],
+            slope: [0.0; 2],
+            blocked: Vec::new(),
+            cell_area: Vec::new(),
+            areas: vec![AreaType { name: "default".into(), cost: 1.0 }],
+            triangulate: false,
+            jitter: 0.0,
+            seed: 1,
+            layer: 0,
+        }
+    }
+}
+
+/// Marks about `fraction` of the cells of a `cols × rows` grid as blocked (seeded), then opens
+/// cells until no two open cells touch only at a corner (a pinch point where the walkable
+/// region's interior is disconnected but its closure is not, which a navmesh cannot link).
+pub fn random_blocked(cols: usize, rows: usize, fraction: f64, seed: u64) -> Vec<bool> {
+    let mut rng = SplitMix64::new(seed);
+    let mut blocked: Vec<bool> = (0..cols * rows).map(|_| rng.next_f64() < fraction).collect();
+    // Every pass opens a cell or stops, so this ends after at most cols * rows passes.
+    loop {
+        let mut changed = false;
+        for r in 0..rows.saturating_sub(1) {
+            for c in 0..cols.saturating_sub(1) {
+                let cells = [r * cols + c, r * cols + c + 1, (r + 1) * cols + c, (r + 1) * cols + c + 1];
+                let b = cells.map(|i| blocked[i]);
+                if b[0] == b[3] && b[1] == b[2] && b[0] != b[1] {
+                    let open = if b[0] { cells[0] } else { cells[1] };
+                    blocked[open] = false;
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            return blocked;
+        }
+    }
+}
+
+impl GridSpec {
+    fn is_blocked(&self, c: usize, r: usize) -> bool {
+        self.blocked.get(r * self.cols + c).copied().unwrap_or(false)
+    }
+
+    /// Builds the mesh data (outlines are left empty: the queries do not use them).
+    pub fn build(&self) -> NavMeshData {
+        let (cols, rows) = (self.cols, self.rows);
+        let mut rng = SplitMix64::new(self.seed);
+        let mut vertices = Vec::with_capacity((cols + 1) * (rows + 1));
+        for r in 0..=rows {
+            for c in 0..=cols {
+                let (mut x, mut z) = (c as f64, r as f64);
+                let interior = c > 0 && c < cols && r > 0 && r < rows;
+                if self.triangulate && interior && self.jitter > 0.0 {
+                    x += (rng.next_f64() * 2.0 - 1.0) * self.jitter;
+                    z += (rng.next_f64() * 2.0 - 1.0) * self.jitter;
+                }
+                let (x, z) = (self.origin[0] + x * self.cell, self.origin[2] + z * self.cell);
+                let y = self.origin[1] + self.slope[0] * (x - self.origin[0]) + self.slope[1] * (z - self.origin[2]);
+                vertices.push([x, y, z]);
+            }
+        }
+        let vid = |c: usize, r: usize| (r * (cols + 1) + c) as u32;
+        let mut rings: Vec<(Vec<u32>, u16)> = Vec::new();
+        for r in 0..rows {
+            for c in 0..cols {
+                if self.is_blocked(c, r) {
+                    continue;
+                }
+                let area = self.cell_area.get(r * cols + c).copied().unwrap_or(0);
+                let (v00, v10, v11, v01) = (vid(c, r), vid(c + 1, r), vid(c + 1, r + 1), vid(c, r + 1));
+                if !self.triangulate {
+                    rings.push((vec![v00, v10, v11, v01], area));
+                } else if (c + r) % 2 == 0 {
+                    rings.push((vec![v00, v10, v11], area));
+                    rings.push((vec![v00, v11, v01], area));
+                } else {
+                    rings.push((vec![v00, v10, v01], area));
+                    rings.push((vec![v10, v11, v01], area));
+                }
+            }
+        }
+        assemble(self.settings(), vertices, &rings, self.areas.clone(), self.layer)
+    }
+
+    fn settings(&self) -> BakeSettings {
+        BakeSettings::DEFAULT
+    }
+}
+
+/// Builds mesh data from polygon rings (vertex indices, counter-clockwise) and an area each,
+/// linking every edge to the polygon that has it reversed.
+pub fn assemble(
+    settings: BakeSettings,
+    vertices: Vec<[f64; 3]>,
+    rings: &[(Vec<u32>, u16)],
+    areas: Vec<AreaType>,
+    layer: u16,
+) -> NavMeshData {
+    let mut owner: BTreeMap<(u32, u32), u32> = BTreeMap::new();
+    for (pi, (ring, _)) in rings.iter().enumerate() {
+        for k in 0..ring.len() {
+            owner.insert((ring[k], ring[(k + 1) % ring.len()]), pi as u32);
+        }
+    }
+    let mut polygons = Vec::new();
+    let mut polygon_vertices = Vec::new();
+    let mut edge_links = Vec::new();
+    for (ring, area) in rings {
+        polygons.push(PolygonData {
+            first: polygon_vertices.len() as u32,
+            vertex_count: ring.len() as u8,
+            area: *area,
+            layer,
+        });
+        for k in 0..ring.len() {
+            let (a, b) = (ring[k], ring[(k + 1) % ring.len()]);
+            polygon_vertices.push(a);
+            edge_links.push(owner.get(&(b, a)).map_or(EdgeLink::Wall, |&q| EdgeLink::Polygon(q)));
+        }
+    }
+    NavMeshData { settings, vertices, polygons, polygon_vertices, edge_links, areas, outlines: Vec::new() }
+}
+
+/// Puts two meshes into one asset (no links between them); `top`'s polygons keep their own
+/// layer numbers, so give the specs different `layer` values.
+pub fn combine(bottom: NavMeshData, top: NavMeshData) -> NavMeshData {
+    let mut out = bottom;
+    let vertex_offset = out.vertices.len() as u32;
+    let poly_offset = out.polygons.len() as u32;
+    let run_offset = out.polygon_vertices.len() as u32;
+    out.vertices.extend(top.vertices);
+    out.polygons.extend(top.polygons.iter().map(|p| PolygonData { first: p.first + run_offset, ..*p }));
+    out.polygon_vertices.extend(top.polygon_vertices.iter().map(|v| v + vertex_offset));
+    out.edge_links.extend(top.edge_links.iter().map(|&l| {
+        if let EdgeLink::Polygon(q) = l {
+            EdgeLink::Polygon(q + poly_offset)
+        } else {
+            l
+        }
+    }));
+    out
+}

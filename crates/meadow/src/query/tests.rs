@@ -1,0 +1,895 @@
+//! Query tests: geometric invariants on many random queries, checked against brute-force
+//! oracles written independently of the query code (naive visibility graph + Dijkstra for
+//! shortest lengths, Dijkstra over the midpoint graph for A* optimality, linear scans for point
+//! location).
+
+use super::testmesh::{combine, random_blocked, GridSpec};
+use super::*;
+use crate::asset::{AreaType, NavMesh};
+use crate::geom::orient2d;
+use std::collections::BTreeSet;
+
+fn query_mesh(data: crate::asset::NavMeshData) -> QueryMesh {
+    QueryMesh::new(NavMesh::new(data).expect("test mesh is valid"))
+}
+
+fn sign(v: f64) -> i8 {
+    if v > 0.0 {
+        1
+    } else if v < 0.0 {
+        -1
+    } else {
+        0
+    }
+}
+
+/// Whether the closed segments `s t` and `a b` intersect (exact).
+fn segments_intersect(s: Point2, t: Point2, a: Point2, b: Point2) -> bool {
+    let (o1, o2) = (sign(orient2d(s, t, a)), sign(orient2d(s, t, b)));
+    let (o3, o4) = (sign(orient2d(a, b, s)), sign(orient2d(a, b, t)));
+    if o1 == 0 && o2 == 0 {
+        // Collinear: the projections on the dominant axis must overlap.
+        let axis =
+            if (t[0] - s[0]).abs() + (b[0] - a[0]).abs() >= (t[1] - s[1]).abs() + (b[1] - a[1]).abs() { 0 } else { 1 };
+        let (s0, s1) = (s[axis].min(t[axis]), s[axis].max(t[axis]));
+        let (a0, a1) = (a[axis].min(b[axis]), a[axis].max(b[axis]));
+        return s0 <= a1 && a0 <= s1;
+    }
+    o1 * o2 <= 0 && o3 * o4 <= 0
+}
+
+/// The brute-force shortest-path oracle: the visibility graph of all wall endpoints, built
+/// naively (every pair against every wall), searched with Dijkstra. Valid for single-layer
+/// meshes.
+struct Oracle<'a> {
+    mesh: &'a QueryMesh,
+    walls: Vec<(Point2, Point2)>,
+    corners: Vec<Point2>,
+    corner_edges: Vec<Vec<(usize, f64)>>,
+}
+
+impl<'a> Oracle<'a> {
+    fn new(mesh: &'a QueryMesh) -> Oracle<'a> {
+        let mut walls = Vec::new();
+        let mut corner_ids = BTreeSet::new();
+        let data = mesh.mesh().data();
+        for (h, link) in data.edge_links.iter().enumerate() {
+            if *link == crate::asset::EdgeLink::Wall {
+                let (a, b) = mesh.edge_endpoints(h);
+                walls.push((xz(a), xz(b)));
+                let owner = mesh.edge_owner[h];
+                let k = h - mesh.poly_first(owner);
+                let n = mesh.poly_len(owner);
+                corner_ids.insert(data.polygon_vertices[h]);
+                corner_ids.insert(data.polygon_vertices[mesh.poly_first(owner) + (k + 1) % n]);
+            }
+        }
+        let corners: Vec<Point2> = corner_ids.iter().map(|&v| xz(mesh.mesh().vertices()[v as usize])).collect();
+        let mut oracle = Oracle { mesh, walls, corners, corner_edges: Vec::new() };
+        let n = oracle.corners.len();
+        let mut edges = vec![Vec::new(); n];
+        for i in 0..n {
+            for j in i + 1..n {
+                if oracle.visible(oracle.corners[i], oracle.corners[j]) {
+                    let d = dist2(oracle.corners[i], oracle.corners[j]);
+                    edges[i].push((j, d));
+                    edges[j].push((i, d));
+                }
+            }
+        }
+        oracle.corner_edges = edges;
+        oracle
+    }
+
+    fn inside(&self, p: Point2) -> bool {
+        (0..self.mesh.mesh().polygon_count() as u32).any(|poly| self.mesh.polygon_contains(poly, p))
+    }
+
+    /// Whether the segment `p q` stays on the mesh: it crosses no wall properly, and every piece
+    /// between the wall corners it touches has its midpoint on the mesh.
+    fn visible(&self, p: Point2, q: Point2) -> bool {
+        for &(a, b) in &self.walls {
+            let (o1, o2) = (sign(orient2d(p, q, a)), sign(orient2d(p, q, b)));
+            let (o3, o4) = (sign(orient2d(a, b, p)), sign(orient2d(a, b, q)));
+            if o1 * o2 < 0 && o3 * o4 < 0 {
+                return false;
+            }
+        }
+        let mut stops = vec![p, q];
+        for &c in &self.corners {
+            if orient2d(p, q, c) == 0.0 && segments_intersect(p, q, c, c) {
+                stops.push(c);
+            }
+        }
+        let axis = if (q[0] - p[0]).abs() >= (q[1] - p[1]).abs() { 0 } else { 1 };
+        let dir = q[axis] >= p[axis];
+        stops.sort_by(|a, b| if dir { a[axis].total_cmp(&b[axis]) } else { b[axis].total_cmp(&a[axis]) });
+        stops.windows(2).all(|w| w[0] == w[1] || self.inside([(w[0][0] + w[1][0]) * 0.5, (w[0][1] + w[1][1]) * 0.5]))
+    }
+
+    /// The shortest walkable length from `s` to `g`, or `None` when unreachable.
+    fn shortest(&self, s: Point2, g: Point2) -> Option<f64> {
+        if self.visible(s, g) {
+            return Some(dist2(s, g));
+        }
+        let n = self.corners.len();
+        // Nodes 0..n are corners, n is the start; the goal is reached from visible corners.
+        let to_goal: Vec<bool> = self.corners.iter().map(|&c| self.visible(c, g)).collect();
+        let mut dist = vec![f64::INFINITY; n];
+        let mut done = vec![false; n];
+        for (i, &c) in self.corners.iter().enumerate() {
+            if self.visible(s, c) {
+                dist[i] = dist2(s, c);
+            }
+        }
+        let mut best = f64::INFINITY;
+        while let Some(u) =
+            (0..n).filter(|&i| !done[i] && dist[i].is_finite()).min_by(|&a, &b| dist[a].total_cmp(&dist[b]))
+        {
+            if dist[u] >= best {
+                break;
+            }
+            done[u] = true;
+            if to_goal[u] {
+                best = best.min(dist[u] + dist2(self.corners[u], g));
+            }
+            for &(v, d) in &self.corner_edges[u] {
+                if dist[u] + d < dist[v] {
+                    dist[v] = dist[u] + d;
+                }
+            }
+        }
+        best.is_finite().then_some(best)
+    }
+}
+
+/// The portals between consecutive corridor polygons (any shared edge), as XZ segments.
+fn corridor_portal(mesh: &QueryMesh, from: u32, to: u32) -> Vec<(Point2, Point2)> {
+    let first = mesh.poly_first(from);
+    (first..first + mesh.poly_len(from))
+        .filter(|&h| mesh.edge_neighbour(h) == Some(to))
+        .map(|h| {
+            let (a, b) = mesh.edge_endpoints(h);
+            (xz(a), xz(b))
+        })
+        .collect()
+}
+
+/// Checks exactly that the path polyline lies inside the union of its corridor polygons: each
+/// point lies in a corridor polygon (in corridor order) and each segment crosses every portal
+/// between the polygons of its endpoints. Pieces between consecutive crossings then lie in one
+/// convex polygon each, and together they cover the segment.
+fn assert_path_in_corridor(mesh: &QueryMesh, path: &Path) {
+    let cor = &path.corridor;
+    assert!(!cor.is_empty());
+    for w in cor.windows(2) {
+        assert!(!corridor_portal(mesh, w[0], w[1]).is_empty(), "corridor {w:?} not adjacent");
+    }
+    let mut c = 0usize;
+    for (j, p) in path.points.iter().enumerate() {
+        let p2 = xz(*p);
+        let target = if j + 1 == path.points.len() {
+            cor.len() - 1
+        } else {
+            (c..cor.len())
+                .find(|&k| mesh.polygon_contains(cor[k], p2))
+                .unwrap_or_else(|| panic!("point {j} {p:?} off corridor"))
+        };
+        assert!(mesh.polygon_contains(cor[target], p2), "point {j} not in corridor polygon {}", cor[target]);
+        if j > 0 {
+            let s = xz(path.points[j - 1]);
+            for i in c..target {
+                let crosses =
+                    corridor_portal(mesh, cor[i], cor[i + 1]).iter().any(|&(a, b)| segments_intersect(s, p2, a, b));
+                assert!(crosses, "segment {j} misses portal {i}");
+            }
+        }
+        c = target;
+    }
+}
+
+struct Styled {
+    midpoints: Path,
+    meadow: Path,
+    /// String pulled on the A* corridor, without shortcuts.
+    pulled: Path,
+    /// The default: string pulled with corridor shortcuts.
+    funnel: Path,
+}
+
+fn all_styles(q: &mut PathQuery, mesh: &QueryMesh, s: [f64; 3], g: [f64; 3]) -> Result<Styled, PathError> {
+    let filter = QueryFilter::new();
+    let mut run = |style, shortcuts| {
+        let mut p = Path::default();
+        q.find_path_into(mesh, s, g, &filter, PathOptions { style, allow_partial: false, shortcuts }, &mut p).map(|_| p)
+    };
+    Ok(Styled {
+        midpoints: run(PathStyle::Midpoints, true)?,
+        meadow: run(PathStyle::MeadowRefined, true)?,
+        pulled: run(PathStyle::StringPulled, false)?,
+        funnel: run(PathStyle::StringPulled, true)?,
+    })
+}
+
+/// Mean relative excess over the true shortest length of the default paths (with shortcuts)
+/// and of the plain string-pulled A* corridor, and the number of paths found.
+struct Excess {
+    funnel: f64,
+    pulled: f64,
+    found: usize,
+}
+
+/// Runs `pairs` random queries on a mesh and checks every invariant.
+fn check_random_paths(mesh: &QueryMesh, pairs: usize, seed: u64, exact_midpoints: bool, max_excess: f64) -> Excess {
+    let oracle = Oracle::new(mesh);
+    let mut rng = SplitMix64::new(seed);
+    let mut q = PathQuery::new(mesh);
+    let (mut excess_sum, mut pulled_sum, mut found) = (0.0, 0.0, 0);
+    for _ in 0..pairs {
+        let s = mesh.random_point(&mut rng).unwrap();
+        let g = mesh.random_point(&mut rng).unwrap();
+        let truth = oracle.shortest(xz(s.point), xz(g.point));
+        let styled = match all_styles(&mut q, mesh, s.point, g.point) {
+            Ok(p) => p,
+            Err(e) => {
+                assert_eq!(e, PathError::Unreachable);
+                assert_eq!(truth, None, "A* found no path but the oracle did");
+                continue;
+            }
+        };
+        let truth = truth.expect("A* found a path but the oracle did not");
+        found += 1;
+        for p in [&styled.midpoints, &styled.meadow, &styled.pulled, &styled.funnel] {
+            assert_eq!(p.points.first(), Some(&s.point));
+            assert_eq!(p.points.last(), Some(&g.point));
+            assert!((p.length - polyline_length(&p.points)).abs() <= 1e-12 * (1.0 + p.length));
+        }
+        for p in [&styled.meadow, &styled.pulled] {
+            assert_eq!(p.corridor, styled.midpoints.corridor, "styles share the A* corridor");
+        }
+        assert_path_in_corridor(mesh, &styled.funnel);
+        assert_path_in_corridor(mesh, &styled.pulled);
+        if exact_midpoints {
+            assert_path_in_corridor(mesh, &styled.meadow);
+            assert_path_in_corridor(mesh, &styled.midpoints);
+        }
+        let tol = 1e-9 * (1.0 + styled.midpoints.length);
+        let straight = dist3(s.point, g.point);
+        assert!(styled.funnel.length <= styled.pulled.length + tol, "shortcuts lengthened the path");
+        assert!(
+            styled.pulled.length <= styled.meadow.length + tol,
+            "funnel {} > meadow {}",
+            styled.pulled.length,
+            styled.meadow.length
+        );
+        assert!(styled.meadow.length <= styled.midpoints.length + tol);
+        assert!(styled.funnel.length >= straight - tol);
+        assert!(
+            styled.funnel.length >= truth - tol,
+            "funnel {} shorter than the true shortest {truth}",
+            styled.funnel.length
+        );
+        let excess = (styled.funnel.length - truth) / truth.max(1e-12);
+        assert!(excess <= max_excess, "funnel {} exceeds shortest {truth} by {excess}", styled.funnel.length);
+        excess_sum += excess;
+        pulled_sum += (styled.pulled.length - truth) / truth.max(1e-12);
+    }
+    let n = found.max(1) as f64;
+    Excess { funnel: excess_sum / n, pulled: pulled_sum / n, found }
+}
+
+#[test]
+fn open_grid_of_squares_paths_are_shortest() {
+    let mesh = query_mesh(GridSpec { cols: 9, rows: 6, ..GridSpec::default() }.build());
+    let e = check_random_paths(&mesh, 150, 11, true, 0.01);
+    println!(
+        "open squares, {} pairs: mean excess over shortest {:.4}% (without shortcuts {:.4}%)",
+        e.found,
+        e.funnel * 100.0,
+        e.pulled * 100.0
+    );
+    assert_eq!(e.found, 150);
+}
+
+#[test]
+fn open_jittered_triangles_paths_are_shortest() {
+    let spec = GridSpec { cols: 8, rows: 8, triangulate: true, jitter: 0.2, seed: 5, ..GridSpec::default() };
+    let mesh = query_mesh(spec.build());
+    let e = check_random_paths(&mesh, 150, 12, false, 0.01);
+    println!(
+        "open jittered triangles, {} pairs: mean excess over shortest {:.4}% (without shortcuts {:.4}%)",
+        e.found,
+        e.funnel * 100.0,
+        e.pulled * 100.0
+    );
+    assert_eq!(e.found, 150);
+}
+
+#[test]
+fn grid_with_obstacles_paths_are_valid_and_near_shortest() {
+    for (triangulate, seed) in [(false, 21u64), (true, 22)] {
+        let spec = GridSpec {
+            cols: 12,
+            rows: 10,
+            triangulate,
+            blocked: random_blocked(12, 10, 0.2, seed),
+            ..GridSpec::default()
+        };
+        let mesh = query_mesh(spec.build());
+        // The midpoint graph's corridor need not hold the true shortest path, so the funnel path
+        // may be longer than the optimum; the bound is loose, the mean is reported.
+        let e = check_random_paths(&mesh, 200, seed, true, 0.5);
+        println!(
+            "obstacles (triangulated {triangulate}), {} pairs: mean excess over shortest {:.4}% (without shortcuts {:.4}%)",
+            e.found,
+            e.funnel * 100.0,
+            e.pulled * 100.0
+        );
+        assert!(e.found > 50);
+        assert!(e.funnel < 0.05, "mean excess {}", e.funnel);
+    }
+}
+
+/// Dijkstra over the undirected midpoint graph (portals as nodes), written independently of
+/// the A* code: the A* midpoint path's cost must equal its optimum.
+fn midpoint_graph_optimum(mesh: &QueryMesh, filter: &QueryFilter, s: Location, g: Location) -> Option<f64> {
+    let nav = mesh.mesh();
+    let cost = |poly: u32| filter.area_cost(nav, nav.data().polygons[poly as usize].area);
+    // Node list: start, goal, then one node per undirected portal (lower half-edge index).
+    let mut pos: Vec<[f64; 3]> = vec![s.point, g.point];
+    let mut polys_of: Vec<Vec<u32>> = vec![vec![s.polygon], vec![g.polygon]];
+    for h in 0..mesh.half_edge_count() {
+        let twin = mesh.half_edges[h].twin;
+        if twin != NONE && (h as u32) < twin {
+            pos.push(mesh.half_edges[h].mid);
+            polys_of.push(vec![mesh.edge_owner[h], mesh.edge_owner[twin as usize]]);
+        }
+    }
+    let n = pos.len();
+    let mut dist = vec![f64::INFINITY; n];
+    let mut done = vec![false; n];
+    dist[0] = 0.0;
+    while let Some(u) = (0..n).filter(|&i| !done[i] && dist[i].is_finite()).min_by(|&a, &b| dist[a].total_cmp(&dist[b]))
+    {
+        done[u] = true;
+        if u == 1 {
+            return Some(dist[1]);
+        }
+        for v in 0..n {
+            if done[v] {
+                continue;
+            }
+            for &p in &polys_of[u] {
+                // Both nodes on polygon p's boundary: a straight move inside p.
+                if !polys_of[v].contains(&p) {
+                    continue;
+                }
+                // Portal nodes may only be used when both their polygons are allowed.
+                if v >= 2 && polys_of[v].iter().any(|&r| cost(r).is_none()) {
+                    continue;
+                }
+                if let Some(c) = cost(p) {
+                    let d = dist[u] + dist3(pos[u], pos[v]) * c;
+                    if d < dist[v] {
+                        dist[v] = d;
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn astar_is_optimal_on_the_midpoint_graph_with_area_costs() {
+    // Area 1 (cost 4) in a band of columns 3..6, area 2 excluded in a few cells.
+    let (cols, rows) = (10, 8);
+    let mut cell_area = vec![0u16; cols * rows];
+    for r in 0..rows {
+        for c in 3..6 {
+            cell_area[r * cols + c] = 1;
+        }
+    }
+    for &cell in &[2 * cols + 7, 3 * cols + 7, 4 * cols + 1] {
+        cell_area[cell] = 2;
+    }
+    let areas = vec![
+        AreaType { name: "default".into(), cost: 1.0 },
+        AreaType { name: "mud".into(), cost: 4.0 },
+        AreaType { name: "lava".into(), cost: 1.0 },
+    ];
+    let spec = GridSpec {
+        cols,
+        rows,
+        triangulate: true,
+        blocked: random_blocked(cols, rows, 0.1, 3),
+        cell_area,
+        areas,
+        ..GridSpec::default()
+    };
+    let mesh = query_mesh(spec.build());
+    let filters = [QueryFilter::new(), QueryFilter::new().exclude(2), QueryFilter::new().exclude(2).with_cost(1, 0.5)];
+    let mut rng = SplitMix64::new(77);
+    let mut q = PathQuery::new(&mesh);
+    let mut compared = 0;
+    for _ in 0..40 {
+        let s = mesh.random_point(&mut rng).unwrap();
+        let g = mesh.random_point(&mut rng).unwrap();
+        for filter in &filters {
+            let options = PathOptions { style: PathStyle::Midpoints, ..PathOptions::default() };
+            let mut path = Path::default();
+            let result = q.find_path_into(&mesh, s.point, g.point, filter, options, &mut path);
+            let start_area = mesh.mesh().data().polygons[s.polygon as usize].area;
+            if filter.area_cost(mesh.mesh(), start_area).is_none() {
+                assert_eq!(result, Err(PathError::StartExcluded));
+                continue;
+            }
+            let optimum = if s.polygon == g.polygon {
+                Some(dist3(s.point, g.point))
+            } else {
+                midpoint_graph_optimum(&mesh, filter, s, g)
+            };
+            match (result, optimum) {
+                (Ok(()), Some(best)) => {
+                    // Segment i of a midpoint path runs inside corridor polygon i.
+                    assert_eq!(path.points.len(), path.corridor.len() + 1);
+                    let mut cost = 0.0;
+                    for (i, w) in path.points.windows(2).enumerate() {
+                        let poly = path.corridor[i];
+                        let c = filter.area_cost(mesh.mesh(), mesh.mesh().data().polygons[poly as usize].area);
+                        cost += dist3(w[0], w[1]) * c.expect("corridor avoids excluded areas");
+                    }
+                    assert!((cost - best).abs() <= 1e-9 * (1.0 + best), "A* cost {cost} vs optimum {best}");
+                    compared += 1;
+                }
+                (Err(PathError::Unreachable), None) => {}
+                (r, o) => panic!("A* {r:?} disagrees with Dijkstra {o:?}"),
+            }
+        }
+    }
+    assert!(compared > 60, "only {compared} paths compared");
+}
+
+#[test]
+fn same_polygon_gives_the_straight_segment() {
+    let mesh = query_mesh(GridSpec { cols: 2, rows: 2, ..GridSpec::default() }.build());
+    let mut q = PathQuery::new(&mesh);
+    let p = q.find_path(&mesh, [0.1, 0.0, 0.2], [0.9, 0.0, 0.7], &QueryFilter::new()).unwrap();
+    assert_eq!(p.points, vec![[0.1, 0.0, 0.2], [0.9, 0.0, 0.7]]);
+    assert_eq!(p.corridor, vec![0]);
+    assert_eq!(p.length, dist3([0.1, 0.0, 0.2], [0.9, 0.0, 0.7]));
+}
+
+#[test]
+fn bad_inputs_give_typed_errors() {
+    let areas = vec![AreaType { name: "default".into(), cost: 1.0 }, AreaType { name: "water".into(), cost: 1.0 }];
+    let mesh =
+        query_mesh(GridSpec { cols: 3, rows: 1, cell_area: vec![1, 0, 0], areas, ..GridSpec::default() }.build());
+    let mut q = PathQuery::new(&mesh);
+    let f = QueryFilter::new();
+    let on = [2.5, 0.0, 0.5];
+    assert_eq!(q.find_path(&mesh, [f64::NAN, 0.0, 0.5], on, &f), Err(PathError::NonFiniteInput));
+    assert_eq!(q.find_path(&mesh, on, [0.5, f64::INFINITY, 0.5], &f), Err(PathError::NonFiniteInput));
+    assert_eq!(q.find_path(&mesh, [5.0, 0.0, 0.5], on, &f), Err(PathError::StartOffMesh));
+    assert_eq!(q.find_path(&mesh, on, [1.5, 10.0, 0.5], &f), Err(PathError::GoalOffMesh));
+    assert_eq!(q.find_path(&mesh, [0.5, 0.0, 0.5], on, &QueryFilter::new().exclude(1)), Err(PathError::StartExcluded));
+    assert_eq!(q.find_path(&mesh, on, [0.5, 0.0, 0.5], &QueryFilter::new().exclude(1)), Err(PathError::Unreachable));
+    assert_eq!(q.find_path(&mesh, on, [0.5, 0.0, 0.5], &QueryFilter::include_only(&[0])), Err(PathError::Unreachable));
+    let bad = QueryFilter::new().with_cost(0, f32::NAN);
+    assert!(matches!(q.find_path(&mesh, on, on, &bad), Err(PathError::InvalidFilter { area: 0, .. })));
+    assert_eq!(mesh.locate([0.5, f64::NAN, 0.5]), Err(QueryError::NonFiniteInput));
+    assert_eq!(mesh.raycast(on, [f64::NAN; 3], &mut Vec::new()), Err(QueryError::NonFiniteInput));
+
+    // A mesh without polygons answers everything with errors, never a panic.
+    let empty = crate::asset::NavMeshData {
+        polygons: vec![],
+        polygon_vertices: vec![],
+        edge_links: vec![],
+        ..GridSpec::default().build()
+    };
+    let empty = query_mesh(empty);
+    let mut q = PathQuery::new(&empty);
+    assert_eq!(q.find_path(&empty, on, on, &f), Err(PathError::StartOffMesh));
+    assert_eq!(empty.nearest_point(on, [10.0; 3]), Err(QueryError::OffMesh));
+    assert_eq!(empty.random_point(&mut SplitMix64::new(1)), None);
+    assert_eq!(empty.raycast(on, on, &mut Vec::new()), Err(QueryError::OffMesh));
+}
+
+#[test]
+fn partial_path_ends_at_the_reachable_point_nearest_the_goal() {
+    // A blocked column at x in [4, 5) splits the grid; the goal is on the far side.
+    let (cols, rows) = (9, 5);
+    let blocked: Vec<bool> = (0..cols * rows).map(|i| i % cols == 4).collect();
+    let mesh = query_mesh(GridSpec { cols, rows, blocked, triangulate: true, ..GridSpec::default() }.build());
+    let mut q = PathQuery::new(&mesh);
+    let options = PathOptions { allow_partial: true, ..PathOptions::default() };
+    let mut rng = SplitMix64::new(9);
+    for _ in 0..20 {
+        let s = [rng.next_f64() * 4.0, 0.0, rng.next_f64() * 5.0];
+        let g = [5.0 + rng.next_f64() * 4.0, 0.0, rng.next_f64() * 5.0];
+        assert_eq!(q.find_path(&mesh, s, g, &QueryFilter::new()), Err(PathError::Unreachable));
+        let mut path = Path::default();
+        q.find_path_into(&mesh, s, g, &QueryFilter::new(), options, &mut path).unwrap();
+        assert!(path.partial);
+        // Brute force: the nearest point of the left component is (4, z_goal).
+        let end = *path.points.last().unwrap();
+        assert!((end[0] - 4.0).abs() < 1e-12 && (end[2] - g[2]).abs() < 1e-12, "partial end {end:?} for goal {g:?}");
+        assert_path_in_corridor(&mesh, &path);
+    }
+}
+
+/// The locate rule, brute force over every polygon.
+fn locate_brute(mesh: &QueryMesh, p: [f64; 3]) -> Option<u32> {
+    let s = mesh.mesh().settings();
+    let mut cands: Vec<(f64, u32)> = (0..mesh.mesh().polygon_count() as u32)
+        .filter(|&poly| mesh.polygon_contains(poly, xz(p)))
+        .map(|poly| (mesh.surface_height(poly, xz(p)), poly))
+        .collect();
+    cands.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    let below = cands
+        .iter()
+        .filter(|(h, _)| *h <= p[1] && p[1] - h <= s.height)
+        .max_by(|a, b| a.0.total_cmp(&b.0).then(b.1.cmp(&a.1)));
+    let above = cands.iter().find(|(h, _)| *h > p[1] && h - p[1] <= s.max_climb);
+    below.or(above).map(|c| c.1)
+}
+
+#[test]
+fn locate_is_layer_aware_and_matches_a_linear_scan() {
+    // A sloped lower floor and a flat upper floor at y = 3 overlapping it in XZ.
+    let lower =
+        GridSpec { cols: 8, rows: 6, triangulate: true, jitter: 0.2, slope: [0.05, -0.03], ..GridSpec::default() }
+            .build();
+    let upper =
+        GridSpec { cols: 4, rows: 3, cell: 1.5, origin: [2.0, 3.0, 1.0], layer: 1, ..GridSpec::default() }.build();
+    let mesh = query_mesh(combine(lower, upper));
+    assert!(mesh.locate_index().dimensions().0 >= 2);
+    let mut rng = SplitMix64::new(4);
+    let mut hits = [0usize; 2];
+    for _ in 0..3000 {
+        let p = [rng.next_f64() * 10.0 - 1.0, rng.next_f64() * 7.0 - 2.0, rng.next_f64() * 8.0 - 1.0];
+        let got = mesh.locate(p).ok().map(|l| l.polygon);
+        assert_eq!(got, locate_brute(&mesh, p), "locate {p:?}");
+        if let Some(poly) = got {
+            let layer = mesh.mesh().data().polygons[poly as usize].layer;
+            hits[layer as usize] += 1;
+        }
+    }
+    assert!(hits[0] > 100 && hits[1] > 100, "{hits:?}");
+    // Heights on the sloped planar floor are exact up to rounding.
+    for _ in 0..200 {
+        let l = mesh.random_point(&mut rng).unwrap();
+        let layer = mesh.mesh().data().polygons[l.polygon as usize].layer;
+        let plane = if layer == 0 { 0.05 * l.point[0] - 0.03 * l.point[2] } else { 3.0 };
+        let located = mesh.locate([l.point[0], l.point[1] + 0.01, l.point[2]]).unwrap();
+        assert!((located.point[1] - plane).abs() < 1e-9);
+    }
+    // Directly under the upper floor: y chooses the layer.
+    let at = |y| mesh.locate([3.0, y, 2.0]).map(|l| mesh.mesh().data().polygons[l.polygon as usize].layer);
+    assert_eq!(at(0.5), Ok(0));
+    assert_eq!(at(3.2), Ok(1));
+    assert_eq!(at(2.5), Ok(1), "just below the upper floor, within climb");
+    assert_eq!(at(5.5), Err(QueryError::OffMesh));
+}
+
+#[test]
+fn nearest_point_matches_a_linear_scan() {
+    let spec = GridSpec {
+        cols: 10,
+        rows: 7,
+        triangulate: true,
+        blocked: random_blocked(10, 7, 0.25, 8),
+        ..GridSpec::default()
+    };
+    let mesh = query_mesh(spec.build());
+    let mut rng = SplitMix64::new(6);
+    let mut found = 0;
+    for _ in 0..2000 {
+        let p = [rng.next_f64() * 12.0 - 1.0, rng.next_f64() * 2.0 - 1.0, rng.next_f64() * 9.0 - 1.0];
+        let e = [rng.next_f64() * 1.5, 1.0, rng.next_f64() * 1.5];
+        let brute = (0..mesh.mesh().polygon_count() as u32)
+            .map(|poly| mesh.closest_point_on_polygon(poly, xz(p)))
+            .filter(|c| (0..3).all(|k| (c[k] - p[k]).abs() <= e[k]))
+            .map(|c| dist3(c, p))
+            .min_by(f64::total_cmp);
+        match (mesh.nearest_point(p, e), brute) {
+            (Ok(l), Some(d)) => {
+                assert_eq!(dist3(l.point, p), d);
+                assert!(mesh.polygon_contains(l.polygon, xz(l.point)) || d > 0.0);
+                found += 1;
+            }
+            (Err(QueryError::OffMesh), None) => {}
+            (got, want) => panic!("nearest_point {got:?} vs brute force {want:?}"),
+        }
+    }
+    assert!(found > 500);
+}
+
+#[test]
+fn raycast_agrees_with_the_visibility_oracle() {
+    let spec = GridSpec {
+        cols: 10,
+        rows: 8,
+        triangulate: true,
+        blocked: random_blocked(10, 8, 0.2, 31),
+        ..GridSpec::default()
+    };
+    let mesh = query_mesh(spec.build());
+    let oracle = Oracle::new(&mesh);
+    let mut rng = SplitMix64::new(32);
+    let mut visited = Vec::new();
+    let (mut hits, mut clear) = (0, 0);
+    for _ in 0..400 {
+        let s = mesh.random_point(&mut rng).unwrap();
+        let e = [rng.next_f64() * 12.0 - 1.0, 0.0, rng.next_f64() * 10.0 - 1.0];
+        let r = mesh.raycast(s.point, e, &mut visited).unwrap();
+        assert_eq!(visited.first(), Some(&s.polygon));
+        for w in visited.windows(2) {
+            assert!(!corridor_portal(&mesh, w[0], w[1]).is_empty(), "walk jumps {w:?}");
+        }
+        assert_eq!(r.last_polygon, *visited.last().unwrap());
+        let visible = oracle.visible(xz(s.point), xz(e));
+        match r.hit {
+            None => {
+                assert!(visible, "ray {s:?} -> {e:?} passed a wall");
+                assert!(mesh.polygon_contains(r.last_polygon, xz(e)));
+                clear += 1;
+            }
+            Some(hit) => {
+                assert!(!visible, "ray {s:?} -> {e:?} hit a wall it does not reach");
+                let (a, b) = (
+                    mesh.poly_vertex(hit.polygon, hit.edge as usize),
+                    mesh.poly_vertex(hit.polygon, hit.edge as usize + 1),
+                );
+                assert_eq!(mesh.edge_neighbour(mesh.poly_first(hit.polygon) + hit.edge as usize), None);
+                assert!(crate::geom::point_segment_distance(xz(hit.point), xz(a), xz(b)) < 1e-9);
+                assert!((0.0..=1.0).contains(&hit.t));
+                // The normal faces the ray's origin.
+                let d = [e[0] - s.point[0], e[2] - s.point[2]];
+                assert!(d[0] * hit.normal[0] + d[1] * hit.normal[2] <= 0.0);
+                assert!((hit.normal[0].hypot(hit.normal[2]) - 1.0).abs() < 1e-12);
+                hits += 1;
+            }
+        }
+    }
+    assert!(hits > 50 && clear > 50, "hits {hits}, clear {clear}");
+}
+
+#[test]
+fn random_points_are_uniform_by_area() {
+    let spec = GridSpec { cols: 6, rows: 5, triangulate: true, jitter: 0.22, seed: 12, ..GridSpec::default() };
+    let mesh = query_mesh(spec.build());
+    let n = mesh.mesh().polygon_count();
+    let total = mesh.mesh().total_area();
+    let mut counts = vec![0usize; n];
+    let mut rng = SplitMix64::new(2024);
+    let draws = 30_000;
+    for _ in 0..draws {
+        let l = mesh.random_point(&mut rng).unwrap();
+        assert!(mesh.polygon_contains(l.polygon, xz(l.point)));
+        counts[l.polygon as usize] += 1;
+    }
+    // Pearson's chi-squared against the area fractions; dof = n - 1 (~60), so 6 standard
+    // deviations above the mean is far outside chance.
+    let chi2: f64 = (0..n)
+        .map(|i| {
+            let expected = draws as f64 * mesh.mesh().polygon_area(i) / total;
+            (counts[i] as f64 - expected).powi(2) / expected
+        })
+        .sum();
+    let dof = (n - 1) as f64;
+    assert!(chi2 < dof + 6.0 * (2.0 * dof).sqrt(), "chi2 {chi2} with {dof} degrees of freedom");
+    // Same seed, same points.
+    let a = mesh.random_point(&mut SplitMix64::new(5));
+    assert_eq!(a, mesh.random_point(&mut SplitMix64::new(5)));
+}
+
+#[test]
+fn one_query_state_serves_meshes_of_any_size() {
+    let small = query_mesh(GridSpec { cols: 2, rows: 1, ..GridSpec::default() }.build());
+    let large = query_mesh(GridSpec { cols: 20, rows: 20, triangulate: true, ..GridSpec::default() }.build());
+    let mut q = PathQuery::new(&small);
+    let f = QueryFilter::new();
+    for _ in 0..2 {
+        let a = q.find_path(&small, [0.1, 0.0, 0.1], [1.9, 0.0, 0.9], &f).unwrap();
+        assert_eq!(a.length, dist3([0.1, 0.0, 0.1], [1.9, 0.0, 0.9]));
+        let b = q.find_path(&large, [0.5, 0.0, 0.5], [19.5, 0.0, 19.5], &f).unwrap();
+        assert!((b.length - 19.0 * 2f64.sqrt()).abs() < 1e-9);
+    }
+}
+
+#[test]
+fn locate_grid_stays_linear_for_long_diagonal_strips() {
+    // 1500 thin parallelograms running corner to corner: each bounding box covers most of the
+    // mesh, which a fine grid would repeat in almost every cell.
+    let n = 1500;
+    let d = 0.01;
+    let mut vertices = Vec::new();
+    let mut rings = Vec::new();
+    for i in 0..n {
+        let x = i as f64 * d;
+        let base = vertices.len() as u32;
+        vertices.extend([[x, 0.0, 0.0], [x + d, 0.0, 0.0], [x + d + 100.0, 0.0, 100.0], [x + 100.0, 0.0, 100.0]]);
+        rings.push((vec![base, base + 1, base + 2, base + 3], 0u16));
+    }
+    let areas = vec![AreaType { name: "default".into(), cost: 1.0 }];
+    let data = super::testmesh::assemble(crate::BakeSettings::DEFAULT, vertices, &rings, areas, 0);
+    let mesh = query_mesh(data);
+    assert!(mesh.locate_index().entry_count() <= 16 * n + 64, "{} entries", mesh.locate_index().entry_count());
+    let mut rng = SplitMix64::new(8);
+    for _ in 0..300 {
+        let p = [rng.next_f64() * 116.0 - 1.0, 0.0, rng.next_f64() * 102.0 - 1.0];
+        assert_eq!(mesh.locate(p).ok().map(|l| l.polygon), locate_brute(&mesh, p));
+    }
+}
+
+#[test]
+fn path_points_lie_on_a_sloped_surface() {
+    let slope = [0.2, -0.1];
+    let spec = GridSpec {
+        cols: 10,
+        rows: 8,
+        triangulate: true,
+        slope,
+        blocked: random_blocked(10, 8, 0.2, 41),
+        ..GridSpec::default()
+    };
+    let mesh = query_mesh(spec.build());
+    let mut q = PathQuery::new(&mesh);
+    let mut rng = SplitMix64::new(42);
+    let mut checked = 0;
+    for _ in 0..50 {
+        let s = mesh.random_point(&mut rng).unwrap();
+        let g = mesh.random_point(&mut rng).unwrap();
+        for style in [PathStyle::Midpoints, PathStyle::MeadowRefined, PathStyle::StringPulled] {
+            let mut path = Path::default();
+            let options = PathOptions { style, ..PathOptions::default() };
+            if q.find_path_into(&mesh, s.point, g.point, &QueryFilter::new(), options, &mut path).is_err() {
+                continue;
+            }
+            for p in &path.points {
+                let plane = slope[0] * p[0] + slope[1] * p[2];
+                assert!((p[1] - plane).abs() < 1e-9, "point {p:?} off the surface {plane}");
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 60);
+}
+
+#[test]
+fn paths_stay_on_the_layer_they_start_on() {
+    let lower = GridSpec { cols: 8, rows: 6, ..GridSpec::default() }.build();
+    let upper =
+        GridSpec { cols: 4, rows: 3, cell: 1.5, origin: [2.0, 3.0, 1.0], layer: 1, ..GridSpec::default() }.build();
+    let mesh = query_mesh(combine(lower, upper));
+    let mut q = PathQuery::new(&mesh);
+    let f = QueryFilter::new();
+    let layer = |poly: u32| mesh.mesh().data().polygons[poly as usize].layer;
+    let top = q.find_path(&mesh, [2.2, 3.1, 1.2], [7.8, 3.0, 5.3], &f).unwrap();
+    assert!(top.corridor.iter().all(|&p| layer(p) == 1));
+    assert!(top.points.iter().all(|p| p[1] == 3.0));
+    let bottom = q.find_path(&mesh, [2.2, 0.1, 1.2], [7.8, 0.0, 5.3], &f).unwrap();
+    assert!(bottom.corridor.iter().all(|&p| layer(p) == 0));
+    assert!((bottom.length - dist3([2.2, 0.0, 1.2], [7.8, 0.0, 5.3])).abs() < 1e-9);
+    assert_eq!(q.find_path(&mesh, [2.2, 0.1, 1.2], [7.8, 3.0, 5.3], &f), Err(PathError::Unreachable));
+}
+
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn coordinate() -> impl Strategy<Value = f64> {
+        prop_oneof![
+            4 => -2.0..12.0f64,
+            1 => prop::num::f64::ANY,
+            1 => Just(1e300),
+            1 => Just(-1e300),
+            1 => Just(4.0),
+            1 => Just(0.0),
+        ]
+    }
+
+    fn point() -> impl Strategy<Value = [f64; 3]> {
+        (coordinate(), coordinate(), coordinate()).prop_map(|(x, y, z)| [x, y * 0.01, z])
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+        /// Any input gives an answer or a typed error, never a panic or a hang.
+        #[test]
+        fn queries_never_panic(s in point(), g in point(), e in point(), partial in any::<bool>(), style in 0..3u8) {
+            thread_local! {
+                static MESH: QueryMesh = query_mesh(GridSpec {
+                    cols: 8, rows: 8, triangulate: true, blocked: random_blocked(8, 8, 0.25, 2), ..GridSpec::default()
+                }.build());
+            }
+            MESH.with(|mesh| {
+                let style = [PathStyle::Midpoints, PathStyle::MeadowRefined, PathStyle::StringPulled][style as usize];
+                let mut q = PathQuery::new(mesh);
+                let mut path = Path::default();
+                let options = PathOptions { style, allow_partial: partial, ..PathOptions::default() };
+                if q.find_path_into(mesh, s, g, &QueryFilter::new(), options, &mut path).is_ok() {
+                    prop_assert!(path.length.is_finite());
+                    prop_assert!(path.points.len() >= 2 || path.points.len() == 1 && s[0] == g[0] && s[2] == g[2]);
+                }
+                let _ = mesh.locate(s);
+                let _ = mesh.nearest_point(s, e);
+                let _ = mesh.raycast(s, g, &mut Vec::new());
+                Ok(())
+            })?;
+        }
+    }
+}
+
+#[test]
+fn meadow_refinement_is_a_local_optimum_over_portal_choices() {
+    let spec = GridSpec {
+        cols: 12,
+        rows: 10,
+        triangulate: true,
+        blocked: random_blocked(12, 10, 0.2, 51),
+        ..GridSpec::default()
+    };
+    let mesh = query_mesh(spec.build());
+    let mut q = PathQuery::new(&mesh);
+    let mut rng = SplitMix64::new(52);
+    let mut moved_somewhere = 0;
+    for _ in 0..60 {
+        let s = mesh.random_point(&mut rng).unwrap();
+        let g = mesh.random_point(&mut rng).unwrap();
+        let mut path = Path::default();
+        let options = PathOptions { style: PathStyle::MeadowRefined, ..PathOptions::default() };
+        if q.find_path_into(&mesh, s.point, g.point, &QueryFilter::new(), options, &mut path).is_err() {
+            continue;
+        }
+        // One point per portal between the start and the goal, each a portal midpoint or end.
+        assert_eq!(path.points.len(), path.corridor.len() + 1);
+        for (i, w) in path.corridor.windows(2).enumerate() {
+            let portals = corridor_portal(&mesh, w[0], w[1]);
+            assert_eq!(portals.len(), 1, "grid meshes share one edge per neighbour pair");
+            let (a, b) = portals[0];
+            let options = [a, b, [(a[0] + b[0]) * 0.5, (a[1] + b[1]) * 0.5]];
+            let p = xz(path.points[i + 1]);
+            assert!(options.contains(&p), "point {p:?} is not a portal midpoint or end");
+            moved_somewhere += (p != options[2]) as usize;
+            let (prev, next) = (xz(path.points[i]), xz(path.points[i + 2]));
+            let here = dist2(prev, p) + dist2(p, next);
+            for o in options {
+                assert!(
+                    dist2(prev, o) + dist2(o, next) >= here - 1e-9,
+                    "moving point {} to {o:?} shortens the path",
+                    i + 1
+                );
+            }
+        }
+    }
+    assert!(moved_somewhere > 20, "refinement never moved a point");
+}
+
+#[test]
+fn paths_between_snapped_points_work_even_if_rounding_leaves_them_outside() {
+    // Nearest points on slanted walls are rounded and may fall a hair outside their polygon, so
+    // `locate` alone could reject them; `find_path_between` takes the polygon as given.
+    let spec = GridSpec { cols: 6, rows: 6, triangulate: true, jitter: 0.2, seed: 3, ..GridSpec::default() };
+    let mesh = query_mesh(spec.build());
+    let mut q = PathQuery::new(&mesh);
+    let mut rng = SplitMix64::new(61);
+    for _ in 0..100 {
+        // Points just outside the square, snapped back onto it.
+        let outside = [rng.next_f64() * 6.0, 0.0, -0.2];
+        let start = mesh.nearest_point(outside, [0.5, 1.0, 0.5]).unwrap();
+        assert_eq!(start.point[2], 0.0);
+        let goal = mesh.random_point(&mut rng).unwrap();
+        let mut path = Path::default();
+        q.find_path_between(&mesh, start, goal, &QueryFilter::new(), PathOptions::default(), &mut path).unwrap();
+        assert_eq!(path.points.first(), Some(&start.point));
+        assert_eq!(path.points.last(), Some(&goal.point));
+        // The square is convex: the path is straight.
+        assert!((path.length - dist3(start.point, goal.point)).abs() < 1e-9);
+    }
+    let bad = Location { polygon: 10_000, point: [0.5, 0.0, 0.5] };
+    let mut path = Path::default();
+    let r = q.find_path_between(&mesh, bad, bad, &QueryFilter::new(), PathOptions::default(), &mut path);
+    assert_eq!(r, Err(PathError::StartOffMesh));
+}

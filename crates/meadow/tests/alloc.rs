@@ -1,0 +1,94 @@
+//! Warmed-up queries must not allocate: a counting global allocator checks it.
+//! (Its own test binary, since it installs a `#[global_allocator]`.)
+
+use meadow::query::testmesh::{random_blocked, GridSpec};
+use meadow::query::{Path, PathOptions, PathQuery, PathStyle, QueryFilter, QueryMesh, SplitMix64};
+use meadow::NavMesh;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+struct Counting;
+
+thread_local! {
+    // Per thread, so other tests' threads cannot disturb the count; const-initialised `Cell`s
+    // need no allocation or destructor registration of their own.
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocations() -> usize {
+    ALLOCATIONS.with(|c| c.get())
+}
+
+#[test]
+fn warmed_up_queries_do_not_allocate() {
+    let spec = GridSpec {
+        cols: 30,
+        rows: 30,
+        triangulate: true,
+        blocked: random_blocked(30, 30, 0.2, 7),
+        ..GridSpec::default()
+    };
+    let mesh = QueryMesh::new(NavMesh::new(spec.build()).unwrap());
+    let mut rng = SplitMix64::new(1);
+    let pairs: Vec<([f64; 3], [f64; 3])> = (0..200)
+        .map(|_| (mesh.random_point(&mut rng).unwrap().point, mesh.random_point(&mut rng).unwrap().point))
+        .collect();
+    let filter = QueryFilter::new();
+    let styles = [PathStyle::Midpoints, PathStyle::MeadowRefined, PathStyle::StringPulled];
+    let mut query = PathQuery::new(&mesh);
+    let mut path = Path::default();
+    let mut visited = Vec::new();
+    let run_all = |query: &mut PathQuery, path: &mut Path, visited: &mut Vec<u32>| -> (usize, usize) {
+        let (mut found, mut partial) = (0, 0);
+        for &(s, g) in &pairs {
+            for style in styles {
+                let options = PathOptions { style, allow_partial: true, ..PathOptions::default() };
+                if query.find_path_into(&mesh, s, g, &filter, options, path).is_ok() {
+                    found += 1;
+                    partial += path.partial as usize;
+                }
+            }
+            let _ = mesh.raycast(s, g, visited);
+            let _ = mesh.locate(g);
+            let _ = mesh.nearest_point([g[0] + 0.3, g[1], g[2] - 0.3], [1.0, 1.0, 1.0]);
+        }
+        (found, partial)
+    };
+    let warm = run_all(&mut query, &mut path, &mut visited);
+    let before = allocations();
+    let again = run_all(&mut query, &mut path, &mut visited);
+    let mut sampler = SplitMix64::new(3);
+    for _ in 0..1000 {
+        let _ = mesh.random_point(&mut sampler);
+    }
+    let allocated = allocations() - before;
+    assert_eq!(warm, again);
+    assert!(warm.0 == 600, "every query should give a (possibly partial) path: {warm:?}");
+    assert_eq!(allocated, 0, "{allocated} allocations in {} warmed-up queries", 3 * pairs.len());
+
+    // The convenience form allocates only the returned path's two vectors (once warmed up).
+    let warm_path = query.find_path(&mesh, pairs[0].0, pairs[0].1, &filter);
+    drop(warm_path);
+    let before = allocations();
+    let p = query.find_path(&mesh, pairs[0].0, pairs[0].1, &filter);
+    let allocated = allocations() - before;
+    drop(p);
+    assert!(allocated <= 2, "find_path allocated {allocated} times");
+}
