@@ -1,0 +1,478 @@
+//! The lazy planner: A* over surfing and hugging edges, generated as the search reaches circles.
+//!
+//! A node is an *arrival*: the point where a surfing edge touches a circle, with the direction
+//! the path will travel around that circle (the clockwise and counter-clockwise copies of a
+//! tangent point are different nodes). Expanding an arrival walks the circle's arc, in that
+//! direction only, to the departure points of the circle's outgoing surfing edges — so a path
+//! never reverses on a circle (no cusps).
+//!
+//! A circle's outgoing surfing edges are found once and cached. To avoid testing all `4(n − 1)`
+//! bitangents against the whole world, the search grows rings of grid cells around the circle
+//! and keeps, for each direction of the tangent lines of the circle (binned by the angle of their
+//! tangent point), the distance within which some nearby circle is known to block every tangent
+//! in the bin. Once all bins are blocked within `L`, no circle farther than
+//! `sqrt(L² + (r + r_max)²)` can be reached by an unblocked bitangent (a bitangent to a circle at
+//! distance `d` is at least `sqrt(d² − (r + r_j)²)` long), so the ring search stops there; the
+//! bins also reject most remaining candidates before any line-of-sight walk.
+
+use super::geometry::{arc_blocked, distance, segments_cross, strictly_covered, sweep, tangent, Tangent};
+use super::graph::{assemble, start_arrival_id, Arrival, Entry, SurfEdge, GOAL, START};
+use super::world::World;
+use super::{Circle, CirclePath, CirclesError, PathError, SearchStats};
+use crate::geom::Point2;
+use std::collections::BinaryHeap;
+use std::f64::consts::TAU;
+
+const BINS: usize = 64;
+const NONE: u32 = u32::MAX;
+
+/// Per direction of travel (0: counter-clockwise, 1: clockwise) and bin of tangent-point angle:
+/// a length beyond which every tangent ray in the bin is known to be blocked.
+type Bins = [[f64; BINS]; 2];
+
+fn dir_index(s: f64) -> usize {
+    usize::from(s < 0.0)
+}
+
+fn bin_of(angle: f64) -> usize {
+    ((angle.rem_euclid(TAU) / (TAU / BINS as f64)) as usize).min(BINS - 1)
+}
+
+/// A circle's cached outgoing surfing edges: `edges[start..mid]` leave counter-clockwise,
+/// `edges[mid..end]` clockwise.
+#[derive(Clone, Debug)]
+struct CachedCircle {
+    start: u32,
+    mid: u32,
+    end: u32,
+    bins: Box<Bins>,
+}
+
+/// Dedup set of circle indices for one ring search.
+#[derive(Clone, Debug, Default)]
+struct Seen {
+    stamp: Vec<u32>,
+    counter: u32,
+    list: Vec<u32>,
+}
+
+impl Seen {
+    fn begin(&mut self, n: usize) {
+        self.stamp.resize(n, 0);
+        self.counter = self.counter.wrapping_add(1);
+        if self.counter == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.counter = 1;
+        }
+        self.list.clear();
+    }
+
+    fn insert(&mut self, k: u32) {
+        if self.stamp[k as usize] != self.counter {
+            self.stamp[k as usize] = self.counter;
+            self.list.push(k);
+        }
+    }
+}
+
+/// Per-query A* state, reused between queries (reset by stamps, not by clearing).
+#[derive(Clone, Debug, Default)]
+struct Search {
+    stamp: u32,
+    node_stamp: Vec<u32>,
+    g: Vec<f64>,
+    parent: Vec<u32>,
+    closed: Vec<bool>,
+    heap: BinaryHeap<Entry>,
+    /// Tangent from the start for each start-arrival node (`id − 2`).
+    start_edges: Vec<Tangent>,
+    /// Tangent to the goal per `(circle, direction)`, computed on first use in the query.
+    goal_stamp: Vec<u32>,
+    goal_edges: Vec<Option<Tangent>>,
+    from: Point2,
+    to: Point2,
+}
+
+impl Search {
+    fn begin(&mut self, circles: usize, nodes: usize, from: Point2, to: Point2) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.node_stamp.iter_mut().for_each(|s| *s = 0);
+            self.goal_stamp.iter_mut().for_each(|s| *s = 0);
+            self.stamp = 1;
+        }
+        self.grow(nodes);
+        let zero = Tangent { from_angle: 0.0, to_angle: 0.0, from: [0.0; 2], to: [0.0; 2], length: 0.0 };
+        self.start_edges.resize(2 * circles, zero);
+        self.goal_stamp.resize(2 * circles, 0);
+        self.goal_edges.resize(2 * circles, None);
+        self.heap.clear();
+        self.from = from;
+        self.to = to;
+    }
+
+    fn grow(&mut self, nodes: usize) {
+        if self.node_stamp.len() < nodes {
+            self.node_stamp.resize(nodes, 0);
+            self.g.resize(nodes, f64::INFINITY);
+            self.parent.resize(nodes, NONE);
+            self.closed.resize(nodes, false);
+        }
+    }
+
+    fn g_of(&self, node: u32) -> f64 {
+        if self.node_stamp[node as usize] == self.stamp {
+            self.g[node as usize]
+        } else {
+            f64::INFINITY
+        }
+    }
+
+    fn relax(&mut self, node: u32, g: f64, parent: u32, h: f64) {
+        let i = node as usize;
+        if self.node_stamp[i] != self.stamp {
+            self.node_stamp[i] = self.stamp;
+            self.g[i] = f64::INFINITY;
+            self.closed[i] = false;
+        }
+        if g < self.g[i] && !self.closed[i] {
+            self.g[i] = g;
+            self.parent[i] = parent;
+            self.heap.push(Entry { f: g + h, g, node });
+        }
+    }
+}
+
+/// Shortest paths among circles by A* with lazily generated edges; reuse one planner for many
+/// queries on the same obstacles (the surfing edges it finds are kept).
+#[derive(Clone, Debug)]
+pub struct CirclePlanner {
+    world: World,
+    /// Per circle: its index in `cached`, or `NONE` before its edges are computed.
+    slot_of: Vec<u32>,
+    cached: Vec<CachedCircle>,
+    /// Every cached surfing edge; arrival node id = `2 + 2n + index`.
+    edges: Vec<SurfEdge>,
+    seen: Seen,
+    search: Search,
+    stats: SearchStats,
+    scratch: Vec<SurfEdge>,
+}
+
+impl CirclePlanner {
+    /// A planner for a point agent of radius `agent_radius` among `circles`.
+    pub fn new(circles: &[Circle], agent_radius: f64) -> Result<CirclePlanner, CirclesError> {
+        let world = World::new(circles, agent_radius)?;
+        let n = world.circles.len();
+        Ok(CirclePlanner {
+            world,
+            slot_of: vec![NONE; n],
+            cached: Vec::new(),
+            edges: Vec::new(),
+            seen: Seen::default(),
+            search: Search::default(),
+            stats: SearchStats::default(),
+            scratch: Vec::new(),
+        })
+    }
+
+    /// The agent radius the obstacles were grown by.
+    pub fn agent_radius(&self) -> f64 {
+        self.world.agent_radius
+    }
+
+    /// The inflated obstacles the planner works with (circles inside others are left out).
+    pub fn obstacles(&self) -> &[Circle] {
+        &self.world.circles
+    }
+
+    /// Work counters of the last query.
+    pub fn last_stats(&self) -> SearchStats {
+        self.stats
+    }
+
+    /// Forgets the cached surfing edges (to measure queries from a cold start).
+    pub fn clear_cache(&mut self) {
+        self.slot_of.iter_mut().for_each(|s| *s = NONE);
+        self.cached.clear();
+        self.edges.clear();
+    }
+
+    /// Number of surfing edges currently cached.
+    pub fn cached_edges(&self) -> usize {
+        self.edges.len()
+    }
+
+    /// The shortest path from `from` to `to` for the agent, as segments and arcs.
+    pub fn find_path(&mut self, from: Point2, to: Point2) -> Result<CirclePath, PathError> {
+        self.stats = SearchStats::default();
+        self.world.check_query(from, to)?;
+        let n = self.world.circles.len();
+        self.search.begin(n, self.node_count(), from, to);
+        self.search.relax(START, 0.0, NONE, distance(from, to));
+        while let Some(entry) = self.search.heap.pop() {
+            let node = entry.node;
+            if self.search.closed[node as usize] || entry.g > self.search.g[node as usize] {
+                continue;
+            }
+            self.search.closed[node as usize] = true;
+            self.stats.nodes_expanded += 1;
+            match node {
+                GOAL => return Ok(self.reconstruct()),
+                START => self.expand_start(),
+                _ => self.expand_arrival(node, entry.g),
+            }
+        }
+        Err(PathError::NoPath)
+    }
+
+    fn node_count(&self) -> usize {
+        2 + 2 * self.world.circles.len() + self.edges.len()
+    }
+
+    fn arrival(&self, node: u32) -> Arrival {
+        let first_cached = 2 + 2 * self.world.circles.len() as u32;
+        if node < first_cached {
+            let index = node - 2;
+            let dir = if index & 1 == 0 { 1.0 } else { -1.0 };
+            Arrival { circle: index / 2, dir, tangent: self.search.start_edges[index as usize] }
+        } else {
+            let edge = &self.edges[(node - first_cached) as usize];
+            Arrival { circle: edge.to, dir: edge.to_dir, tangent: edge.tangent }
+        }
+    }
+
+    fn expand_start(&mut self) {
+        let (from, to) = (self.search.from, self.search.to);
+        if !self.world.segment_blocked(from, to, [NONE, NONE], &mut self.stats.circle_tests) {
+            self.search.relax(GOAL, distance(from, to), START, 0.0);
+        }
+        let mut out = std::mem::take(&mut self.scratch);
+        out.clear();
+        surfing_edges_from(&self.world, from, 0.0, NONE, &[1.0], &mut self.seen, &mut self.stats, &mut out);
+        for edge in &out {
+            let node = start_arrival_id(edge.to, edge.to_dir);
+            self.search.start_edges[node as usize - 2] = edge.tangent;
+            self.search.relax(node, edge.tangent.length, START, distance(edge.tangent.to, to));
+        }
+        self.scratch = out;
+    }
+
+    fn expand_arrival(&mut self, node: u32, g: f64) {
+        let arrival = self.arrival(node);
+        let circle = arrival.circle as usize;
+        let slot = self.ensure_cached(circle);
+        let (s, at) = (arrival.dir, arrival.tangent.to_angle);
+        let radius = self.world.circles[circle].radius;
+        let cached = &self.cached[slot];
+        let range = if s > 0.0 { cached.start..cached.mid } else { cached.mid..cached.end };
+        let first_cached = 2 + 2 * self.world.circles.len() as u32;
+        let goal = self.search.to;
+        for e in range {
+            let edge = self.edges[e as usize];
+            let swept = sweep(at, edge.tangent.from_angle, s);
+            if arc_blocked(at, swept, s, &self.world.covered[circle]) {
+                continue;
+            }
+            // A path whose consecutive surfing edges cross can be shortcut: never shortest.
+            if segments_cross(arrival.tangent.from, arrival.tangent.to, edge.tangent.from, edge.tangent.to) {
+                continue;
+            }
+            self.stats.hugging_edges += 1;
+            let cost = g + radius * swept + edge.tangent.length;
+            self.search.relax(first_cached + e, cost, node, distance(edge.tangent.to, goal));
+        }
+        if let Some(last) = self.goal_tangent(circle, s) {
+            let swept = sweep(at, last.from_angle, s);
+            if !arc_blocked(at, swept, s, &self.world.covered[circle])
+                && !segments_cross(arrival.tangent.from, arrival.tangent.to, last.from, last.to)
+            {
+                self.stats.hugging_edges += 1;
+                self.search.relax(GOAL, g + radius * swept + last.length, node, 0.0);
+            }
+        }
+    }
+
+    /// Computes and caches the outgoing surfing edges of a circle; returns its cache slot.
+    fn ensure_cached(&mut self, circle: usize) -> usize {
+        if self.slot_of[circle] != NONE {
+            return self.slot_of[circle] as usize;
+        }
+        self.stats.circles_expanded += 1;
+        let mut out = std::mem::take(&mut self.scratch);
+        out.clear();
+        let c = self.world.circles[circle];
+        let bins = surfing_edges_from(
+            &self.world,
+            c.center,
+            c.radius,
+            circle as u32,
+            &[1.0, -1.0],
+            &mut self.seen,
+            &mut self.stats,
+            &mut out,
+        );
+        // Counter-clockwise departures first; stable order keeps the search deterministic.
+        out.sort_by_key(|e| dir_index(e.from_dir));
+        let start = self.edges.len() as u32;
+        let mid = start + out.iter().filter(|e| e.from_dir > 0.0).count() as u32;
+        self.edges.extend_from_slice(&out);
+        let end = self.edges.len() as u32;
+        self.scratch = out;
+        self.cached.push(CachedCircle { start, mid, end, bins: Box::new(bins) });
+        self.slot_of[circle] = (self.cached.len() - 1) as u32;
+        let nodes = self.node_count();
+        self.search.grow(nodes);
+        self.cached.len() - 1
+    }
+
+    /// The tangent from a circle (left in direction `s`) to the goal, if unblocked.
+    fn goal_tangent(&mut self, circle: usize, s: f64) -> Option<Tangent> {
+        let key = 2 * circle + dir_index(s);
+        if self.search.goal_stamp[key] == self.search.stamp {
+            return self.search.goal_edges[key];
+        }
+        let c = self.world.circles[circle];
+        let goal = self.search.to;
+        let found = tangent(c.center, c.radius, s, goal, 0.0, s, self.world.eps, true).filter(|t| {
+            self.stats.surfing_edges += 1;
+            let bins = &self.cached[self.slot_of[circle] as usize].bins;
+            let visible = !strictly_covered(t.from_angle, &self.world.covered[circle])
+                && bins[dir_index(s)][bin_of(t.from_angle)] > t.length
+                && !self.world.segment_blocked(t.from, t.to, [circle as u32, NONE], &mut self.stats.circle_tests);
+            self.stats.visible_surfing_edges += u64::from(visible);
+            visible
+        });
+        self.search.goal_stamp[key] = self.search.stamp;
+        self.search.goal_edges[key] = found;
+        found
+    }
+
+    fn reconstruct(&self) -> CirclePath {
+        let (from, to) = (self.search.from, self.search.to);
+        let mut node = self.search.parent[GOAL as usize];
+        let last = if node == START {
+            Tangent { from_angle: 0.0, to_angle: 0.0, from, to, length: distance(from, to) }
+        } else {
+            let arrival = self.arrival(node);
+            let key = 2 * arrival.circle as usize + dir_index(arrival.dir);
+            // Set when the goal was relaxed from this node.
+            self.search.goal_edges[key].unwrap_or(Tangent { from_angle: 0.0, to_angle: 0.0, from: to, to, length: 0.0 })
+        };
+        let mut chain = Vec::new();
+        while node != START && node != NONE {
+            chain.push(self.arrival(node));
+            node = self.search.parent[node as usize];
+        }
+        chain.reverse();
+        debug_assert!(self.search.g_of(GOAL).is_finite());
+        assemble(&self.world, &chain, last)
+    }
+}
+
+/// Finds the unblocked surfing edges from a circle (or, with radius 0 and `own == NONE`, from a
+/// point) leaving in the given directions; returns the blocking bins it established.
+#[allow(clippy::too_many_arguments)]
+fn surfing_edges_from(
+    world: &World,
+    origin: Point2,
+    radius: f64,
+    own: u32,
+    directions: &[f64],
+    seen: &mut Seen,
+    stats: &mut SearchStats,
+    out: &mut Vec<SurfEdge>,
+) -> Bins {
+    let mut bins: Bins = [[f64::INFINITY; BINS]; 2];
+    seen.begin(world.circles.len());
+    let mut cursor = world.grid.ring_cursor(origin);
+    let mut processed = 0;
+    loop {
+        let reach = world.grid.visit_ring(&mut cursor, |k| {
+            if k != own {
+                seen.insert(k);
+            }
+        });
+        for &k in &seen.list[processed..] {
+            add_blocker(&mut bins, world, origin, radius, &world.circles[k as usize], directions);
+        }
+        processed = seen.list.len();
+        if reach.is_infinite() || reach >= needed_radius(&bins, directions, radius + world.max_radius) {
+            break;
+        }
+    }
+    let point = radius == 0.0;
+    for &j in &seen.list {
+        let target = world.circles[j as usize];
+        for &sa in directions {
+            for sb in [1.0, -1.0] {
+                let Some(t) = tangent(origin, radius, sa, target.center, target.radius, sb, world.eps, point) else {
+                    continue;
+                };
+                stats.surfing_edges += 1;
+                if (own != NONE && strictly_covered(t.from_angle, &world.covered[own as usize]))
+                    || strictly_covered(t.to_angle, &world.covered[j as usize])
+                    || bins[dir_index(sa)][bin_of(t.from_angle)] <= t.length
+                    || world.segment_blocked(t.from, t.to, [own, j], &mut stats.circle_tests)
+                {
+                    continue;
+                }
+                stats.visible_surfing_edges += 1;
+                out.push(SurfEdge { to: j, from_dir: sa, to_dir: sb, tangent: t });
+            }
+        }
+    }
+    bins
+}
+
+/// The distance beyond which no circle can have an unblocked tangent from the origin, or
+/// infinity while some bin is not blocked yet.
+fn needed_radius(bins: &Bins, directions: &[f64], reach_radius: f64) -> f64 {
+    let mut longest: f64 = 0.0;
+    for &s in directions {
+        for &b in &bins[dir_index(s)] {
+            longest = longest.max(b);
+        }
+    }
+    if longest.is_infinite() {
+        return f64::INFINITY;
+    }
+    longest.hypot(reach_radius) * (1.0 + 1e-9)
+}
+
+/// Records, for the tangent rays of the origin circle that pass strictly within `blocker`, that
+/// they are blocked within the blocker's centre distance.
+///
+/// The tangent ray at angle φ (tangent point `origin + R·n(φ)`, direction `±rot90(n)`) passes
+/// the blocker's centre at offset `ρ·cos(φ − ψ) − R` from its line, at distance `ρ·|sin(φ − ψ)|
+/// <= ρ` along it, in front of the tangent point when `φ − ψ` has the right sign. The radius is
+/// shrunk a little so that "blocked here" implies the line-of-sight test says blocked too.
+fn add_blocker(bins: &mut Bins, world: &World, origin: Point2, radius: f64, blocker: &Circle, directions: &[f64]) {
+    let v = [blocker.center[0] - origin[0], blocker.center[1] - origin[1]];
+    let rho = v[0].hypot(v[1]);
+    let reach = blocker.radius * (1.0 - 1e-9) - 2.0 * world.eps;
+    if rho == 0.0 || reach <= 0.0 {
+        return;
+    }
+    let (lo, hi) = ((radius - reach) / rho, (radius + reach) / rho);
+    if lo >= 1.0 {
+        return;
+    }
+    let (near, far) = (hi.min(1.0).acos(), lo.max(-1.0).acos());
+    if far <= near {
+        return;
+    }
+    let centre = v[1].atan2(v[0]);
+    for &s in directions {
+        let (x0, x1) = if s > 0.0 { (centre - far, centre - near) } else { (centre + near, centre + far) };
+        let width = TAU / BINS as f64;
+        let shift = x0.rem_euclid(TAU) - x0;
+        let (x0, x1) = (x0 + shift, x1 + shift);
+        let mut b = (x0 / width).floor() as usize + 1;
+        while (b + 1) as f64 * width < x1 {
+            let slot = &mut bins[dir_index(s)][b % BINS];
+            *slot = slot.min(rho);
+            b += 1;
+        }
+    }
+}
