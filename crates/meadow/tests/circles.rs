@@ -259,3 +259,221 @@ fn single_circle_closed_form() {
     assert!((path.length - expected).abs() < 1e-12, "{} vs {expected}", path.length);
     assert_eq!(path.pieces.len(), 3);
 }
+
+/// Dense forests, where the lazy planner's ring search stops early and its blocking bins reject
+/// candidates: the pruning must never lose the shortest path.
+#[test]
+fn lazy_matches_eager_in_dense_forests() {
+    let mut rng = Rng(0xde75e);
+    let mut pruned = 0;
+    for round in 0..30 {
+        let kind = if round % 2 == 0 { Kind::Separate } else { Kind::Overlapping };
+        let n = 80 + rng.below(80);
+        let circles = forest(&mut rng, kind, n, 30.0);
+        let agent = rng.uniform(0.0, 0.3);
+        let mut lazy = CirclePlanner::new(&circles, agent).unwrap();
+        let mut eager = EagerPlanner::new(&circles, agent).unwrap();
+        let all_candidates = eager.build_stats().surfing_edges;
+        for q in 0..6 {
+            let from = free_point(&mut rng, &circles, agent, 30.0);
+            let to = free_point(&mut rng, &circles, agent, 30.0);
+            lazy.clear_cache();
+            let a = lazy.find_path(from, to);
+            let b = eager.find_path(from, to);
+            same_outcome(
+                &a,
+                &b,
+                &format!("dense {kind:?} round {round} query {q}: {circles:?} agent {agent} {from:?} -> {to:?}"),
+            );
+            if let Ok(path) = &a {
+                check_path(path, from, to, &circles, agent);
+            }
+            let stats = lazy.last_stats();
+            // Candidates a full per-circle scan would have computed for the circles it expanded.
+            let full = stats.circles_expanded * 4 * (circles.len() as u64 - 1);
+            eprintln!("lazy {} of {} per-circle candidates; eager graph {}", stats.surfing_edges, full, all_candidates);
+            pruned += usize::from(stats.surfing_edges * 2 < full);
+        }
+    }
+    assert!(pruned > 90, "pruning rarely kicked in: {pruned}");
+}
+
+/// Independent oracle: each circle (grown by the agent radius) replaced by a circumscribed regular
+/// polygon, and the shortest path found in the plain visibility graph of the polygon vertices.
+/// Nothing here uses the planner's code.
+mod polygon_oracle {
+    use super::{dist, Circle, Point2};
+
+    /// Outward edge normals and vertices of the polygon bounded by the tangent lines of the
+    /// circle at angles `2πk/sides`: doubling `sides` only adds half-planes, so the polygons
+    /// shrink towards the circle.
+    pub struct Polygon {
+        pub vertices: Vec<Point2>,
+        pub center: Point2,
+        pub circumradius: f64,
+    }
+
+    pub fn polygon(c: &Circle, agent: f64, sides: usize) -> Polygon {
+        let r = c.radius + agent;
+        let step = std::f64::consts::TAU / sides as f64;
+        let circumradius = r / (step / 2.0).cos();
+        let vertices = (0..sides)
+            .map(|k| {
+                let a = (k as f64 + 0.5) * step;
+                [c.center[0] + circumradius * a.cos(), c.center[1] + circumradius * a.sin()]
+            })
+            .collect();
+        Polygon { vertices, center: c.center, circumradius }
+    }
+
+    fn cross(o: Point2, a: Point2, b: Point2) -> f64 {
+        (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+    }
+
+    const TOL: f64 = 1e-9;
+
+    /// Whether `p` is strictly inside the (counter-clockwise, convex) polygon.
+    fn strictly_inside(poly: &Polygon, p: Point2) -> bool {
+        let n = poly.vertices.len();
+        (0..n).all(|i| cross(poly.vertices[i], poly.vertices[(i + 1) % n], p) > TOL)
+    }
+
+    /// Whether the open segment `a b` passes through the polygon's interior: clip the segment's
+    /// parameter range by each edge's inner half-plane and see if anything is left.
+    fn crosses_interior(poly: &Polygon, a: Point2, b: Point2) -> bool {
+        // Cheap rejection by the circumscribed circle.
+        if meadow::geom::point_segment_distance(poly.center, a, b) >= poly.circumradius {
+            return false;
+        }
+        let n = poly.vertices.len();
+        let (mut lo, mut hi) = (0.0f64, 1.0f64);
+        for i in 0..n {
+            let (p, q) = (poly.vertices[i], poly.vertices[(i + 1) % n]);
+            // Inside side: cross(p, q, x) > TOL, linear in t: f(t) = f0 + t (f1 − f0).
+            let f0 = cross(p, q, a) - TOL;
+            let f1 = cross(p, q, b) - TOL;
+            if f0 <= 0.0 && f1 <= 0.0 {
+                return false;
+            }
+            if f0 <= 0.0 {
+                lo = lo.max(f0 / (f0 - f1));
+            } else if f1 <= 0.0 {
+                hi = hi.min(f0 / (f0 - f1));
+            }
+        }
+        hi - lo > 1e-12
+    }
+
+    /// Length of the shortest path from `from` to `to` avoiding every polygon's interior, or
+    /// infinity when there is none.
+    pub fn shortest(circles: &[Circle], agent: f64, sides: usize, from: Point2, to: Point2) -> f64 {
+        let polys: Vec<Polygon> = circles.iter().map(|c| polygon(c, agent, sides)).collect();
+        // Nodes: start, goal, then every vertex not inside another polygon; remember each
+        // vertex's polygon neighbours for the taut-path test.
+        let mut nodes: Vec<Point2> = vec![from, to];
+        let mut neighbours: Vec<Option<(Point2, Point2)>> = vec![None, None];
+        for (pi, poly) in polys.iter().enumerate() {
+            let n = poly.vertices.len();
+            for k in 0..n {
+                let v = poly.vertices[k];
+                if polys.iter().enumerate().any(|(qi, q)| qi != pi && strictly_inside(q, v)) {
+                    continue;
+                }
+                nodes.push(v);
+                neighbours.push(Some((poly.vertices[(k + n - 1) % n], poly.vertices[(k + 1) % n])));
+            }
+        }
+        // A shortest path only bends at a vertex it wraps around: both polygon neighbours of
+        // the vertex lie on one side of the edge's line.
+        let taut = |u: Point2, v: usize| match neighbours[v] {
+            None => true,
+            Some((prev, next)) => {
+                let (a, b) = (cross(u, nodes[v], prev), cross(u, nodes[v], next));
+                !(a > TOL && b < -TOL || a < -TOL && b > TOL)
+            }
+        };
+        let visible = |i: usize, j: usize| -> bool {
+            taut(nodes[i], j) && taut(nodes[j], i) && !polys.iter().any(|p| crosses_interior(p, nodes[i], nodes[j]))
+        };
+        // Dijkstra on the dense graph, edges tested on demand.
+        let count = nodes.len();
+        let mut best = vec![f64::INFINITY; count];
+        let mut done = vec![false; count];
+        best[0] = 0.0;
+        loop {
+            let mut u = usize::MAX;
+            for i in 0..count {
+                if !done[i] && best[i].is_finite() && (u == usize::MAX || best[i] < best[u]) {
+                    u = i;
+                }
+            }
+            if u == usize::MAX {
+                return f64::INFINITY;
+            }
+            if u == 1 {
+                return best[1];
+            }
+            done[u] = true;
+            for v in 0..count {
+                if !done[v] && v != u {
+                    let candidate = best[u] + dist(nodes[u], nodes[v]);
+                    if candidate < best[v] && visible(u, v) {
+                        best[v] = candidate;
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn exact_length_is_the_limit_of_polygon_paths() {
+    let mut rng = Rng(0x0_5ac1e);
+    let (mut compared, mut bent) = (0, 0);
+    for round in 0..12 {
+        let kind = if round % 3 == 2 { Kind::Overlapping } else { Kind::Separate };
+        let n = 5 + rng.below(7);
+        let circles = forest(&mut rng, kind, n, 10.0);
+        let agent = if round % 2 == 0 { 0.0 } else { 0.2 };
+        let mut lazy = CirclePlanner::new(&circles, agent).unwrap();
+        for _ in 0..2 {
+            // Outside the coarsest polygon too (its corners stick out of the circle).
+            let margin = 1.0 / (std::f64::consts::PI / 16.0).cos();
+            let free = |rng: &mut Rng| loop {
+                let p = [rng.uniform(-1.0, 11.0), rng.uniform(-1.0, 11.0)];
+                if circles.iter().all(|c| dist(c.center, p) > (c.radius + agent) * margin + 1e-3) {
+                    return p;
+                }
+            };
+            let (from, to) = (free(&mut rng), free(&mut rng));
+            let exact = match lazy.find_path(from, to) {
+                Ok(path) => path.length,
+                Err(PathError::NoPath) => f64::INFINITY,
+                Err(e) => panic!("{e}"),
+            };
+            let mut previous = f64::INFINITY;
+            let mut gaps = Vec::new();
+            for sides in [16, 32, 64, 128] {
+                let polygonal = polygon_oracle::shortest(&circles, agent, sides, from, to);
+                // The polygons contain the circles: never shorter; finer polygons are contained
+                // in coarser ones: never longer than the previous.
+                assert!(polygonal >= exact - 1e-9, "round {round}: polygon {polygonal} < exact {exact}");
+                assert!(polygonal <= previous + 1e-9, "round {round}: not monotone");
+                previous = polygonal;
+                gaps.push(polygonal - exact);
+            }
+            if exact.is_finite() {
+                compared += 1;
+                bent += usize::from(gaps[0] > 0.0);
+                let last = gaps[gaps.len() - 1];
+                // The excess shrinks like 1/sides² (tan x / x − 1 on the arcs).
+                assert!(last <= 2e-3 * exact, "round {round}: finest polygon still {last} longer than {exact}");
+                assert!(last <= gaps[1] / 4.0 + 1e-9, "round {round}: no convergence: {gaps:?}");
+            } else {
+                assert!(previous.is_infinite(), "round {round}: the polygons find a path the planner missed");
+            }
+        }
+    }
+    // Most paths must wrap around circles, or the comparison says little.
+    assert!(compared >= 18 && bent >= 10, "compared {compared}, bent {bent}");
+}

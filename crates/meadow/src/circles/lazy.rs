@@ -23,12 +23,55 @@ use crate::geom::Point2;
 use std::collections::BinaryHeap;
 use std::f64::consts::TAU;
 
-const BINS: usize = 64;
+const BINS: usize = 1024;
 const NONE: u32 = u32::MAX;
 
 /// Per direction of travel (0: counter-clockwise, 1: clockwise) and bin of tangent-point angle:
 /// a length beyond which every tangent ray in the bin is known to be blocked.
-type Bins = [[f64; BINS]; 2];
+#[derive(Clone, Debug)]
+struct Bins {
+    blocked_within: Vec<f64>,
+    /// Bins with no blocker yet.
+    open: usize,
+}
+
+impl Bins {
+    fn reset(&mut self, directions: usize) {
+        self.blocked_within.clear();
+        self.blocked_within.resize(2 * BINS, f64::INFINITY);
+        self.open = directions * BINS;
+    }
+
+    fn at(&self, s: f64, bin: usize) -> f64 {
+        self.blocked_within[dir_index(s) * BINS + bin]
+    }
+
+    fn lower(&mut self, s: f64, bin: usize, length: f64) {
+        let slot = &mut self.blocked_within[dir_index(s) * BINS + bin];
+        if slot.is_infinite() {
+            self.open -= 1;
+        }
+        *slot = slot.min(length);
+    }
+
+    /// Whether some bin meeting the angle range `x0..x1` may hold an unblocked ray of `length`.
+    fn may_see(&self, s: f64, x0: f64, x1: f64, length: f64) -> bool {
+        if x1 - x0 >= TAU {
+            return true;
+        }
+        let width = TAU / BINS as f64;
+        let shift = x0.rem_euclid(TAU) - x0;
+        let first = ((x0 + shift) / width).floor() as usize;
+        let last = ((x1 + shift) / width).floor() as usize;
+        (first..=last).any(|b| self.at(s, b % BINS) > length)
+    }
+}
+
+impl Default for Bins {
+    fn default() -> Bins {
+        Bins { blocked_within: vec![f64::INFINITY; 2 * BINS], open: 2 * BINS }
+    }
+}
 
 fn dir_index(s: f64) -> usize {
     usize::from(s < 0.0)
@@ -45,7 +88,6 @@ struct CachedCircle {
     start: u32,
     mid: u32,
     end: u32,
-    bins: Box<Bins>,
 }
 
 /// Dedup set of circle indices for one ring search.
@@ -54,6 +96,7 @@ struct Seen {
     stamp: Vec<u32>,
     counter: u32,
     list: Vec<u32>,
+    bins: Bins,
 }
 
 impl Seen {
@@ -302,7 +345,7 @@ impl CirclePlanner {
         let mut out = std::mem::take(&mut self.scratch);
         out.clear();
         let c = self.world.circles[circle];
-        let bins = surfing_edges_from(
+        surfing_edges_from(
             &self.world,
             c.center,
             c.radius,
@@ -319,7 +362,7 @@ impl CirclePlanner {
         self.edges.extend_from_slice(&out);
         let end = self.edges.len() as u32;
         self.scratch = out;
-        self.cached.push(CachedCircle { start, mid, end, bins: Box::new(bins) });
+        self.cached.push(CachedCircle { start, mid, end });
         self.slot_of[circle] = (self.cached.len() - 1) as u32;
         let nodes = self.node_count();
         self.search.grow(nodes);
@@ -336,9 +379,7 @@ impl CirclePlanner {
         let goal = self.search.to;
         let found = tangent(c.center, c.radius, s, goal, 0.0, s, self.world.eps, true).filter(|t| {
             self.stats.surfing_edges += 1;
-            let bins = &self.cached[self.slot_of[circle] as usize].bins;
             let visible = !strictly_covered(t.from_angle, &self.world.covered[circle])
-                && bins[dir_index(s)][bin_of(t.from_angle)] > t.length
                 && !self.world.segment_blocked(t.from, t.to, [circle as u32, NONE], &mut self.stats.circle_tests);
             self.stats.visible_surfing_edges += u64::from(visible);
             visible
@@ -371,7 +412,7 @@ impl CirclePlanner {
 }
 
 /// Finds the unblocked surfing edges from a circle (or, with radius 0 and `own == NONE`, from a
-/// point) leaving in the given directions; returns the blocking bins it established.
+/// point) leaving in the given directions.
 #[allow(clippy::too_many_arguments)]
 fn surfing_edges_from(
     world: &World,
@@ -382,9 +423,10 @@ fn surfing_edges_from(
     seen: &mut Seen,
     stats: &mut SearchStats,
     out: &mut Vec<SurfEdge>,
-) -> Bins {
-    let mut bins: Bins = [[f64::INFINITY; BINS]; 2];
+) {
     seen.begin(world.circles.len());
+    let mut bins = std::mem::take(&mut seen.bins);
+    bins.reset(directions.len());
     let mut cursor = world.grid.ring_cursor(origin);
     let mut processed = 0;
     loop {
@@ -397,14 +439,29 @@ fn surfing_edges_from(
             add_blocker(&mut bins, world, origin, radius, &world.circles[k as usize], directions);
         }
         processed = seen.list.len();
-        if reach.is_infinite() || reach >= needed_radius(&bins, directions, radius + world.max_radius) {
+        if reach.is_infinite() || (bins.open == 0 && reach >= needed_radius(&bins, radius + world.max_radius)) {
             break;
         }
     }
     let point = radius == 0.0;
     for &j in &seen.list {
         let target = world.circles[j as usize];
+        let v = [target.center[0] - origin[0], target.center[1] - origin[1]];
+        let d = v[0].hypot(v[1]);
+        if d == 0.0 {
+            continue;
+        }
+        // Every tangent to this circle is at least this long and leaves from a tangent point
+        // in the angle range below: skip the circle when all those bins are blocked sooner.
+        let shortest = (d * d - (radius + target.radius).powi(2)).max(0.0).sqrt() * (1.0 - 1e-9);
+        let centre = v[1].atan2(v[0]);
+        let near = ((radius + target.radius) / d).clamp(-1.0, 1.0).acos();
+        let far = ((radius - target.radius) / d).clamp(-1.0, 1.0).acos();
         for &sa in directions {
+            let (x0, x1) = if sa > 0.0 { (centre - far, centre - near) } else { (centre + near, centre + far) };
+            if !bins.may_see(sa, x0 - 1e-9, x1 + 1e-9, shortest) {
+                continue;
+            }
             for sb in [1.0, -1.0] {
                 let Some(t) = tangent(origin, radius, sa, target.center, target.radius, sb, world.eps, point) else {
                     continue;
@@ -412,7 +469,7 @@ fn surfing_edges_from(
                 stats.surfing_edges += 1;
                 if (own != NONE && strictly_covered(t.from_angle, &world.covered[own as usize]))
                     || strictly_covered(t.to_angle, &world.covered[j as usize])
-                    || bins[dir_index(sa)][bin_of(t.from_angle)] <= t.length
+                    || bins.at(sa, bin_of(t.from_angle)) <= t.length
                     || world.segment_blocked(t.from, t.to, [own, j], &mut stats.circle_tests)
                 {
                     continue;
@@ -422,21 +479,13 @@ fn surfing_edges_from(
             }
         }
     }
-    bins
+    seen.bins = bins;
 }
 
-/// The distance beyond which no circle can have an unblocked tangent from the origin, or
-/// infinity while some bin is not blocked yet.
-fn needed_radius(bins: &Bins, directions: &[f64], reach_radius: f64) -> f64 {
-    let mut longest: f64 = 0.0;
-    for &s in directions {
-        for &b in &bins[dir_index(s)] {
-            longest = longest.max(b);
-        }
-    }
-    if longest.is_infinite() {
-        return f64::INFINITY;
-    }
+/// The distance beyond which no circle can have an unblocked tangent from the origin (all bins
+/// must be blocked).
+fn needed_radius(bins: &Bins, reach_radius: f64) -> f64 {
+    let longest = bins.blocked_within.iter().copied().filter(|b| b.is_finite()).fold(0.0, f64::max);
     longest.hypot(reach_radius) * (1.0 + 1e-9)
 }
 
@@ -470,9 +519,115 @@ fn add_blocker(bins: &mut Bins, world: &World, origin: Point2, radius: f64, bloc
         let (x0, x1) = (x0 + shift, x1 + shift);
         let mut b = (x0 / width).floor() as usize + 1;
         while (b + 1) as f64 * width < x1 {
-            let slot = &mut bins[dir_index(s)][b % BINS];
-            *slot = slot.min(rho);
+            bins.lower(s, b % BINS, rho);
             b += 1;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Rng(u64);
+    impl Rng {
+        fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            lo + (hi - lo) * ((self.0 >> 11) as f64 / (1u64 << 53) as f64)
+        }
+    }
+
+    /// Every unblocked tangent from `origin`, by testing all candidates against all circles.
+    fn brute_force(world: &World, origin: Point2, radius: f64, own: u32, directions: &[f64]) -> Vec<(u32, i8, i8)> {
+        let mut found = Vec::new();
+        for (j, target) in world.circles.iter().enumerate() {
+            if j as u32 == own {
+                continue;
+            }
+            for &sa in directions {
+                for sb in [1.0, -1.0] {
+                    let Some(t) =
+                        tangent(origin, radius, sa, target.center, target.radius, sb, world.eps, radius == 0.0)
+                    else {
+                        continue;
+                    };
+                    let endpoints_free = (own == NONE || !strictly_covered(t.from_angle, &world.covered[own as usize]))
+                        && !strictly_covered(t.to_angle, &world.covered[j]);
+                    let clear = world.circles.iter().enumerate().all(|(k, c)| {
+                        k == j
+                            || k as u32 == own
+                            || super::super::geometry::point_segment_distance2(c.center, t.from, t.to)
+                                >= (c.radius - world.eps).max(0.0).powi(2)
+                    });
+                    if endpoints_free && clear {
+                        found.push((j as u32, sa as i8, sb as i8));
+                    }
+                }
+            }
+        }
+        found.sort_unstable();
+        found
+    }
+
+    fn pruned(world: &World, origin: Point2, radius: f64, own: u32, directions: &[f64]) -> Vec<(u32, i8, i8)> {
+        let (mut seen, mut stats, mut out) = (Seen::default(), SearchStats::default(), Vec::new());
+        surfing_edges_from(world, origin, radius, own, directions, &mut seen, &mut stats, &mut out);
+        let mut found: Vec<_> = out.iter().map(|e| (e.to, e.from_dir as i8, e.to_dir as i8)).collect();
+        found.sort_unstable();
+        found
+    }
+
+    /// The ring search, the blocking bins and the early stop must find exactly the tangents a
+    /// brute-force scan finds, from circles and from points, in dense and sparse worlds.
+    #[test]
+    fn pruned_tangents_equal_brute_force() {
+        let mut rng = Rng(0x2545f4914f6cdd1d);
+        for round in 0..12 {
+            let n = 40 + 20 * round;
+            let side = 8.0 + (n as f64).sqrt() * if round % 2 == 0 { 2.0 } else { 3.5 };
+            let circles: Vec<Circle> = (0..n)
+                .map(|_| Circle {
+                    center: [rng.uniform(0.0, side), rng.uniform(0.0, side)],
+                    radius: rng.uniform(0.3, 1.5),
+                })
+                .collect();
+            let world = World::new(&circles, 0.1).unwrap();
+            for i in (0..world.circles.len()).step_by(3) {
+                let c = world.circles[i];
+                let expected = brute_force(&world, c.center, c.radius, i as u32, &[1.0, -1.0]);
+                assert_eq!(
+                    pruned(&world, c.center, c.radius, i as u32, &[1.0, -1.0]),
+                    expected,
+                    "round {round} circle {i}"
+                );
+            }
+            for _ in 0..20 {
+                let p = [rng.uniform(-2.0, side + 2.0), rng.uniform(-2.0, side + 2.0)];
+                if world.check_point(p).unwrap().is_some() {
+                    continue;
+                }
+                assert_eq!(pruned(&world, p, 0.0, NONE, &[1.0]), brute_force(&world, p, 0.0, NONE, &[1.0]));
+            }
+        }
+    }
+
+    /// A circle walled in by a ring with one gap sees the far side only through the gap.
+    #[test]
+    fn tangents_through_a_gap_in_a_ring() {
+        let mut circles = vec![Circle { center: [0.0, 0.0], radius: 1.0 }];
+        for k in 2..15 {
+            let a = k as f64 * TAU / 16.0;
+            circles.push(Circle { center: [5.0 * a.cos(), 5.0 * a.sin()], radius: 1.3 });
+        }
+        // A wide wall of circles behind the gap catches every ray that leaves through it.
+        for k in -8..=8 {
+            circles.push(Circle { center: [40.0, k as f64 * 3.0], radius: 1.6 });
+        }
+        let world = World::new(&circles, 0.0).unwrap();
+        let expected = brute_force(&world, [0.0, 0.0], 1.0, 0, &[1.0, -1.0]);
+        assert!(expected.iter().any(|e| e.0 >= 16), "some wall circle is visible through the gap");
+        assert_eq!(pruned(&world, [0.0, 0.0], 1.0, 0, &[1.0, -1.0]), expected);
     }
 }
