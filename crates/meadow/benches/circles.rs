@@ -4,7 +4,7 @@
 //! Dijkstra). Every timed query checks its length against the answer computed before timing.
 //! Edge counts are printed as a table before the timings.
 //!
-//! Run: `cargo bench -p meadow --bench circles`
+//! Run: `cargo bench -p meadow --bench circles` (`CIRCLES_SIZES=100,1000` to run only some sizes).
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use meadow::circles::{Circle, CirclePlanner, EagerPlanner};
@@ -87,7 +87,12 @@ fn check(length: f64, expected: f64) {
 
 fn bench_circles(c: &mut Criterion) {
     let mut table = Vec::new();
-    for &n in &[100usize, 1000, 10_000] {
+    // `CIRCLES_SIZES=1000` (comma-separated) restricts the run, e.g. while tuning.
+    let sizes: Vec<usize> = std::env::var("CIRCLES_SIZES")
+        .ok()
+        .map(|s| s.split(',').filter_map(|x| x.trim().parse().ok()).collect())
+        .unwrap_or_else(|| vec![100, 1000, 10_000]);
+    for &n in &sizes {
         for overlapping in [false, true] {
             let kind = if overlapping { "overlapping" } else { "separate" };
             let (circles, side) = forest(n, overlapping, 42 + n as u64);

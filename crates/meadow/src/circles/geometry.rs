@@ -45,7 +45,7 @@ pub(crate) fn tangent(
 ) -> Option<Tangent> {
     let dx = cb[0] - ca[0];
     let dy = cb[1] - ca[1];
-    let d = dx.hypot(dy);
+    let d = (dx * dx + dy * dy).sqrt();
     // cos θ = k / d, where θ is the angle between the centre line and the normal at A.
     let k = ra - sa * sb * rb;
     let (cos, sin, length) = if k.abs() + min_gap < d {
@@ -147,7 +147,9 @@ pub(crate) fn segments_cross(a: Point2, b: Point2, c: Point2, d: Point2) -> bool
 
 #[inline]
 pub(crate) fn distance(a: Point2, b: Point2) -> f64 {
-    (b[0] - a[0]).hypot(b[1] - a[1])
+    // Not `hypot`: its overflow care costs several times more and coordinates are metres.
+    let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+    (dx * dx + dy * dy).sqrt()
 }
 
 #[cfg(test)]

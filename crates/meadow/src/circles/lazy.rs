@@ -96,11 +96,14 @@ struct Seen {
     stamp: Vec<u32>,
     counter: u32,
     list: Vec<u32>,
+    /// Distance and direction from the origin to each circle of `list`.
+    polar: Vec<(f64, f64)>,
     bins: Bins,
 }
 
 impl Seen {
     fn begin(&mut self, n: usize) {
+        self.polar.clear();
         self.stamp.resize(n, 0);
         self.counter = self.counter.wrapping_add(1);
         if self.counter == 0 {
@@ -436,7 +439,11 @@ fn surfing_edges_from(
             }
         });
         for &k in &seen.list[processed..] {
-            add_blocker(&mut bins, world, origin, radius, &world.circles[k as usize], directions);
+            let circle = &world.circles[k as usize];
+            let v = [circle.center[0] - origin[0], circle.center[1] - origin[1]];
+            let polar = ((v[0] * v[0] + v[1] * v[1]).sqrt(), v[1].atan2(v[0]));
+            seen.polar.push(polar);
+            add_blocker(&mut bins, world, radius, circle, polar, directions);
         }
         processed = seen.list.len();
         if reach.is_infinite() || (bins.open == 0 && reach >= needed_radius(&bins, radius + world.max_radius)) {
@@ -444,17 +451,14 @@ fn surfing_edges_from(
         }
     }
     let point = radius == 0.0;
-    for &j in &seen.list {
+    for (&j, &(d, centre)) in seen.list.iter().zip(&seen.polar) {
         let target = world.circles[j as usize];
-        let v = [target.center[0] - origin[0], target.center[1] - origin[1]];
-        let d = v[0].hypot(v[1]);
         if d == 0.0 {
             continue;
         }
         // Every tangent to this circle is at least this long and leaves from a tangent point
         // in the angle range below: skip the circle when all those bins are blocked sooner.
         let shortest = (d * d - (radius + target.radius).powi(2)).max(0.0).sqrt() * (1.0 - 1e-9);
-        let centre = v[1].atan2(v[0]);
         let near = ((radius + target.radius) / d).clamp(-1.0, 1.0).acos();
         let far = ((radius - target.radius) / d).clamp(-1.0, 1.0).acos();
         for &sa in directions {
@@ -496,9 +500,8 @@ fn needed_radius(bins: &Bins, reach_radius: f64) -> f64 {
 /// the blocker's centre at offset `ρ·cos(φ − ψ) − R` from its line, at distance `ρ·|sin(φ − ψ)|
 /// <= ρ` along it, in front of the tangent point when `φ − ψ` has the right sign. The radius is
 /// shrunk a little so that "blocked here" implies the line-of-sight test says blocked too.
-fn add_blocker(bins: &mut Bins, world: &World, origin: Point2, radius: f64, blocker: &Circle, directions: &[f64]) {
-    let v = [blocker.center[0] - origin[0], blocker.center[1] - origin[1]];
-    let rho = v[0].hypot(v[1]);
+fn add_blocker(bins: &mut Bins, world: &World, radius: f64, blocker: &Circle, polar: (f64, f64), directions: &[f64]) {
+    let (rho, centre) = polar;
     let reach = blocker.radius * (1.0 - 1e-9) - 2.0 * world.eps;
     if rho == 0.0 || reach <= 0.0 {
         return;
@@ -511,16 +514,17 @@ fn add_blocker(bins: &mut Bins, world: &World, origin: Point2, radius: f64, bloc
     if far <= near {
         return;
     }
-    let centre = v[1].atan2(v[0]);
     for &s in directions {
         let (x0, x1) = if s > 0.0 { (centre - far, centre - near) } else { (centre + near, centre + far) };
-        let width = TAU / BINS as f64;
-        let shift = x0.rem_euclid(TAU) - x0;
-        let (x0, x1) = (x0 + shift, x1 + shift);
-        let mut b = (x0 / width).floor() as usize + 1;
-        while (b + 1) as f64 * width < x1 {
+        // Bins scaled to integers: bin b spans [b, b + 1).
+        let scale = BINS as f64 / TAU;
+        let x0 = x0.rem_euclid(TAU) * scale;
+        let x1 = x0 + (far - near) * scale;
+        // Bins lying strictly inside (x0, x1).
+        let first = x0.floor() as usize + 1;
+        let end = (x1.ceil() as usize).saturating_sub(1);
+        for b in first..end {
             bins.lower(s, b % BINS, rho);
-            b += 1;
         }
     }
 }
