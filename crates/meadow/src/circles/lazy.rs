@@ -515,7 +515,7 @@ fn add_blocker(bins: &mut Bins, world: &World, radius: f64, blocker: &Circle, po
         return;
     }
     for &s in directions {
-        let (x0, x1) = if s > 0.0 { (centre - far, centre - near) } else { (centre + near, centre + far) };
+        let x0 = if s > 0.0 { centre - far } else { centre + near };
         // Bins scaled to integers: bin b spans [b, b + 1).
         let scale = BINS as f64 / TAU;
         let x0 = x0.rem_euclid(TAU) * scale;
