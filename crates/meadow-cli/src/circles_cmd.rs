@@ -1,7 +1,7 @@
 //! `meadow circles`: shortest paths among round obstacles, one query or a batch.
 
 use anyhow::{bail, Context, Result};
-use meadow::circles::{Circle, CirclePath, CirclePlanner, PathError, Piece};
+use meadow::circles::{Circle, CirclePath, CirclePlanner, Piece};
 use meadow::geom::Point2;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -87,7 +87,7 @@ struct Planners<'a> {
 impl Planners<'_> {
     fn get(&mut self, radius: f64) -> Result<&mut CirclePlanner> {
         if !self.by_radius.contains_key(&radius.to_bits()) {
-            let planner = CirclePlanner::new(self.circles, radius).with_context(|| format!("agent radius {radius}"))?;
+            let planner = CirclePlanner::new(self.circles, radius)?;
             self.by_radius.insert(radius.to_bits(), planner);
         }
         self.by_radius.get_mut(&radius.to_bits()).context("planner cache")
@@ -117,7 +117,11 @@ pub fn run(args: &CirclesArgs) -> Result<()> {
     let mut out = stdout.lock();
     for query in &queries {
         let radius = query.radius.unwrap_or(args.radius);
-        let result = planners.get(radius)?.find_path(query.from, query.to);
+        // A bad radius in one batch query is that query's failure, not the batch's.
+        let result = match planners.get(radius) {
+            Ok(planner) => planner.find_path(query.from, query.to).map_err(|e| e.to_string()),
+            Err(error) => Err(format!("{error:#}")),
+        };
         if args.json {
             let answer = match &result {
                 Ok(path) => Answer {
@@ -138,7 +142,7 @@ pub fn run(args: &CirclesArgs) -> Result<()> {
                     length: None,
                     pieces: &[],
                     polyline: Vec::new(),
-                    reason: Some(error.to_string()),
+                    reason: Some(error.clone()),
                 },
             };
             serde_json::to_writer(&mut out, &answer)?;
@@ -155,7 +159,7 @@ pub fn run(args: &CirclesArgs) -> Result<()> {
     Ok(())
 }
 
-fn describe(query: &Query, radius: f64, result: &Result<CirclePath, PathError>) -> String {
+fn describe(query: &Query, radius: f64, result: &Result<CirclePath, String>) -> String {
     let (f, t) = (query.from, query.to);
     match result {
         Ok(path) => {
@@ -177,10 +181,11 @@ fn describe(query: &Query, radius: f64, result: &Result<CirclePath, PathError>) 
 
 /// An SVG of the obstacles (filled), their inflation by each query's radius (dashed), and each
 /// path found (segments and true arcs).
-fn render_svg(circles: &[Circle], results: &[(&Query, f64, Result<CirclePath, PathError>)]) -> String {
+fn render_svg(circles: &[Circle], results: &[(&Query, f64, Result<CirclePath, String>)]) -> String {
     let mut lo = [f64::INFINITY; 2];
     let mut hi = [f64::NEG_INFINITY; 2];
     let max_radius = results.iter().map(|r| r.1).fold(0.0, f64::max);
+    let max_radius = if max_radius.is_finite() { max_radius } else { 0.0 };
     let mut grow = |p: Point2, r: f64| {
         for axis in 0..2 {
             lo[axis] = lo[axis].min(p[axis] - r);
@@ -288,5 +293,37 @@ mod tests {
         assert!(parse_point("1,2,3").is_err());
         assert!(parse_point("x,2").is_err());
         assert!(parse_point("inf,2").is_err());
+    }
+
+    #[test]
+    fn batch_run_writes_an_svg_with_true_arcs() {
+        let dir = std::env::temp_dir().join(format!("meadow-circles-cmd-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let scene = dir.join("scene.json");
+        let queries = dir.join("queries.json");
+        let svg = dir.join("out.svg");
+        std::fs::write(&scene, r#"{"circles": [{"center": [5, 0], "radius": 1.5}, {"center": [9, 1], "radius": 1}]}"#)
+            .unwrap();
+        std::fs::write(
+            &queries,
+            r#"[{"from": [0, 0], "to": [14, 0]}, {"from": [5, 0], "to": [14, 0], "radius": 0.5}]"#,
+        )
+        .unwrap();
+        let args = CirclesArgs {
+            scene: scene.clone(),
+            from: None,
+            to: None,
+            radius: 0.25,
+            queries: Some(queries),
+            svg: Some(svg.clone()),
+            json: true,
+        };
+        run(&args).unwrap();
+        let picture = std::fs::read_to_string(&svg).unwrap();
+        assert!(picture.contains(" A "), "the path wraps a circle: an arc command");
+        // A missing scene is an error, not a panic.
+        let missing = CirclesArgs { scene: dir.join("missing.json"), ..args };
+        assert!(run(&missing).is_err());
+        std::fs::remove_dir_all(&dir).ok();
     }
 }

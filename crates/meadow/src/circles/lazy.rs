@@ -6,14 +6,18 @@
 //! direction only, to the departure points of the circle's outgoing surfing edges — so a path
 //! never reverses on a circle (no cusps).
 //!
-//! A circle's outgoing surfing edges are found once and cached. To avoid testing all `4(n − 1)`
-//! bitangents against the whole world, the search grows rings of grid cells around the circle
-//! and keeps, for each direction of the tangent lines of the circle (binned by the angle of their
-//! tangent point), the distance within which some nearby circle is known to block every tangent
-//! in the bin. Once all bins are blocked within `L`, no circle farther than
-//! `sqrt(L² + (r + r_max)²)` can be reached by an unblocked bitangent (a bitangent to a circle at
-//! distance `d` is at least `sqrt(d² − (r + r_j)²)` long), so the ring search stops there; the
-//! bins also reject most remaining candidates before any line-of-sight walk.
+//! A circle's outgoing surfing edges are found once and cached (for later queries too). To avoid
+//! computing all `4(n − 1)` bitangents, the search grows square rings of grid cells around the
+//! circle and keeps, per direction of travel and per bin of tangent-point angle (1024 bins), the
+//! distance within which one circle already seen blocks *every* tangent ray of the bin. A
+//! candidate circle is skipped without computing its tangents when all bins its tangents can
+//! leave from are blocked sooner than its shortest possible tangent; a tangent whose own bin is
+//! blocked sooner than its length is dropped before any line-of-sight walk. The ring search stops
+//! once every bin is blocked within some `L` and the rings cover `sqrt(L² + (r + r_max)²)`: a
+//! bitangent to a circle at distance `d` is at least `sqrt(d² − (r + r_j)²)` long. In a forest
+//! with open lanes to its edge the rings run to the edge, but the per-circle work left there
+//! is a few arithmetic operations. The start point is handled the same way as a circle of
+//! radius zero.
 
 use super::geometry::{arc_blocked, distance, segments_cross, strictly_covered, sweep, tangent, Tangent};
 use super::graph::{assemble, start_arrival_id, Arrival, Entry, SurfEdge, GOAL, START};
