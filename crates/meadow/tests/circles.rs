@@ -477,3 +477,58 @@ fn exact_length_is_the_limit_of_polygon_paths() {
     // Most paths must wrap around circles, or the comparison says little.
     assert!(compared >= 18 && bent >= 10, "compared {compared}, bent {bent}");
 }
+
+/// Pillars in rows: many circles share tangent lines (a path along a row touches every pillar),
+/// the degenerate case for line of sight and for arcs of zero length.
+#[test]
+fn pillar_grids_and_degenerate_inputs() {
+    let mut rng = Rng(0x9111a5);
+    for spacing in [2.5, 3.0, 4.0] {
+        let mut circles = Vec::new();
+        for row in 0..6 {
+            for column in 0..6 {
+                circles.push(Circle { center: [column as f64 * spacing, row as f64 * spacing], radius: 1.0 });
+            }
+        }
+        // Duplicates and a circle inside another change nothing.
+        circles.push(circles[7]);
+        circles.push(Circle { center: circles[8].center, radius: 0.5 });
+        for agent in [0.0, 0.2] {
+            let mut lazy = CirclePlanner::new(&circles, agent).unwrap();
+            let mut eager = EagerPlanner::new(&circles, agent).unwrap();
+            let size = 5.0 * spacing;
+            let mut queries = vec![
+                ([-2.0, -1.0], [size + 2.0, -1.0]),
+                ([-2.0, 0.0], [size + 2.0, 0.0]),
+                ([-1.5, -1.5], [size + 1.5, size + 1.5]),
+            ];
+            for _ in 0..30 {
+                queries
+                    .push((free_point(&mut rng, &circles, agent, size), free_point(&mut rng, &circles, agent, size)));
+            }
+            for (from, to) in queries {
+                let (a, b) = (lazy.find_path(from, to), eager.find_path(from, to));
+                same_outcome(&a, &b, &format!("pillars {spacing} agent {agent} {from:?} -> {to:?}"));
+                if let Ok(path) = a {
+                    check_path(&path, from, to, &circles, agent);
+                }
+            }
+        }
+    }
+    // Degenerate worlds answer without panicking.
+    let mut empty = CirclePlanner::new(&[], 0.5).unwrap();
+    assert_eq!(empty.find_path([0.0, 0.0], [3.0, 4.0]).unwrap().length, 5.0);
+    let same = [Circle { center: [1.0, 1.0], radius: 1.0 }; 5];
+    let mut planner = CirclePlanner::new(&same, 0.0).unwrap();
+    assert_eq!(planner.obstacles().len(), 1);
+    let path = planner.find_path([-1.0, 1.0], [3.0, 1.0]).unwrap();
+    check_path(&path, [-1.0, 1.0], [3.0, 1.0], &same, 0.0);
+    // Start on an obstacle's boundary: a zero-length tangent, then the arc.
+    let path = planner.find_path([0.0, 1.0], [3.0, 1.0]).unwrap();
+    check_path(&path, [0.0, 1.0], [3.0, 1.0], &same, 0.0);
+    let points = [Circle { center: [0.0, 0.0], radius: 0.0 }];
+    assert_eq!(CirclePlanner::new(&points, 0.0).unwrap().find_path([-1.0, 0.0], [1.0, 0.0]).unwrap().length, 2.0);
+    let far = [Circle { center: [1e12, -1e12], radius: 3.0 }, Circle { center: [1e12 + 10.0, -1e12], radius: 3.0 }];
+    let mut planner = CirclePlanner::new(&far, 0.0).unwrap();
+    assert!(planner.find_path([1e12 - 5.0, -1e12], [1e12 + 15.0, -1e12]).is_ok());
+}
