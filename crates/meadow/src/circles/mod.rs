@@ -40,7 +40,9 @@ use serde::{Deserialize, Serialize};
 /// A round obstacle: centre `[x, z]` and radius in metres.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Circle {
+    /// Centre `[x, z]`.
     pub center: Point2,
+    /// Radius in metres (>= 0).
     pub radius: f64,
 }
 

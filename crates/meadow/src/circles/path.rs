@@ -49,6 +49,7 @@ impl Piece {
 /// A path of segments and arcs from a start to a goal.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CirclePath {
+    /// Segments and arcs in order from start to goal; each starts where the previous ends.
     pub pieces: Vec<Piece>,
     /// Exact length: the sum of the pieces' lengths, in metres.
     pub length: f64,
