@@ -1,6 +1,7 @@
 //! `meadow`: bake glTF levels into navmeshes, inspect and draw them.
 
 mod bake_cmd;
+mod circles_cmd;
 mod info_cmd;
 mod path_cmd;
 mod render_cmd;
@@ -21,6 +22,8 @@ struct Cli {
 enum Command {
     /// Bake a glTF level (.gltf or .glb) into a navmesh asset (.nav).
     Bake(bake_cmd::BakeArgs),
+    /// Exact shortest paths among circular obstacles (trees, pillars, units).
+    Circles(circles_cmd::CirclesArgs),
     /// Print counts, bounds, area and settings of a navmesh asset.
     Info(info_cmd::InfoArgs),
     /// Find a path on a baked navmesh (or a batch of paths from a JSON file).
@@ -45,6 +48,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Bake(args) => bake_cmd::run(args),
+        Command::Circles(args) => circles_cmd::run(args),
         Command::Info(args) => info_cmd::run(args),
         Command::Path(args) => path_cmd::run(args),
         Command::Render(args) => render_cmd::run(args),

@@ -9,6 +9,7 @@
 //! positive (see [`geom::signed_area`]). Holes and obstacle outlines run the other way.
 
 pub mod asset;
+pub mod circles;
 pub mod geom;
 pub mod orca;
 pub mod query;
