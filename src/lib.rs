@@ -3,10 +3,10 @@
 //! The checks here are written apart from the bake: they re-derive what a correct navmesh must
 //! satisfy from the asset and the level's raw triangles.
 
-use meadow_bake::ingest::{ingest_file, IngestError, Scene, SceneTriangle};
-use meadow_bake::{Progress, Stage};
 use meadow::geom::{self, Point2};
 use meadow::{EdgeLink, NavMesh};
+use meadow_bake::ingest::{ingest_file, IngestError, Scene, SceneTriangle};
+use meadow_bake::{Progress, Stage};
 use std::path::{Path, PathBuf};
 
 /// The `fixtures/` directory of the workspace.
@@ -118,7 +118,6 @@ pub fn node_triangles<'a>(scene: &'a Scene, name: &str) -> Vec<&'a SceneTriangle
 pub fn close3(a: [f64; 3], b: [f64; 3], tolerance: f64) -> bool {
     (0..3).all(|k| (a[k] - b[k]).abs() <= tolerance)
 }
-
 
 /// The repository root (where `fixtures/` lives).
 pub fn repo_root() -> PathBuf {

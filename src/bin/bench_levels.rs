@@ -70,7 +70,12 @@ fn main() {
                 median,
                 warn_count
             ),
-            Err(e) => println!("| {name} | {} | bake failed: {e} | | | {:.3} | {} |", scene.triangles.len(), median, warn_count),
+            Err(e) => println!(
+                "| {name} | {} | bake failed: {e} | | | {:.3} | {} |",
+                scene.triangles.len(),
+                median,
+                warn_count
+            ),
         }
         for w in sink.warnings.iter().chain(&warnings).take(4) {
             eprintln!("  {name}: {w}");
