@@ -99,7 +99,6 @@ pub fn triangulate(polygon: &PolygonWithHoles) -> Result<Triangulation, Triangul
     let Some(outer) = clipper.prepare_ring(ring_starts[0], Winding::CounterClockwise) else {
         return Ok(Triangulation { vertices, triangles });
     };
-    clipper.register(outer);
 
     // Holes right to left by their rightmost vertex, so an unjoined hole never blocks a bridge.
     let mut holes: Vec<(usize, u32)> = Vec::new();
@@ -108,12 +107,14 @@ pub fn triangulate(polygon: &PolygonWithHoles) -> Result<Triangulation, Triangul
             holes.push((h - 1, clipper.rightmost(start)));
         }
     }
+    let rings: Vec<u32> = std::iter::once(outer).chain(holes.iter().map(|h| h.1)).collect();
+    clipper.split_touched_edges(&rings);
+    clipper.register(outer);
     holes.sort_by(|a, b| {
         let (pa, pb) = (clipper.pos[a.1 as usize], clipper.pos[b.1 as usize]);
         pb[0].total_cmp(&pa[0]).then(a.0.cmp(&b.0))
     });
     clipper.build_grid();
-    let rings: Vec<u32> = std::iter::once(outer).chain(holes.iter().map(|h| h.1)).collect();
     clipper.build_edge_grid(&rings);
     for &(hole, rightmost) in &holes {
         if !clipper.join_hole(outer, rightmost) {
@@ -480,6 +481,54 @@ impl Clipper {
             }
         }
         best
+    }
+
+    /// Where a vertex lies inside another edge (a ring touching another, or itself, without a
+    /// shared vertex there), adds a visit to that vertex to the edge, so that every touch is
+    /// at shared coordinates.
+    fn split_touched_edges(&mut self, rings: &[u32]) {
+        let nodes: Vec<u32> = rings.iter().flat_map(|&r| self.ring_nodes(r)).collect();
+        let (lo, hi) = bounds(nodes.iter().map(|&v| self.p(v)));
+        let mut grid = Grid::over(lo, hi, nodes.len());
+        for &u in &nodes {
+            let (a, b) = bounds([self.p(u), self.p(self.nx(u))].into_iter());
+            grid.insert_box(u, a, b);
+        }
+        // (edge start, touching node), found before any edge changes.
+        let mut touches: Vec<(u32, u32)> = Vec::new();
+        for &v in &nodes {
+            let pv = self.p(v);
+            for u in grid.query(pv, pv) {
+                let w = self.nx(u);
+                let (pu, pw) = (self.p(u), self.p(w));
+                if !self.same_point(u, v)
+                    && !self.same_point(w, v)
+                    && orient2d(pu, pw, pv) == 0.0
+                    && within_box(pu, pw, pv)
+                {
+                    touches.push((u, v));
+                }
+            }
+        }
+        touches.sort_unstable();
+        touches.dedup();
+        // Several vertices may touch one edge: insert them in order along it.
+        for group in touches.chunk_by(|x, y| x.0 == y.0) {
+            let u = group[0].0;
+            let (pu, w) = (self.p(u), self.nx(u));
+            let along = |p: Point2| (p[0] - pu[0]).abs() + (p[1] - pu[1]).abs();
+            let mut on_edge: Vec<u32> = group.iter().map(|t| t.1).collect();
+            on_edge.sort_by(|&x, &y| along(self.p(x)).total_cmp(&along(self.p(y))).then(x.cmp(&y)));
+            on_edge.dedup_by(|x, y| self.same_point(*x, *y));
+            let mut last = u;
+            for v in on_edge {
+                let copy = self.copy_node(v);
+                self.shared[self.vert[v as usize] as usize] = true;
+                self.link(last, copy);
+                last = copy;
+            }
+            self.link(last, w);
+        }
     }
 
     /// Records the nodes of a ring now part of the joined ring, where holes may touch.
@@ -1044,8 +1093,10 @@ pub(crate) mod checks {
                 *tri_edges.entry(e).or_default() += 1;
             }
         }
+        // Ring vertices inside other ring edges (touches without a shared vertex) split them.
+        let split = split_at_touches(p);
         let mut ring_edges = BTreeSet::new();
-        for (r, ring) in rings.iter().enumerate() {
+        for (r, ring) in std::iter::once(&split.outer).chain(&split.holes).enumerate() {
             // Rings given the wrong way round are read backwards.
             let backwards = (signed_area(ring) < 0.0) == (r == 0);
             for i in 0..ring.len() {
@@ -1071,9 +1122,35 @@ pub(crate) mod checks {
         }
         if exact_count {
             // Triangles' angles add up to the polygon's angles at its vertices: π each.
-            let expected = (domain_angle_sum(p) / std::f64::consts::PI).round() as usize;
+            let expected = (domain_angle_sum(&split) / std::f64::consts::PI).round() as usize;
             assert_eq!(t.triangles.len(), expected, "triangle count (angle sum)");
         }
+    }
+
+    /// The polygon with every ring edge split at the ring vertices lying inside it (brute
+    /// force).
+    pub fn split_at_touches(p: &PolygonWithHoles) -> PolygonWithHoles {
+        let all: Vec<Point2> = std::iter::once(&p.outer).chain(&p.holes).flatten().copied().collect();
+        let split = |ring: &Vec<Point2>| {
+            let mut out = Vec::new();
+            for i in 0..ring.len() {
+                let (u, w) = (ring[i], ring[(i + 1) % ring.len()]);
+                out.push(u);
+                let mut inside: Vec<Point2> = all
+                    .iter()
+                    .copied()
+                    .filter(|&q| q != u && q != w && orient2d(u, w, q) == 0.0 && within_box(u, w, q))
+                    .collect();
+                inside.sort_by(|a, b| {
+                    let d = |q: Point2| (q[0] - u[0]).abs() + (q[1] - u[1]).abs();
+                    d(*a).total_cmp(&d(*b))
+                });
+                inside.dedup();
+                out.extend(inside);
+            }
+            out
+        };
+        PolygonWithHoles { outer: split(&p.outer), holes: p.holes.iter().map(split).collect() }
     }
 
     /// The sum over the polygon's distinct vertices of the angle the polygon fills around each.
@@ -1427,6 +1504,34 @@ mod tests {
         let outer = [[0.0, 0.0], [2.0, 0.0], [4.0, 0.0], [4.0, 4.0], [0.0, 4.0]];
         let hole = [[2.0, 0.0], [1.0, 1.0], [2.0, 2.0], [3.0, 1.0]];
         run(&polygon(&outer, &[&hole]));
+    }
+
+    #[test]
+    fn vertices_touching_edges_without_a_shared_vertex() {
+        // 4 +-------+      the diamond hole's bottom vertex (2, 0) lies inside the outer
+        //   |   ^   |      ring's bottom edge; the square hole's left edge passes through
+        //   |  < >[]|      the diamond's right vertex (3, 1)
+        //   |   v   |
+        // 0 +---.---+
+        //   0   2 3 4
+        let outer = square([0.0, 0.0], [4.0, 4.0], false);
+        let hole = [[2.0, 0.0], [1.0, 1.0], [2.0, 2.0], [3.0, 1.0]];
+        let side = square([3.0, 0.5], [3.5, 1.5], true);
+        let p = polygon(&outer, &[&hole, &side]);
+        let t = triangulate(&p).expect("triangulates");
+        check_triangulation(&p, &t, true);
+        // As if the touched edges had a vertex there: 5 + 4 + 5 vertices, 2 holes, 2 touches.
+        assert_eq!(t.triangles.len(), 14 + 2 * 2 - 2 - 2 * 2);
+
+        // 4 +--+  +--+     one ring whose vertex (2, 0) touches its own bottom edge: two
+        //   |   \/   |     pieces joined at a point
+        // 0 +---.----+
+        //   0   2    4
+        let notched = [[0.0, 0.0], [4.0, 0.0], [4.0, 4.0], [2.5, 4.0], [2.0, 0.0], [1.5, 4.0], [0.0, 4.0]];
+        let p = polygon(&notched, &[]);
+        let t = triangulate(&p).expect("triangulates");
+        check_triangulation(&p, &t, true);
+        assert_eq!(t.triangles.len(), 4);
     }
 
     #[test]
