@@ -48,6 +48,14 @@ pub enum TriangulateError {
         /// The hole's index in [`PolygonWithHoles::holes`].
         hole: usize,
     },
+    /// Two ring edges cross or overlap (more than rounding errors can explain).
+    #[error("ring edges {first:?} and {second:?} cross")]
+    CrossingEdges {
+        /// One edge, as the coordinates of its end points.
+        first: [Point2; 2],
+        /// The other edge.
+        second: [Point2; 2],
+    },
     /// Ear clipping found neither an ear nor a diagonal to split at: the rings cross.
     #[error("no ear or diagonal found in a ring of {remaining} vertices (crossing rings?)")]
     NoEar {
@@ -81,7 +89,11 @@ const SNAP_ULPS: f64 = 1024.0;
 /// rounding-error amounts).
 pub fn triangulate(polygon: &PolygonWithHoles) -> Result<Triangulation, TriangulateError> {
     match triangulate_snapped(polygon, 0.0) {
-        Err(error @ (TriangulateError::NoBridge { .. } | TriangulateError::NoEar { .. })) => {
+        Err(
+            error @ (TriangulateError::NoBridge { .. }
+            | TriangulateError::NoEar { .. }
+            | TriangulateError::CrossingEdges { .. }),
+        ) => {
             let rings = std::iter::once(&polygon.outer).chain(&polygon.holes);
             let scale = rings.flatten().fold(0.0f64, |m, p| m.max(p[0].abs()).max(p[1].abs()));
             let snap = SNAP_ULPS * f64::EPSILON * scale;
@@ -141,12 +153,16 @@ fn triangulate_snapped(polygon: &PolygonWithHoles, snap: f64) -> Result<Triangul
     });
     clipper.build_grid();
     clipper.build_edge_grid(&rings);
+    if let Some((e, f)) = clipper.crossing_edges() {
+        return Err(TriangulateError::CrossingEdges { first: e, second: f });
+    }
     for &(hole, rightmost) in &holes {
         if !clipper.join_hole(outer, rightmost) {
             return Err(TriangulateError::NoBridge { hole });
         }
     }
-    clipper.clip_all(outer, &mut triangles)?;
+    let rings = clipper.uncross_touches(outer);
+    clipper.clip_all(rings, &mut triangles)?;
     Ok(Triangulation { vertices, triangles })
 }
 
@@ -860,6 +876,43 @@ impl Clipper {
         }
     }
 
+    /// Two indexed edges that meet other than at a shared end point (with nothing else in
+    /// common), if any: rings touching edges have been split, so that is a crossing.
+    fn crossing_edges(&self) -> Option<([Point2; 2], [Point2; 2])> {
+        let grid = self.edge_grid.as_ref()?;
+        for (i, &[u, v]) in self.edges.iter().enumerate() {
+            let (pu, pv) = (self.pos[u as usize], self.pos[v as usize]);
+            let (lo, hi) = bounds([pu, pv].into_iter());
+            for j in grid.query(lo, hi) {
+                if j as usize <= i {
+                    continue;
+                }
+                let [a, b] = self.edges[j as usize];
+                let (pa, pb) = (self.pos[a as usize], self.pos[b as usize]);
+                let clear = match (a == u || a == v, b == u || b == v) {
+                    // The same segment, both ways or twice.
+                    (true, true) => false,
+                    // A shared end: the other ends must not lie on the other edge.
+                    (true, false) => {
+                        !(orient2d(pu, pv, pb) == 0.0 && within_box(pu, pv, pb))
+                            && !(orient2d(pa, pb, if a == u { pv } else { pu }) == 0.0
+                                && within_box(pa, pb, if a == u { pv } else { pu }))
+                    }
+                    (false, true) => {
+                        !(orient2d(pu, pv, pa) == 0.0 && within_box(pu, pv, pa))
+                            && !(orient2d(pa, pb, if b == u { pv } else { pu }) == 0.0
+                                && within_box(pa, pb, if b == u { pv } else { pu }))
+                    }
+                    (false, false) => !segments_touch(pu, pv, pa, pb),
+                };
+                if !clear {
+                    return Some(([pu, pv], [pa, pb]));
+                }
+            }
+        }
+        None
+    }
+
     fn add_edge(&mut self, e: [u32; 2]) {
         let id = self.edges.len() as u32;
         self.edges.push(e);
@@ -884,11 +937,11 @@ impl Clipper {
     }
 
     /// Clips every ear of the joined ring through `start`, splitting it where it stalls.
-    fn clip_all(&mut self, start: u32, triangles: &mut Vec<[u32; 3]>) -> Result<(), TriangulateError> {
+    fn clip_all(&mut self, rings: Vec<u32>, triangles: &mut Vec<[u32; 3]>) -> Result<(), TriangulateError> {
         if self.grid.is_none() {
             self.build_grid();
         }
-        let mut stack = vec![start];
+        let mut stack = rings;
         // Every split or cancellation leaves smaller rings; the cap only guards the bound.
         let mut splits_left = self.pos.len() + 16;
         while let Some(start) = stack.pop() {
@@ -966,6 +1019,86 @@ impl Clipper {
             }
         }
         Ok(())
+    }
+
+    /// Where the ring through `start` visits a point several times, reconnects the visits so
+    /// that each one bounds one of the polygon's sectors there (they may cross as joined:
+    /// several touches of one hole, a hole inside a hole's pocket), keeping a point's new
+    /// connection only if every ring it leaves is counter-clockwise. The same edges stay, so
+    /// the covered area does not change; the ring may fall apart into several. Returns a node
+    /// of each ring.
+    fn uncross_touches(&mut self, start: u32) -> Vec<u32> {
+        let nodes = self.ring_nodes(start);
+        let mut at: std::collections::BTreeMap<u32, Vec<u32>> = std::collections::BTreeMap::new();
+        for &v in &nodes {
+            at.entry(self.vert[v as usize]).or_default().push(v);
+        }
+        for group in at.values().filter(|g| g.len() > 1) {
+            let x = self.p(group[0]);
+            // Rays to the neighbours: (neighbour, node, incoming).
+            let mut rays: Vec<(u32, u32, bool)> = Vec::with_capacity(2 * group.len());
+            for &n in group {
+                rays.push((self.pv(n), n, true));
+                rays.push((self.nx(n), n, false));
+            }
+            let half = |d: Point2| if d[1] > x[1] || (d[1] == x[1] && d[0] > x[0]) { 0 } else { 1 };
+            rays.sort_by(|r, s| {
+                let (dr, ds) = (self.p(r.0), self.p(s.0));
+                half(dr).cmp(&half(ds)).then_with(|| {
+                    let o = orient2d(x, dr, ds);
+                    // Counter-clockwise order; along one direction the incoming ray first.
+                    if o > 0.0 {
+                        Ordering::Less
+                    } else if o < 0.0 {
+                        Ordering::Greater
+                    } else {
+                        s.2.cmp(&r.2)
+                    }
+                })
+            });
+            // Each outgoing ray starts a sector of the polygon, which the next ray, incoming,
+            // closes: pair them.
+            let k = rays.len();
+            let mut pairs = Vec::with_capacity(group.len());
+            for i in 0..k {
+                if !rays[i].2 {
+                    let close = rays[(i + 1) % k];
+                    if !close.2 {
+                        pairs.clear();
+                        break;
+                    }
+                    pairs.push((close.0, rays[i].0));
+                }
+            }
+            if pairs.len() != group.len() {
+                continue;
+            }
+            let old: Vec<(u32, u32, u32)> = group.iter().map(|&n| (self.pv(n), n, self.nx(n))).collect();
+            if old.iter().all(|&(p, _, q)| pairs.contains(&(p, q))) {
+                continue;
+            }
+            for (&n, &(p, q)) in group.iter().zip(&pairs) {
+                self.link(p, n);
+                self.link(n, q);
+            }
+            if group.iter().any(|&n| self.ring_area2(n) <= 0.0) {
+                for &(p, n, q) in &old {
+                    self.link(p, n);
+                    self.link(n, q);
+                }
+            }
+        }
+        let mut seen = vec![false; self.pos.len()];
+        let mut rings = Vec::new();
+        for &v in &nodes {
+            if !seen[v as usize] {
+                rings.push(v);
+                for w in self.ring_nodes(v) {
+                    seen[w as usize] = true;
+                }
+            }
+        }
+        rings
     }
 
     /// Splits the ring through `start` into two where it touches itself, if both halves are
@@ -1724,6 +1857,58 @@ mod tests {
     }
 
     #[test]
+    fn regression_boolean_shape_a() {
+        let outer = [
+            [3.9999999945513194, 10.00000000225753],
+            [-5.4486806178033476e-9, 10.00000000225753],
+            [2.0344221984497493, 7.9655777983590985],
+            [1.3370722179762309, 7.988783331982794],
+            [0.9999999945513194, 9.00000000225753],
+            [0.9999999945513194, 8.00000000225753],
+            [0.9667416607490962, 7.00055320786685],
+            [0.9999999945513194, 6.999446483723822],
+            [0.9999999945513194, 6.000000002257528],
+            [1.9999999945513194, 6.000000002257528],
+            [1.6743310188404505, 6.977006944291296],
+            [2.965635249530453, 6.934036540262404],
+            [2.9688663279167598, 7.031133668892088],
+            [3.9999999945513194, 6.000000002257528],
+        ];
+        let p = polygon(&outer, &[]);
+        let t = triangulate(&p).expect("triangulates");
+        check_triangulation(&p, &t, true);
+    }
+
+    #[test]
+    fn regression_boolean_shape_b() {
+        // A hole touching itself twice along its own edges, next to rounding-error near-touches.
+        let outer = square([0.0, 0.0], [17.0, 17.0], false);
+        let a = [[1.0, 5.0], [1.0, 6.0], [2.0, 5.0]];
+        let b = [
+            [2.8252360224723816, 3.2126439213752747],
+            [3.018939971923828, 4.1937039494514465],
+            [4.0, 4.0],
+            [3.8062960505485535, 3.018939971923828],
+        ];
+        let c = [
+            [7.0, 6.0],
+            [11.0, 6.0],
+            [11.0, 4.0],
+            [13.0, 4.0],
+            [13.0, 2.0],
+            [12.0, 2.666666656732559],
+            [12.0, 1.0],
+            [10.0, 3.0],
+            [11.5, 3.0],
+            [11.0, 3.333333343267441],
+            [11.0, 3.0],
+        ];
+        let p = polygon(&outer, &[&a, &b, &c]);
+        let t = triangulate(&p).expect("triangulates");
+        check_triangulation(&p, &t, true);
+    }
+
+    #[test]
     fn spikes_and_duplicates_are_dropped() {
         // A square with a doubled vertex and an antenna poking out of its right side.
         let outer = [[0.0, 0.0], [2.0, 0.0], [2.0, 0.0], [2.0, 1.0], [3.0, 1.0], [2.0, 1.0], [2.0, 2.0], [0.0, 2.0]];
@@ -1759,6 +1944,9 @@ mod tests {
     fn bad_inputs_are_typed_errors() {
         let nan = polygon(&[[0.0, 0.0], [1.0, f64::NAN], [0.0, 1.0]], &[]);
         assert_eq!(triangulate(&nan), Err(TriangulateError::NonFiniteVertex { hole: None, vertex: 1 }));
+        let crossing = square([3.0, 1.0], [5.0, 2.0], true);
+        let p = polygon(&square([0.0, 0.0], [4.0, 4.0], false), &[&crossing]);
+        assert!(matches!(triangulate(&p), Err(TriangulateError::CrossingEdges { .. })));
         let outside = square([5.0, 5.0], [6.0, 6.0], true);
         let p = polygon(&square([0.0, 0.0], [4.0, 4.0], false), &[&outside]);
         assert_eq!(triangulate(&p), Err(TriangulateError::NoBridge { hole: 0 }));
