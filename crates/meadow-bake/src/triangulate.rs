@@ -889,19 +889,18 @@ impl Clipper {
                 }
                 let [a, b] = self.edges[j as usize];
                 let (pa, pb) = (self.pos[a as usize], self.pos[b as usize]);
+                let on = |s: Point2, t: Point2, p: Point2| orient2d(s, t, p) == 0.0 && within_box(s, t, p);
                 let clear = match (a == u || a == v, b == u || b == v) {
                     // The same segment, both ways or twice.
                     (true, true) => false,
-                    // A shared end: the other ends must not lie on the other edge.
+                    // A shared end: neither edge's other end may lie on the other edge.
                     (true, false) => {
-                        !(orient2d(pu, pv, pb) == 0.0 && within_box(pu, pv, pb))
-                            && !(orient2d(pa, pb, if a == u { pv } else { pu }) == 0.0
-                                && within_box(pa, pb, if a == u { pv } else { pu }))
+                        let other = if a == u { pv } else { pu };
+                        !(on(pu, pv, pb) || on(pa, pb, other))
                     }
                     (false, true) => {
-                        !(orient2d(pu, pv, pa) == 0.0 && within_box(pu, pv, pa))
-                            && !(orient2d(pa, pb, if b == u { pv } else { pu }) == 0.0
-                                && within_box(pa, pb, if b == u { pv } else { pu }))
+                        let other = if b == u { pv } else { pu };
+                        !(on(pu, pv, pa) || on(pa, pb, other))
                     }
                     (false, false) => !segments_touch(pu, pv, pa, pb),
                 };
