@@ -316,6 +316,43 @@ impl Grid {
         }
     }
 
+    /// The cells the segment `a b` passes through, with a margin of a cell across it for
+    /// rounding. A long slanted segment stays in few cells, unlike its bounding box.
+    fn segment_cells(&self, a: Point2, b: Point2) -> impl Iterator<Item = usize> + '_ {
+        let (ca, cb) = (self.cell(a), self.cell(b));
+        let (lo_x, hi_x) = (a[0].min(b[0]), a[0].max(b[0]));
+        let (lo_z, hi_z) = (a[1].min(b[1]), a[1].max(b[1]));
+        let slanted = ca[0] != cb[0] && a[0] != b[0] && self.scale[0] > 0.0;
+        (ca[0].min(cb[0])..=ca[0].max(cb[0])).flat_map(move |c| {
+            let (z0, z1) = if slanted {
+                // The segment's z range over the column, the column a little widened.
+                let width = 1.0 / self.scale[0];
+                let x0 = (self.min[0] + (c as f64 - 0.01) * width).max(lo_x);
+                let x1 = (self.min[0] + (c as f64 + 1.01) * width).min(hi_x);
+                let z_at = |x: f64| (a[1] + (x - a[0]) * (b[1] - a[1]) / (b[0] - a[0])).clamp(lo_z, hi_z);
+                (z_at(x0).min(z_at(x1)), z_at(x0).max(z_at(x1)))
+            } else {
+                (lo_z, hi_z)
+            };
+            let r0 = self.cell([a[0], z0])[1].saturating_sub(1);
+            let r1 = (self.cell([a[0], z1])[1] + 1).min(self.dims[1] - 1);
+            (r0..=r1).map(move |r| r * self.dims[0] + c)
+        })
+    }
+
+    /// Files `id` in the cells the segment `a b` passes through.
+    fn insert_segment(&mut self, id: u32, a: Point2, b: Point2) {
+        let cells: Vec<usize> = self.segment_cells(a, b).collect();
+        for c in cells {
+            self.cells[c].push(id);
+        }
+    }
+
+    /// The ids filed in the cells the segment `a b` passes through (an id may repeat).
+    fn query_segment(&self, a: Point2, b: Point2) -> impl Iterator<Item = u32> + '_ {
+        self.segment_cells(a, b).flat_map(move |c| self.cells[c].iter().copied())
+    }
+
     /// The ids filed in the cells overlapping the box `lo ..= hi` (an id may repeat).
     fn query(&self, lo: Point2, hi: Point2) -> impl Iterator<Item = u32> + '_ {
         let (c0, c1) = (self.cell(lo), self.cell(hi));
@@ -545,8 +582,7 @@ impl Clipper {
         let (lo, hi) = bounds(nodes.iter().map(|&v| self.p(v)));
         let mut grid = Grid::over(lo, hi, nodes.len());
         for &u in &nodes {
-            let (a, b) = bounds([self.p(u), self.p(self.nx(u))].into_iter());
-            grid.insert_box(u, a, b);
+            grid.insert_segment(u, self.p(u), self.p(self.nx(u)));
         }
         // (edge start, touching node), found before any edge changes.
         let mut touches: Vec<(u32, u32)> = Vec::new();
@@ -692,8 +728,8 @@ impl Clipper {
                     hit = Some((x, pa, pb));
                 }
             }
-            // Every edge is filed in all columns of its box: a hit in this column or left of
-            // it cannot be beaten by later columns.
+            // Every edge is filed in all cells it passes through: a hit in this column or
+            // left of it cannot be beaten by later columns.
             if hit.is_some_and(|(x, _, _)| edge_grid.cell([x, mp[1]])[0] <= col) {
                 break;
             }
@@ -777,8 +813,7 @@ impl Clipper {
             return false;
         };
         let bp = self.p(b);
-        let (lo, hi) = bounds([a, bp].into_iter());
-        edge_grid.query(lo, hi).all(|e| {
+        edge_grid.query_segment(a, bp).all(|e| {
             let [u, v] = self.edges[e as usize];
             self.edge_clear(a, a_vert, bp, self.vert[b as usize], u, v)
         })
@@ -882,8 +917,7 @@ impl Clipper {
         let grid = self.edge_grid.as_ref()?;
         for (i, &[u, v]) in self.edges.iter().enumerate() {
             let (pu, pv) = (self.pos[u as usize], self.pos[v as usize]);
-            let (lo, hi) = bounds([pu, pv].into_iter());
-            for j in grid.query(lo, hi) {
+            for j in grid.query_segment(pu, pv) {
                 if j as usize <= i {
                     continue;
                 }
@@ -915,9 +949,9 @@ impl Clipper {
     fn add_edge(&mut self, e: [u32; 2]) {
         let id = self.edges.len() as u32;
         self.edges.push(e);
-        let (lo, hi) = bounds(e.iter().map(|&w| self.pos[w as usize]));
+        let (a, b) = (self.pos[e[0] as usize], self.pos[e[1] as usize]);
         if let Some(grid) = &mut self.edge_grid {
-            grid.insert_box(id, lo, hi);
+            grid.insert_segment(id, a, b);
         }
     }
 
