@@ -1,11 +1,27 @@
 //! Stage 4, triangulate: a polygon with holes → triangles, by ear clipping with hole bridging.
 //!
-//! The rings become one doubly linked ring of nodes: each hole is joined to the outer ring
-//! either where it touches it (a shared coordinate: the two rings are spliced at that point)
-//! or by a bridge to a mutually visible vertex, found Eberly's way from the hole's rightmost
-//! vertex (holes are processed right to left, so the still unjoined holes never block the
-//! bridge). Ears are then clipped off that ring; the ear test looks up the nodes near the ear in
-//! a uniform grid. Every topological decision goes through [`orient2d`].
+//! Steps, each on doubly linked rings of nodes (a node is one visit of a ring to a vertex):
+//! 1. Clean: drop zero-length edges and zero-area spikes, read rings of the wrong winding
+//!    backwards, drop rings without area.
+//! 2. Touches: a vertex lying inside another edge gets a visit on that edge, so rings touch
+//!    only at shared coordinates; then any two edges that still meet elsewhere than at a
+//!    shared end are crossing rings, an error.
+//! 3. Join: holes right to left by their rightmost vertex (so an unjoined hole never blocks a
+//!    bridge). A hole touching the joined ring is spliced in at that point; otherwise it is
+//!    bridged to a mutually visible node found Eberly's way (ray to +x, nearest edge hit, node
+//!    of least angle in the triangle it spans), through a grid of edges, checked exactly.
+//! 4. Uncross: where the ring visits a point several times, the visits are reconnected so that
+//!    each bounds one sector of the polygon there (the ring may fall apart into several).
+//! 5. Clip: ears (strictly convex corner, no other node reaching into the triangle; a grid of
+//!    nodes finds the candidates) are cut off going round each ring, trying the neighbours of
+//!    recent cuts first after a few misses. A cut whose new edge runs back along an existing
+//!    edge cancels both (the region between is used up). If a ring has no ear left, it is
+//!    split where it touches itself or along a diagonal (last resorts, not needed by any
+//!    known valid input).
+//!
+//! Every topological decision goes through [`orient2d`]. If that fails because the input is
+//! invalid only by rounding errors (float output of boolean operations), the whole is retried
+//! once with vertices that close to another edge snapped onto it ([`triangulate`]).
 //!
 //! Coincident vertices (rings touching at a point) are welded: triangles index the first vertex
 //! with the given coordinates, so triangles meeting there share an index.
@@ -1187,7 +1203,15 @@ impl Clipper {
                 self.link(b2, bn);
                 self.link(b, a2);
                 self.link(a2, an);
-                return Some((a, b));
+                // Where the ring touches itself, a diagonal can be clear yet leave a hole-like
+                // loop on the wrong side: both halves must keep counter-clockwise.
+                if self.ring_area2(a) > 0.0 && self.ring_area2(b) > 0.0 {
+                    return Some((a, b));
+                }
+                self.link(a, an);
+                self.link(b, bn);
+                self.alive[a2 as usize] = false;
+                self.alive[b2 as usize] = false;
             }
         }
         None
