@@ -413,6 +413,26 @@ mod tests {
         }
 
         #[test]
+        fn random_garbage_never_panics(
+            vertices in proptest::collection::vec((-4i32..4, -4i32..4), 0..10),
+            triangles in proptest::collection::vec((0u32..12, 0u32..12, 0u32..12), 0..16),
+            max_verts in 0usize..16,
+        ) {
+            // Overlapping, clockwise, out-of-range triangles: errors are fine, panics are not,
+            // and merged polygons are still convex.
+            let t = Triangulation {
+                vertices: vertices.iter().map(|&(x, z)| [x as f64, z as f64]).collect(),
+                triangles: triangles.iter().map(|&(a, b, c)| [a, b, c]).collect(),
+            };
+            if let Ok(c) = merge_convex(&t, max_verts) {
+                for poly in c.polygons.iter().filter(|p| p.len() > 3) {
+                    let pts: Vec<Point2> = poly.iter().map(|&i| t.vertices[i as usize]).collect();
+                    prop_assert!(is_convex_ccw(&pts) && poly.len() <= max_verts);
+                }
+            }
+        }
+
+        #[test]
         fn random_lattices_merge_convex(p in diamond_lattice(), max_verts in 3usize..=12) {
             merged(&p, max_verts);
         }

@@ -51,6 +51,14 @@ pub enum TriangulateError {
         /// The vertex's position in its ring.
         vertex: usize,
     },
+    /// A vertex has a coordinate beyond ±[`MAX_COORDINATE`].
+    #[error("vertex {vertex} of {} has a coordinate beyond ±1e100", ring_name(*.hole))]
+    VertexOutOfRange {
+        /// The hole the vertex belongs to, `None` for the outer ring.
+        hole: Option<usize>,
+        /// The vertex's position in its ring.
+        vertex: usize,
+    },
     /// More vertices than `u32` indices can address.
     #[error("{count} vertices are too many to index with u32")]
     TooManyVertices {
@@ -86,6 +94,10 @@ fn ring_name(hole: Option<usize>) -> String {
         Some(h) => format!("hole {h}"),
     }
 }
+
+/// The largest coordinate magnitude accepted: beyond it the exact orientation predicate could
+/// overflow.
+pub const MAX_COORDINATE: f64 = 1e100;
 
 /// How far (in units of the largest coordinate's rounding error) a vertex may lie from another
 /// edge and still be taken as touching it, when a polygon is invalid as given.
@@ -134,6 +146,9 @@ fn triangulate_snapped(polygon: &PolygonWithHoles, snap: f64) -> Result<Triangul
         for (i, p) in ring.iter().enumerate() {
             if !(p[0].is_finite() && p[1].is_finite()) {
                 return Err(TriangulateError::NonFiniteVertex { hole: r.checked_sub(1), vertex: i });
+            }
+            if p[0].abs() > MAX_COORDINATE || p[1].abs() > MAX_COORDINATE {
+                return Err(TriangulateError::VertexOutOfRange { hole: r.checked_sub(1), vertex: i });
             }
             vertices.push(*p);
         }
@@ -864,7 +879,7 @@ impl Clipper {
     fn is_ear(&self, b: u32) -> bool {
         let (a, c) = (self.pv(b), self.nx(b));
         let (pa, pb, pc) = (self.p(a), self.p(b), self.p(c));
-        if orient2d(pa, pb, pc) <= 0.0 {
+        if !(orient2d(pa, pb, pc) > 0.0) {
             return false;
         }
         let Some(grid) = &self.grid else {
@@ -1130,7 +1145,7 @@ impl Clipper {
                 self.link(p, n);
                 self.link(n, q);
             }
-            if group.iter().any(|&n| self.ring_area2(n) <= 0.0) {
+            if group.iter().any(|&n| !(self.ring_area2(n) > 0.0)) {
                 for &(p, n, q) in &old {
                     self.link(p, n);
                     self.link(n, q);
@@ -1845,6 +1860,20 @@ mod tests {
     }
 
     #[test]
+    fn three_rings_meeting_at_one_point() {
+        // 2 +-------------+
+        // 1 |  \_/ \_/   |    two triangular holes hanging from (2, 0), where the bottom
+        //   |    \ /      |    edge has a vertex too
+        // 0 +-----+-------+
+        //   0     2       4
+        let outer = [[0.0, 0.0], [2.0, 0.0], [4.0, 0.0], [4.0, 2.0], [0.0, 2.0]];
+        let a = [[2.0, 0.0], [0.5, 1.0], [1.5, 1.0]];
+        let b = [[2.0, 0.0], [2.5, 1.0], [3.5, 1.0]];
+        run(&polygon(&outer, &[&a, &b]));
+        run(&polygon(&outer, &[&b, &a]));
+    }
+
+    #[test]
     fn outer_ring_touching_itself() {
         // 2     +--+
         //       |  |
@@ -2066,6 +2095,24 @@ mod tests {
             let p = PolygonWithHoles { outer, holes: p.holes };
             let t = triangulate(&p).expect("triangulates");
             check_triangulation(&p, &t, false);
+        }
+
+        #[test]
+        fn random_garbage_never_panics(
+            outer in proptest::collection::vec((-5i32..5, -5i32..5), 0..12),
+            holes in proptest::collection::vec(proptest::collection::vec((-5i32..5, -5i32..5), 0..6), 0..3),
+            scale in prop_oneof![Just(1.0), Just(1e-300), Just(1e300), Just(0.1)],
+        ) {
+            // Random rings cross themselves and each other: errors are fine, panics and endless
+            // loops are not, and whatever comes back is counter-clockwise.
+            let ring = |r: &Vec<(i32, i32)>| r.iter().map(|&(x, z)| [x as f64 * scale, z as f64 * scale]).collect();
+            let p = PolygonWithHoles { outer: ring(&outer), holes: holes.iter().map(ring).collect() };
+            if let Ok(t) = triangulate(&p) {
+                for tri in &t.triangles {
+                    let [a, b, c] = tri.map(|i| t.vertices[i as usize]);
+                    prop_assert!(orient2d(a, b, c) > 0.0);
+                }
+            }
         }
 
         #[test]
