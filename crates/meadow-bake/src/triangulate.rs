@@ -879,7 +879,7 @@ impl Clipper {
     fn is_ear(&self, b: u32) -> bool {
         let (a, c) = (self.pv(b), self.nx(b));
         let (pa, pb, pc) = (self.p(a), self.p(b), self.p(c));
-        if !(orient2d(pa, pb, pc) > 0.0) {
+        if orient2d(pa, pb, pc).partial_cmp(&0.0) != Some(Ordering::Greater) {
             return false;
         }
         let Some(grid) = &self.grid else {
@@ -1145,7 +1145,7 @@ impl Clipper {
                 self.link(p, n);
                 self.link(n, q);
             }
-            if group.iter().any(|&n| !(self.ring_area2(n) > 0.0)) {
+            if group.iter().any(|&n| self.ring_area2(n).partial_cmp(&0.0) != Some(Ordering::Greater)) {
                 for &(p, n, q) in &old {
                     self.link(p, n);
                     self.link(n, q);
