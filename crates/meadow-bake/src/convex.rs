@@ -40,6 +40,9 @@ pub enum ConvexError {
 /// A queued merge of polygons `keep` and `absorb` across a shared edge.
 #[derive(Clone, Copy, Debug)]
 struct Candidate {
+    /// Whether one of the two is a sliver triangle that fails [`is_convex_ccw`] (its float
+    /// area rounds to zero though its orientation is exactly positive): merged first.
+    sliver: bool,
     /// Squared length of the shared edge.
     length2: f64,
     keep: u32,
@@ -66,10 +69,12 @@ impl PartialOrd for Candidate {
     }
 }
 impl Ord for Candidate {
-    /// Longest edge first; ties go to the lowest polygon indices (a max-heap pops the greatest).
+    /// Slivers first, then the longest edge; ties go to the lowest polygon indices (a max-heap
+    /// pops the greatest).
     fn cmp(&self, other: &Self) -> Ordering {
-        self.length2
-            .total_cmp(&other.length2)
+        self.sliver
+            .cmp(&other.sliver)
+            .then_with(|| self.length2.total_cmp(&other.length2))
             .then_with(|| other.key().cmp(&self.key()))
             .then_with(|| other.keep_version.cmp(&self.keep_version))
             .then_with(|| other.absorb_version.cmp(&self.absorb_version))
@@ -133,7 +138,9 @@ impl Merger<'_> {
             if self.merged(p, q, u, v).is_some() {
                 let (pu, pv) = (self.vertices[u as usize], self.vertices[v as usize]);
                 let length2 = (pu[0] - pv[0]).powi(2) + (pu[1] - pv[1]).powi(2);
+                let sliver = [p, q].iter().any(|&r| self.is_sliver(r));
                 self.queue.push(Candidate {
+                    sliver,
                     length2,
                     keep: p.min(q),
                     absorb: p.max(q),
@@ -142,6 +149,13 @@ impl Merger<'_> {
                 });
             }
         }
+    }
+
+    /// Whether polygon `p` (then an input triangle: merged ones pass the test) fails
+    /// [`is_convex_ccw`].
+    fn is_sliver(&self, p: u32) -> bool {
+        let poly = &self.polygons[p as usize];
+        poly.len() == 3 && !is_convex_ccw(&poly.iter().map(|&i| self.vertices[i as usize]).collect::<Vec<_>>())
     }
 
     /// The edge `u → v` of `keep` whose reverse belongs to `absorb`.
@@ -187,6 +201,10 @@ impl Merger<'_> {
 ///
 /// Triangles of zero area are dropped (they cover nothing). Polygons merge only across edges
 /// whose two triangles index the same vertices; collinear vertices may stay in a polygon.
+/// Every merged polygon passes [`is_convex_ccw`]. A sliver triangle whose float area rounds to
+/// zero fails that test though its exact orientation is positive; such slivers merge into a
+/// neighbour first, but one that cannot merge (no convex union within `max_verts`) is returned
+/// as it is.
 pub fn merge_convex(triangulation: &Triangulation, max_verts: usize) -> Result<ConvexPolygons, ConvexError> {
     if !(3..=12).contains(&max_verts) {
         return Err(ConvexError::MaxVertsOutOfRange(max_verts));
@@ -249,7 +267,9 @@ mod tests {
             assert_eq!(sorted.len(), poly.len(), "polygon {poly:?} repeats a vertex");
             assert!(poly.iter().all(|&i| (i as usize) < v.len()));
             let pts: Vec<Point2> = poly.iter().map(|&i| v[i as usize]).collect();
-            assert!(is_convex_ccw(&pts), "polygon {poly:?} is not convex and counter-clockwise: {pts:?}");
+            // Slivers whose float area rounds to zero can only stay as input triangles.
+            let sliver = pts.len() == 3 && orient2d(pts[0], pts[1], pts[2]) > 0.0;
+            assert!(is_convex_ccw(&pts) || sliver, "polygon {poly:?} is not convex and counter-clockwise: {pts:?}");
             points.push(pts);
         }
         let area: f64 = points.iter().map(|p| meadow::geom::signed_area(p)).sum();
@@ -329,6 +349,29 @@ mod tests {
     }
 
     #[test]
+    fn regression_sliver_triangle_merges_first() {
+        // From i_overlay output: three vertices on x + z = 17 up to rounding. Their triangle is
+        // exactly counter-clockwise, but its float area rounds to zero, so `is_convex_ccw`
+        // rejects it; it must merge into its neighbour across the long edge c → a.
+        let a = [16.99999998729015, 1.1408549660529843e-8];
+        let b = [9.999999987290149, 7.00000001140855];
+        let c = [5.999999987290149, 11.000000011408549];
+        let x = [-20.0, 0.0];
+        let w = [0.0, -10.0];
+        assert!(orient2d(a, b, c) > 0.0 && !is_convex_ccw(&[a, b, c]));
+        // The sliver, its neighbour over c → a, and that one's neighbour over the longer edge
+        // x → a: longest edge first would merge the latter two and strand the sliver.
+        let t = Triangulation { vertices: vec![a, b, c, x, w], triangles: vec![[0, 1, 2], [0, 2, 3], [0, 3, 4]] };
+        let quads = merge_convex(&t, 4).unwrap();
+        check_convex(&t, &quads, 4);
+        assert!(quads.polygons.iter().any(|p| p.len() == 4 && p.contains(&1)), "sliver merged: {quads:?}");
+        // With triangles only it has to stay as it is.
+        let tris = merge_convex(&t, 3).unwrap();
+        check_convex(&t, &tris, 3);
+        assert_eq!(tris.polygons.len(), 3);
+    }
+
+    #[test]
     fn holes_and_touching_rings_stay_convex() {
         let outer = [[0.0, 0.0], [2.0, 0.0], [4.0, 0.0], [4.0, 4.0], [2.0, 4.0], [0.0, 4.0]];
         let hole = [[2.0, 0.0], [1.0, 2.0], [2.0, 4.0], [3.0, 2.0]];
@@ -360,6 +403,33 @@ mod tests {
         #[test]
         fn random_stars_merge_convex(p in star_with_holes(), max_verts in 3usize..=12) {
             merged(&p, max_verts);
+        }
+
+        #[test]
+        fn random_boolean_shapes_merge_convex(shapes in overlay_shapes(), max_verts in 3usize..=12) {
+            for p in shapes {
+                merged(&p, max_verts);
+            }
+        }
+
+        #[test]
+        fn random_garbage_never_panics(
+            vertices in proptest::collection::vec((-4i32..4, -4i32..4), 0..10),
+            triangles in proptest::collection::vec((0u32..12, 0u32..12, 0u32..12), 0..16),
+            max_verts in 0usize..16,
+        ) {
+            // Overlapping, clockwise, out-of-range triangles: errors are fine, panics are not,
+            // and merged polygons are still convex.
+            let t = Triangulation {
+                vertices: vertices.iter().map(|&(x, z)| [x as f64, z as f64]).collect(),
+                triangles: triangles.iter().map(|&(a, b, c)| [a, b, c]).collect(),
+            };
+            if let Ok(c) = merge_convex(&t, max_verts) {
+                for poly in c.polygons.iter().filter(|p| p.len() > 3) {
+                    let pts: Vec<Point2> = poly.iter().map(|&i| t.vertices[i as usize]).collect();
+                    prop_assert!(is_convex_ccw(&pts) && poly.len() <= max_verts);
+                }
+            }
         }
 
         #[test]

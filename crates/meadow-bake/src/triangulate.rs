@@ -1,11 +1,27 @@
 //! Stage 4, triangulate: a polygon with holes → triangles, by ear clipping with hole bridging.
 //!
-//! The rings become one doubly linked ring of nodes: each hole is joined to the outer ring
-//! either where it touches it (a shared coordinate: the two rings are spliced at that point)
-//! or by a bridge to a mutually visible vertex, found Eberly's way from the hole's rightmost
-//! vertex (holes are processed right to left, so the still unjoined holes never block the
-//! bridge). Ears are then clipped off that ring; the ear test looks up the nodes near the ear in
-//! a uniform grid. Every topological decision goes through [`orient2d`].
+//! Steps, each on doubly linked rings of nodes (a node is one visit of a ring to a vertex):
+//! 1. Clean: drop zero-length edges and zero-area spikes, read rings of the wrong winding
+//!    backwards, drop rings without area.
+//! 2. Touches: a vertex lying inside another edge gets a visit on that edge, so rings touch
+//!    only at shared coordinates; then any two edges that still meet elsewhere than at a
+//!    shared end are crossing rings, an error.
+//! 3. Join: holes right to left by their rightmost vertex (so an unjoined hole never blocks a
+//!    bridge). A hole touching the joined ring is spliced in at that point; otherwise it is
+//!    bridged to a mutually visible node found Eberly's way (ray to +x, nearest edge hit, node
+//!    of least angle in the triangle it spans), through a grid of edges, checked exactly.
+//! 4. Uncross: where the ring visits a point several times, the visits are reconnected so that
+//!    each bounds one sector of the polygon there (the ring may fall apart into several).
+//! 5. Clip: ears (strictly convex corner, no other node reaching into the triangle; a grid of
+//!    nodes finds the candidates) are cut off going round each ring, trying the neighbours of
+//!    recent cuts first after a few misses. A cut whose new edge runs back along an existing
+//!    edge cancels both (the region between is used up). If a ring has no ear left, it is
+//!    split where it touches itself or along a diagonal (last resorts, not needed by any
+//!    known valid input).
+//!
+//! Every topological decision goes through [`orient2d`]. If that fails because the input is
+//! invalid only by rounding errors (float output of boolean operations), the whole is retried
+//! once with vertices that close to another edge snapped onto it ([`triangulate`]).
 //!
 //! Coincident vertices (rings touching at a point) are welded: triangles index the first vertex
 //! with the given coordinates, so triangles meeting there share an index.
@@ -35,6 +51,14 @@ pub enum TriangulateError {
         /// The vertex's position in its ring.
         vertex: usize,
     },
+    /// A vertex has a coordinate beyond ±[`MAX_COORDINATE`].
+    #[error("vertex {vertex} of {} has a coordinate beyond ±1e100", ring_name(*.hole))]
+    VertexOutOfRange {
+        /// The hole the vertex belongs to, `None` for the outer ring.
+        hole: Option<usize>,
+        /// The vertex's position in its ring.
+        vertex: usize,
+    },
     /// More vertices than `u32` indices can address.
     #[error("{count} vertices are too many to index with u32")]
     TooManyVertices {
@@ -47,6 +71,14 @@ pub enum TriangulateError {
     NoBridge {
         /// The hole's index in [`PolygonWithHoles::holes`].
         hole: usize,
+    },
+    /// Two ring edges cross or overlap (more than rounding errors can explain).
+    #[error("ring edges {first:?} and {second:?} cross")]
+    CrossingEdges {
+        /// One edge, as the coordinates of its end points.
+        first: [Point2; 2],
+        /// The other edge.
+        second: [Point2; 2],
     },
     /// Ear clipping found neither an ear nor a diagonal to split at: the rings cross.
     #[error("no ear or diagonal found in a ring of {remaining} vertices (crossing rings?)")]
@@ -63,12 +95,45 @@ fn ring_name(hole: Option<usize>) -> String {
     }
 }
 
+/// The largest coordinate magnitude accepted: beyond it the exact orientation predicate could
+/// overflow.
+pub const MAX_COORDINATE: f64 = 1e100;
+
+/// How far (in units of the largest coordinate's rounding error) a vertex may lie from another
+/// edge and still be taken as touching it, when a polygon is invalid as given.
+const SNAP_ULPS: f64 = 1024.0;
+
 /// Ear-clips `polygon` (outer ring counter-clockwise, holes clockwise) into triangles that
 /// cover exactly its area.
 ///
 /// Rings of the opposite winding are read backwards, zero-length edges and zero-area spikes
-/// are dropped (they cover no area); collinear vertices are kept and used by triangles.
+/// are dropped (they cover no area); collinear vertices are kept and used by triangles. A
+/// vertex inside another edge makes the rings touch there.
+///
+/// Float output of boolean operations can put a vertex a few rounding errors inside another
+/// ring (an overlap that does not exist in the library's exact integer result). When the exact
+/// triangulation fails for that reason, it is retried once with such vertices taken as
+/// touching the edge they sit next to (the edge is bent through them; the area changes by
+/// rounding-error amounts).
 pub fn triangulate(polygon: &PolygonWithHoles) -> Result<Triangulation, TriangulateError> {
+    match triangulate_snapped(polygon, 0.0) {
+        Err(
+            error @ (TriangulateError::NoBridge { .. }
+            | TriangulateError::NoEar { .. }
+            | TriangulateError::CrossingEdges { .. }),
+        ) => {
+            let rings = std::iter::once(&polygon.outer).chain(&polygon.holes);
+            let scale = rings.flatten().fold(0.0f64, |m, p| m.max(p[0].abs()).max(p[1].abs()));
+            let snap = SNAP_ULPS * f64::EPSILON * scale;
+            triangulate_snapped(polygon, snap).map_err(|_| error)
+        }
+        result => result,
+    }
+}
+
+/// [`triangulate`], with vertices closer than `snap` to the inside of another edge taken as
+/// touching it (exactly on it only, when `snap` is 0).
+fn triangulate_snapped(polygon: &PolygonWithHoles, snap: f64) -> Result<Triangulation, TriangulateError> {
     let rings: Vec<&[Point2]> =
         std::iter::once(polygon.outer.as_slice()).chain(polygon.holes.iter().map(Vec::as_slice)).collect();
     let count: usize = rings.iter().map(|r| r.len()).sum();
@@ -81,6 +146,9 @@ pub fn triangulate(polygon: &PolygonWithHoles) -> Result<Triangulation, Triangul
         for (i, p) in ring.iter().enumerate() {
             if !(p[0].is_finite() && p[1].is_finite()) {
                 return Err(TriangulateError::NonFiniteVertex { hole: r.checked_sub(1), vertex: i });
+            }
+            if p[0].abs() > MAX_COORDINATE || p[1].abs() > MAX_COORDINATE {
+                return Err(TriangulateError::VertexOutOfRange { hole: r.checked_sub(1), vertex: i });
             }
             vertices.push(*p);
         }
@@ -99,7 +167,6 @@ pub fn triangulate(polygon: &PolygonWithHoles) -> Result<Triangulation, Triangul
     let Some(outer) = clipper.prepare_ring(ring_starts[0], Winding::CounterClockwise) else {
         return Ok(Triangulation { vertices, triangles });
     };
-    clipper.register(outer);
 
     // Holes right to left by their rightmost vertex, so an unjoined hole never blocks a bridge.
     let mut holes: Vec<(usize, u32)> = Vec::new();
@@ -108,19 +175,25 @@ pub fn triangulate(polygon: &PolygonWithHoles) -> Result<Triangulation, Triangul
             holes.push((h - 1, clipper.rightmost(start)));
         }
     }
+    let rings: Vec<u32> = std::iter::once(outer).chain(holes.iter().map(|h| h.1)).collect();
+    clipper.split_touched_edges(&rings, snap);
+    clipper.register(outer);
     holes.sort_by(|a, b| {
         let (pa, pb) = (clipper.pos[a.1 as usize], clipper.pos[b.1 as usize]);
         pb[0].total_cmp(&pa[0]).then(a.0.cmp(&b.0))
     });
     clipper.build_grid();
-    let rings: Vec<u32> = std::iter::once(outer).chain(holes.iter().map(|h| h.1)).collect();
     clipper.build_edge_grid(&rings);
+    if let Some((e, f)) = clipper.crossing_edges() {
+        return Err(TriangulateError::CrossingEdges { first: e, second: f });
+    }
     for &(hole, rightmost) in &holes {
         if !clipper.join_hole(outer, rightmost) {
             return Err(TriangulateError::NoBridge { hole });
         }
     }
-    clipper.clip_all(outer, &mut triangles)?;
+    let rings = clipper.uncross_touches(outer);
+    clipper.clip_all(rings, &mut triangles)?;
     Ok(Triangulation { vertices, triangles })
 }
 
@@ -178,6 +251,19 @@ fn segments_touch(a: Point2, b: Point2, c: Point2, d: Point2) -> bool {
         || (o2 == 0.0 && within_box(a, b, d))
         || (o3 == 0.0 && within_box(c, d, a))
         || (o4 == 0.0 && within_box(c, d, b))
+}
+
+/// Whether `p` lies within `distance` of the segment `a b`, level with its inside.
+fn near_inside(a: Point2, b: Point2, p: Point2, distance: f64) -> bool {
+    let ab = [b[0] - a[0], b[1] - a[1]];
+    let ap = [p[0] - a[0], p[1] - a[1]];
+    let len2 = ab[0] * ab[0] + ab[1] * ab[1];
+    let t = (ap[0] * ab[0] + ap[1] * ab[1]) / len2;
+    if !(t > 0.0 && t < 1.0) {
+        return false;
+    }
+    let off = [ap[0] - ab[0] * t, ap[1] - ab[1] * t];
+    off[0] * off[0] + off[1] * off[1] <= distance * distance
 }
 
 /// Whether direction `d` (from the apex `c`) lies strictly inside the wedge swept
@@ -259,6 +345,43 @@ impl Grid {
                 self.cells[z * self.dims[0] + x].push(id);
             }
         }
+    }
+
+    /// The cells the segment `a b` passes through, with a margin of a cell across it for
+    /// rounding. A long slanted segment stays in few cells, unlike its bounding box.
+    fn segment_cells(&self, a: Point2, b: Point2) -> impl Iterator<Item = usize> + '_ {
+        let (ca, cb) = (self.cell(a), self.cell(b));
+        let (lo_x, hi_x) = (a[0].min(b[0]), a[0].max(b[0]));
+        let (lo_z, hi_z) = (a[1].min(b[1]), a[1].max(b[1]));
+        let slanted = ca[0] != cb[0] && a[0] != b[0] && self.scale[0] > 0.0;
+        (ca[0].min(cb[0])..=ca[0].max(cb[0])).flat_map(move |c| {
+            let (z0, z1) = if slanted {
+                // The segment's z range over the column, the column a little widened.
+                let width = 1.0 / self.scale[0];
+                let x0 = (self.min[0] + (c as f64 - 0.01) * width).max(lo_x);
+                let x1 = (self.min[0] + (c as f64 + 1.01) * width).min(hi_x);
+                let z_at = |x: f64| (a[1] + (x - a[0]) * (b[1] - a[1]) / (b[0] - a[0])).clamp(lo_z, hi_z);
+                (z_at(x0).min(z_at(x1)), z_at(x0).max(z_at(x1)))
+            } else {
+                (lo_z, hi_z)
+            };
+            let r0 = self.cell([a[0], z0])[1].saturating_sub(1);
+            let r1 = (self.cell([a[0], z1])[1] + 1).min(self.dims[1] - 1);
+            (r0..=r1).map(move |r| r * self.dims[0] + c)
+        })
+    }
+
+    /// Files `id` in the cells the segment `a b` passes through.
+    fn insert_segment(&mut self, id: u32, a: Point2, b: Point2) {
+        let cells: Vec<usize> = self.segment_cells(a, b).collect();
+        for c in cells {
+            self.cells[c].push(id);
+        }
+    }
+
+    /// The ids filed in the cells the segment `a b` passes through (an id may repeat).
+    fn query_segment(&self, a: Point2, b: Point2) -> impl Iterator<Item = u32> + '_ {
+        self.segment_cells(a, b).flat_map(move |c| self.cells[c].iter().copied())
     }
 
     /// The ids filed in the cells overlapping the box `lo ..= hi` (an id may repeat).
@@ -482,6 +605,53 @@ impl Clipper {
         best
     }
 
+    /// Where a vertex lies inside another edge (a ring touching another, or itself, without a
+    /// shared vertex there), adds a visit to that vertex to the edge, so that every touch is
+    /// at shared coordinates. With `snap > 0`, vertices that close to an edge's inside count.
+    fn split_touched_edges(&mut self, rings: &[u32], snap: f64) {
+        let nodes: Vec<u32> = rings.iter().flat_map(|&r| self.ring_nodes(r)).collect();
+        let (lo, hi) = bounds(nodes.iter().map(|&v| self.p(v)));
+        let mut grid = Grid::over(lo, hi, nodes.len());
+        for &u in &nodes {
+            grid.insert_segment(u, self.p(u), self.p(self.nx(u)));
+        }
+        // (edge start, touching node), found before any edge changes.
+        let mut touches: Vec<(u32, u32)> = Vec::new();
+        for &v in &nodes {
+            let pv = self.p(v);
+            for u in grid.query([pv[0] - snap, pv[1] - snap], [pv[0] + snap, pv[1] + snap]) {
+                let w = self.nx(u);
+                let (pu, pw) = (self.p(u), self.p(w));
+                if self.same_point(u, v) || self.same_point(w, v) {
+                    continue;
+                }
+                let on = orient2d(pu, pw, pv) == 0.0 && within_box(pu, pw, pv);
+                if on || (snap > 0.0 && near_inside(pu, pw, pv, snap)) {
+                    touches.push((u, v));
+                }
+            }
+        }
+        touches.sort_unstable();
+        touches.dedup();
+        // Several vertices may touch one edge: insert them in order along it.
+        for group in touches.chunk_by(|x, y| x.0 == y.0) {
+            let u = group[0].0;
+            let (pu, w) = (self.p(u), self.nx(u));
+            let along = |p: Point2| (p[0] - pu[0]).abs() + (p[1] - pu[1]).abs();
+            let mut on_edge: Vec<u32> = group.iter().map(|t| t.1).collect();
+            on_edge.sort_by(|&x, &y| along(self.p(x)).total_cmp(&along(self.p(y))).then(x.cmp(&y)));
+            on_edge.dedup_by(|x, y| self.same_point(*x, *y));
+            let mut last = u;
+            for v in on_edge {
+                let copy = self.copy_node(v);
+                self.shared[self.vert[v as usize] as usize] = true;
+                self.link(last, copy);
+                last = copy;
+            }
+            self.link(last, w);
+        }
+    }
+
     /// Records the nodes of a ring now part of the joined ring, where holes may touch.
     fn register(&mut self, start: u32) {
         for v in self.ring_nodes(start) {
@@ -589,8 +759,8 @@ impl Clipper {
                     hit = Some((x, pa, pb));
                 }
             }
-            // Every edge is filed in all columns of its box: a hit in this column or left of
-            // it cannot be beaten by later columns.
+            // Every edge is filed in all cells it passes through: a hit in this column or
+            // left of it cannot be beaten by later columns.
             if hit.is_some_and(|(x, _, _)| edge_grid.cell([x, mp[1]])[0] <= col) {
                 break;
             }
@@ -674,8 +844,7 @@ impl Clipper {
             return false;
         };
         let bp = self.p(b);
-        let (lo, hi) = bounds([a, bp].into_iter());
-        edge_grid.query(lo, hi).all(|e| {
+        edge_grid.query_segment(a, bp).all(|e| {
             let [u, v] = self.edges[e as usize];
             self.edge_clear(a, a_vert, bp, self.vert[b as usize], u, v)
         })
@@ -710,7 +879,7 @@ impl Clipper {
     fn is_ear(&self, b: u32) -> bool {
         let (a, c) = (self.pv(b), self.nx(b));
         let (pa, pb, pc) = (self.p(a), self.p(b), self.p(c));
-        if orient2d(pa, pb, pc) <= 0.0 {
+        if orient2d(pa, pb, pc).partial_cmp(&0.0) != Some(Ordering::Greater) {
             return false;
         }
         let Some(grid) = &self.grid else {
@@ -773,12 +942,47 @@ impl Clipper {
         }
     }
 
+    /// Two indexed edges that meet other than at a shared end point (with nothing else in
+    /// common), if any: rings touching edges have been split, so that is a crossing.
+    fn crossing_edges(&self) -> Option<([Point2; 2], [Point2; 2])> {
+        let grid = self.edge_grid.as_ref()?;
+        for (i, &[u, v]) in self.edges.iter().enumerate() {
+            let (pu, pv) = (self.pos[u as usize], self.pos[v as usize]);
+            for j in grid.query_segment(pu, pv) {
+                if j as usize <= i {
+                    continue;
+                }
+                let [a, b] = self.edges[j as usize];
+                let (pa, pb) = (self.pos[a as usize], self.pos[b as usize]);
+                let on = |s: Point2, t: Point2, p: Point2| orient2d(s, t, p) == 0.0 && within_box(s, t, p);
+                let clear = match (a == u || a == v, b == u || b == v) {
+                    // The same segment, both ways or twice.
+                    (true, true) => false,
+                    // A shared end: neither edge's other end may lie on the other edge.
+                    (true, false) => {
+                        let other = if a == u { pv } else { pu };
+                        !(on(pu, pv, pb) || on(pa, pb, other))
+                    }
+                    (false, true) => {
+                        let other = if b == u { pv } else { pu };
+                        !(on(pu, pv, pa) || on(pa, pb, other))
+                    }
+                    (false, false) => !segments_touch(pu, pv, pa, pb),
+                };
+                if !clear {
+                    return Some(([pu, pv], [pa, pb]));
+                }
+            }
+        }
+        None
+    }
+
     fn add_edge(&mut self, e: [u32; 2]) {
         let id = self.edges.len() as u32;
         self.edges.push(e);
-        let (lo, hi) = bounds(e.iter().map(|&w| self.pos[w as usize]));
+        let (a, b) = (self.pos[e[0] as usize], self.pos[e[1] as usize]);
         if let Some(grid) = &mut self.edge_grid {
-            grid.insert_box(id, lo, hi);
+            grid.insert_segment(id, a, b);
         }
     }
 
@@ -797,11 +1001,11 @@ impl Clipper {
     }
 
     /// Clips every ear of the joined ring through `start`, splitting it where it stalls.
-    fn clip_all(&mut self, start: u32, triangles: &mut Vec<[u32; 3]>) -> Result<(), TriangulateError> {
+    fn clip_all(&mut self, rings: Vec<u32>, triangles: &mut Vec<[u32; 3]>) -> Result<(), TriangulateError> {
         if self.grid.is_none() {
             self.build_grid();
         }
-        let mut stack = vec![start];
+        let mut stack = rings;
         // Every split or cancellation leaves smaller rings; the cap only guards the bound.
         let mut splits_left = self.pos.len() + 16;
         while let Some(start) = stack.pop() {
@@ -881,6 +1085,86 @@ impl Clipper {
         Ok(())
     }
 
+    /// Where the ring through `start` visits a point several times, reconnects the visits so
+    /// that each one bounds one of the polygon's sectors there (they may cross as joined:
+    /// several touches of one hole, a hole inside a hole's pocket), keeping a point's new
+    /// connection only if every ring it leaves is counter-clockwise. The same edges stay, so
+    /// the covered area does not change; the ring may fall apart into several. Returns a node
+    /// of each ring.
+    fn uncross_touches(&mut self, start: u32) -> Vec<u32> {
+        let nodes = self.ring_nodes(start);
+        let mut at: std::collections::BTreeMap<u32, Vec<u32>> = std::collections::BTreeMap::new();
+        for &v in &nodes {
+            at.entry(self.vert[v as usize]).or_default().push(v);
+        }
+        for group in at.values().filter(|g| g.len() > 1) {
+            let x = self.p(group[0]);
+            // Rays to the neighbours: (neighbour, node, incoming).
+            let mut rays: Vec<(u32, u32, bool)> = Vec::with_capacity(2 * group.len());
+            for &n in group {
+                rays.push((self.pv(n), n, true));
+                rays.push((self.nx(n), n, false));
+            }
+            let half = |d: Point2| if d[1] > x[1] || (d[1] == x[1] && d[0] > x[0]) { 0 } else { 1 };
+            rays.sort_by(|r, s| {
+                let (dr, ds) = (self.p(r.0), self.p(s.0));
+                half(dr).cmp(&half(ds)).then_with(|| {
+                    let o = orient2d(x, dr, ds);
+                    // Counter-clockwise order; along one direction the incoming ray first.
+                    if o > 0.0 {
+                        Ordering::Less
+                    } else if o < 0.0 {
+                        Ordering::Greater
+                    } else {
+                        s.2.cmp(&r.2)
+                    }
+                })
+            });
+            // Each outgoing ray starts a sector of the polygon, which the next ray, incoming,
+            // closes: pair them.
+            let k = rays.len();
+            let mut pairs = Vec::with_capacity(group.len());
+            for i in 0..k {
+                if !rays[i].2 {
+                    let close = rays[(i + 1) % k];
+                    if !close.2 {
+                        pairs.clear();
+                        break;
+                    }
+                    pairs.push((close.0, rays[i].0));
+                }
+            }
+            if pairs.len() != group.len() {
+                continue;
+            }
+            let old: Vec<(u32, u32, u32)> = group.iter().map(|&n| (self.pv(n), n, self.nx(n))).collect();
+            if old.iter().all(|&(p, _, q)| pairs.contains(&(p, q))) {
+                continue;
+            }
+            for (&n, &(p, q)) in group.iter().zip(&pairs) {
+                self.link(p, n);
+                self.link(n, q);
+            }
+            if group.iter().any(|&n| self.ring_area2(n).partial_cmp(&0.0) != Some(Ordering::Greater)) {
+                for &(p, n, q) in &old {
+                    self.link(p, n);
+                    self.link(n, q);
+                }
+            }
+        }
+        let mut seen = vec![false; self.pos.len()];
+        let mut rings = Vec::new();
+        for &v in &nodes {
+            if !seen[v as usize] {
+                rings.push(v);
+                for w in self.ring_nodes(v) {
+                    seen[w as usize] = true;
+                }
+            }
+        }
+        rings
+    }
+
     /// Splits the ring through `start` into two where it touches itself, if both halves are
     /// counter-clockwise.
     fn split_at_touch(&mut self, start: u32) -> Option<(u32, u32)> {
@@ -934,7 +1218,15 @@ impl Clipper {
                 self.link(b2, bn);
                 self.link(b, a2);
                 self.link(a2, an);
-                return Some((a, b));
+                // Where the ring touches itself, a diagonal can be clear yet leave a hole-like
+                // loop on the wrong side: both halves must keep counter-clockwise.
+                if self.ring_area2(a) > 0.0 && self.ring_area2(b) > 0.0 {
+                    return Some((a, b));
+                }
+                self.link(a, an);
+                self.link(b, bn);
+                self.alive[a2 as usize] = false;
+                self.alive[b2 as usize] = false;
             }
         }
         None
@@ -1044,9 +1336,34 @@ pub(crate) mod checks {
                 *tri_edges.entry(e).or_default() += 1;
             }
         }
-        let mut ring_edges = BTreeSet::new();
-        for (r, ring) in rings.iter().enumerate() {
-            // Rings given the wrong way round are read backwards.
+        // Ring vertices inside other ring edges (touches without a shared vertex) split them.
+        // Vertices off an edge by rounding errors may or may not (the triangulation snaps them
+        // only when the polygon is invalid without): accept either, all or none.
+        let exact = split_at_touches(p, 0.0);
+        let scale = all.iter().fold(0.0f64, |m, q| m.max(q[0].abs()).max(q[1].abs()));
+        let loose = split_at_touches(p, 1e-13 * scale);
+        let (exact_edges, loose_edges) = (directed_edges(&exact), directed_edges(&loose));
+        if exact_count {
+            let covered = |edges: &BTreeSet<_>| edges.iter().all(|e| tri_edges.contains_key(e));
+            assert!(covered(&exact_edges) || covered(&loose_edges), "a ring edge is not a triangle edge");
+        }
+        for (e, n) in &tri_edges {
+            assert_eq!(*n, 1, "directed edge {e:?} used by {n} triangles");
+            if !exact_edges.contains(e) && !loose_edges.contains(e) {
+                assert!(tri_edges.contains_key(&(e.1, e.0)), "edge {e:?} has no twin and is not on a ring");
+            }
+        }
+        if exact_count && exact == loose {
+            // Triangles' angles add up to the polygon's angles at its vertices: π each.
+            let expected = (domain_angle_sum(&exact) / std::f64::consts::PI).round() as usize;
+            assert_eq!(t.triangles.len(), expected, "triangle count (angle sum)");
+        }
+    }
+
+    /// The directed edges of the rings by coordinates, rings of the wrong winding reversed.
+    pub fn directed_edges(p: &PolygonWithHoles) -> BTreeSet<([u64; 2], [u64; 2])> {
+        let mut edges = BTreeSet::new();
+        for (r, ring) in std::iter::once(&p.outer).chain(&p.holes).enumerate() {
             let backwards = (signed_area(ring) < 0.0) == (r == 0);
             for i in 0..ring.len() {
                 let mut e = (key(ring[i]), key(ring[(i + 1) % ring.len()]));
@@ -1054,26 +1371,40 @@ pub(crate) mod checks {
                     e = (e.1, e.0);
                 }
                 if e.0 != e.1 {
-                    ring_edges.insert(e);
+                    edges.insert(e);
                 }
             }
         }
-        if exact_count {
-            for e in &ring_edges {
-                assert!(tri_edges.contains_key(e), "ring edge {e:?} is not a triangle edge");
+        edges
+    }
+
+    /// The polygon with every ring edge split at the ring vertices lying inside it, or within
+    /// `tolerance` of it (brute force).
+    pub fn split_at_touches(p: &PolygonWithHoles, tolerance: f64) -> PolygonWithHoles {
+        let all: Vec<Point2> = std::iter::once(&p.outer).chain(&p.holes).flatten().copied().collect();
+        let split = |ring: &Vec<Point2>| {
+            let mut out = Vec::new();
+            for i in 0..ring.len() {
+                let (u, w) = (ring[i], ring[(i + 1) % ring.len()]);
+                out.push(u);
+                let on = |q: Point2| {
+                    (orient2d(u, w, q) == 0.0 && within_box(u, w, q))
+                        || (tolerance > 0.0
+                            && meadow::geom::point_segment_distance(q, u, w) <= tolerance
+                            && meadow::geom::point_segment_distance(q, u, u) > tolerance
+                            && meadow::geom::point_segment_distance(q, w, w) > tolerance)
+                };
+                let mut inside: Vec<Point2> = all.iter().copied().filter(|&q| q != u && q != w && on(q)).collect();
+                inside.sort_by(|a, b| {
+                    let d = |q: Point2| (q[0] - u[0]).abs() + (q[1] - u[1]).abs();
+                    d(*a).total_cmp(&d(*b))
+                });
+                inside.dedup();
+                out.extend(inside);
             }
-        }
-        for (e, n) in &tri_edges {
-            assert_eq!(*n, 1, "directed edge {e:?} used by {n} triangles");
-            if !ring_edges.contains(e) {
-                assert!(tri_edges.contains_key(&(e.1, e.0)), "edge {e:?} has no twin and is not on a ring");
-            }
-        }
-        if exact_count {
-            // Triangles' angles add up to the polygon's angles at its vertices: π each.
-            let expected = (domain_angle_sum(p) / std::f64::consts::PI).round() as usize;
-            assert_eq!(t.triangles.len(), expected, "triangle count (angle sum)");
-        }
+            out
+        };
+        PolygonWithHoles { outer: split(&p.outer), holes: p.holes.iter().map(split).collect() }
     }
 
     /// The sum over the polygon's distinct vertices of the angle the polygon fills around each.
@@ -1245,27 +1576,37 @@ pub(crate) mod checks {
         use i_overlay::core::fill_rule::FillRule;
         use i_overlay::core::overlay_rule::OverlayRule;
         use i_overlay::float::single::SingleFloatOverlay;
-        let piece = (0i32..12, 0i32..12, 1i32..5, 1i32..5, 0u8..3).prop_map(|(x, z, w, h, kind)| {
-            let (x0, z0, x1, z1) = (x as f64, z as f64, (x + w) as f64, (z + h) as f64);
-            match kind {
-                // Triangles: slanted edges meeting the grid at their corners.
-                0 => vec![[x0, z0], [x1, z0], [x0, z1]],
-                1 => vec![[x1, z0], [x1, z1], [x0, z1]],
-                _ => vec![[x0, z0], [x1, z0], [x1, z1], [x0, z1]],
-            }
-        });
-        (proptest::collection::vec(piece.clone(), 1..12), proptest::collection::vec(piece, 0..12)).prop_map(
-            |(subject, clip)| {
-                let shapes = subject.overlay(&clip, OverlayRule::Difference, FillRule::NonZero);
-                shapes
-                    .into_iter()
-                    .map(|mut rings| {
-                        let outer = rings.remove(0);
-                        PolygonWithHoles { outer, holes: rings }
-                    })
-                    .collect()
+        let piece = (0i32..12, 0i32..12, 1i32..5, 1i32..5, 0u8..4, 0.0f64..std::f64::consts::TAU).prop_map(
+            |(x, z, w, h, kind, turn)| {
+                let (x0, z0, x1, z1) = (x as f64, z as f64, (x + w) as f64, (z + h) as f64);
+                match kind {
+                    // Triangles: slanted edges meeting the grid at their corners.
+                    0 => vec![[x0, z0], [x1, z0], [x0, z1]],
+                    1 => vec![[x1, z0], [x1, z1], [x0, z1]],
+                    2 => vec![[x0, z0], [x1, z0], [x1, z1], [x0, z1]],
+                    // A rectangle turned about its corner: off-grid coordinates.
+                    _ => [[0.0, 0.0], [w as f64, 0.0], [w as f64, h as f64], [0.0, h as f64]]
+                        .iter()
+                        .map(|q| {
+                            [x0 + q[0] * turn.cos() - q[1] * turn.sin(), z0 + q[0] * turn.sin() + q[1] * turn.cos()]
+                        })
+                        .collect(),
+                }
             },
-        )
+        );
+        // Either a few pieces minus a few, or a big square minus many (holes, many touching).
+        let base = vec![vec![[0.0, 0.0], [17.0, 0.0], [17.0, 17.0], [0.0, 17.0]]];
+        let subject = prop_oneof![proptest::collection::vec(piece.clone(), 1..12), Just(base)];
+        (subject, proptest::collection::vec(piece, 0..24)).prop_map(|(subject, clip)| {
+            let shapes = subject.overlay(&clip, OverlayRule::Difference, FillRule::NonZero);
+            shapes
+                .into_iter()
+                .map(|mut rings| {
+                    let outer = rings.remove(0);
+                    PolygonWithHoles { outer, holes: rings }
+                })
+                .collect()
+        })
     }
 
     /// Unit-square holes on the even cells of a checkerboard: holes touch at corners.
@@ -1430,6 +1771,34 @@ mod tests {
     }
 
     #[test]
+    fn vertices_touching_edges_without_a_shared_vertex() {
+        // 4 +-------+      the diamond hole's bottom vertex (2, 0) lies inside the outer
+        //   |   ^   |      ring's bottom edge; the square hole's left edge passes through
+        //   |  < >[]|      the diamond's right vertex (3, 1)
+        //   |   v   |
+        // 0 +---.---+
+        //   0   2 3 4
+        let outer = square([0.0, 0.0], [4.0, 4.0], false);
+        let hole = [[2.0, 0.0], [1.0, 1.0], [2.0, 2.0], [3.0, 1.0]];
+        let side = square([3.0, 0.5], [3.5, 1.5], true);
+        let p = polygon(&outer, &[&hole, &side]);
+        let t = triangulate(&p).expect("triangulates");
+        check_triangulation(&p, &t, true);
+        // As if the touched edges had a vertex there: 5 + 4 + 5 vertices, 2 holes, 2 touches.
+        assert_eq!(t.triangles.len(), 14 + 2 * 2 - 2 - 2 * 2);
+
+        // 4 +--+  +--+     one ring whose vertex (2, 0) touches its own bottom edge: two
+        //   |   \/   |     pieces joined at a point
+        // 0 +---.----+
+        //   0   2    4
+        let notched = [[0.0, 0.0], [4.0, 0.0], [4.0, 4.0], [2.5, 4.0], [2.0, 0.0], [1.5, 4.0], [0.0, 4.0]];
+        let p = polygon(&notched, &[]);
+        let t = triangulate(&p).expect("triangulates");
+        check_triangulation(&p, &t, true);
+        assert_eq!(t.triangles.len(), 4);
+    }
+
+    #[test]
     fn hole_cutting_the_polygon_in_two() {
         // 4 +---+---+
         //   |  /:\  |     the hole touches the bottom and the top: two pieces joined only
@@ -1491,6 +1860,20 @@ mod tests {
     }
 
     #[test]
+    fn three_rings_meeting_at_one_point() {
+        // 2 +-------------+
+        // 1 |  \_/ \_/   |    two triangular holes hanging from (2, 0), where the bottom
+        //   |    \ /      |    edge has a vertex too
+        // 0 +-----+-------+
+        //   0     2       4
+        let outer = [[0.0, 0.0], [2.0, 0.0], [4.0, 0.0], [4.0, 2.0], [0.0, 2.0]];
+        let a = [[2.0, 0.0], [0.5, 1.0], [1.5, 1.0]];
+        let b = [[2.0, 0.0], [2.5, 1.0], [3.5, 1.0]];
+        run(&polygon(&outer, &[&a, &b]));
+        run(&polygon(&outer, &[&b, &a]));
+    }
+
+    #[test]
     fn outer_ring_touching_itself() {
         // 2     +--+
         //       |  |
@@ -1531,6 +1914,87 @@ mod tests {
     }
 
     #[test]
+    fn regression_hole_vertex_a_rounding_error_inside_another_hole() {
+        // Float output of i_overlay (17 × 17 square minus two triangles): the first hole's
+        // vertex near (8, 10) lies 1e-16 inside the second hole's edge from (9, 9) to (7, 11),
+        // which it touches in the exact integer result. Joined by snapping it onto the edge.
+        let outer = [
+            [1.4710535012341097e-9, 17.000000013377132],
+            [1.4710535012341097e-9, 1.3377131402592113e-8],
+            [17.000000001471054, 1.3377131402592113e-8],
+            [17.000000001471054, 17.000000013377132],
+        ];
+        let a = [
+            [4.0000000014710535, 10.000000013377132],
+            [4.0000000014710535, 11.000000013377132],
+            [8.000000001471054, 10.000000013377132],
+        ];
+        let b = [
+            [7.0000000014710535, 11.000000013377132],
+            [9.000000001471054, 11.000000013377132],
+            [9.000000001471054, 9.000000013377132],
+        ];
+        let p = polygon(&outer, &[&a, &b]);
+        // Really invalid without snapping: the vertex is inside the other hole.
+        assert!(orient2d(b[2], b[0], a[2]) < 0.0);
+        assert!(triangulate_snapped(&p, 0.0).is_err());
+        let t = triangulate(&p).expect("triangulates after snapping");
+        check_triangulation(&p, &t, true);
+    }
+
+    #[test]
+    fn regression_boolean_shape_a() {
+        let outer = [
+            [3.9999999945513194, 10.00000000225753],
+            [-5.4486806178033476e-9, 10.00000000225753],
+            [2.0344221984497493, 7.9655777983590985],
+            [1.3370722179762309, 7.988783331982794],
+            [0.9999999945513194, 9.00000000225753],
+            [0.9999999945513194, 8.00000000225753],
+            [0.9667416607490962, 7.00055320786685],
+            [0.9999999945513194, 6.999446483723822],
+            [0.9999999945513194, 6.000000002257528],
+            [1.9999999945513194, 6.000000002257528],
+            [1.6743310188404505, 6.977006944291296],
+            [2.965635249530453, 6.934036540262404],
+            [2.9688663279167598, 7.031133668892088],
+            [3.9999999945513194, 6.000000002257528],
+        ];
+        let p = polygon(&outer, &[]);
+        let t = triangulate(&p).expect("triangulates");
+        check_triangulation(&p, &t, true);
+    }
+
+    #[test]
+    fn regression_boolean_shape_b() {
+        // A hole touching itself twice along its own edges, next to rounding-error near-touches.
+        let outer = square([0.0, 0.0], [17.0, 17.0], false);
+        let a = [[1.0, 5.0], [1.0, 6.0], [2.0, 5.0]];
+        let b = [
+            [2.8252360224723816, 3.2126439213752747],
+            [3.018939971923828, 4.1937039494514465],
+            [4.0, 4.0],
+            [3.8062960505485535, 3.018939971923828],
+        ];
+        let c = [
+            [7.0, 6.0],
+            [11.0, 6.0],
+            [11.0, 4.0],
+            [13.0, 4.0],
+            [13.0, 2.0],
+            [12.0, 2.666666656732559],
+            [12.0, 1.0],
+            [10.0, 3.0],
+            [11.5, 3.0],
+            [11.0, 3.333333343267441],
+            [11.0, 3.0],
+        ];
+        let p = polygon(&outer, &[&a, &b, &c]);
+        let t = triangulate(&p).expect("triangulates");
+        check_triangulation(&p, &t, true);
+    }
+
+    #[test]
     fn spikes_and_duplicates_are_dropped() {
         // A square with a doubled vertex and an antenna poking out of its right side.
         let outer = [[0.0, 0.0], [2.0, 0.0], [2.0, 0.0], [2.0, 1.0], [3.0, 1.0], [2.0, 1.0], [2.0, 2.0], [0.0, 2.0]];
@@ -1566,6 +2030,9 @@ mod tests {
     fn bad_inputs_are_typed_errors() {
         let nan = polygon(&[[0.0, 0.0], [1.0, f64::NAN], [0.0, 1.0]], &[]);
         assert_eq!(triangulate(&nan), Err(TriangulateError::NonFiniteVertex { hole: None, vertex: 1 }));
+        let crossing = square([3.0, 1.0], [5.0, 2.0], true);
+        let p = polygon(&square([0.0, 0.0], [4.0, 4.0], false), &[&crossing]);
+        assert!(matches!(triangulate(&p), Err(TriangulateError::CrossingEdges { .. })));
         let outside = square([5.0, 5.0], [6.0, 6.0], true);
         let p = polygon(&square([0.0, 0.0], [4.0, 4.0], false), &[&outside]);
         assert_eq!(triangulate(&p), Err(TriangulateError::NoBridge { hole: 0 }));
@@ -1628,6 +2095,24 @@ mod tests {
             let p = PolygonWithHoles { outer, holes: p.holes };
             let t = triangulate(&p).expect("triangulates");
             check_triangulation(&p, &t, false);
+        }
+
+        #[test]
+        fn random_garbage_never_panics(
+            outer in proptest::collection::vec((-5i32..5, -5i32..5), 0..12),
+            holes in proptest::collection::vec(proptest::collection::vec((-5i32..5, -5i32..5), 0..6), 0..3),
+            scale in prop_oneof![Just(1.0), Just(1e-300), Just(1e300), Just(0.1)],
+        ) {
+            // Random rings cross themselves and each other: errors are fine, panics and endless
+            // loops are not, and whatever comes back is counter-clockwise.
+            let ring = |r: &Vec<(i32, i32)>| r.iter().map(|&(x, z)| [x as f64 * scale, z as f64 * scale]).collect();
+            let p = PolygonWithHoles { outer: ring(&outer), holes: holes.iter().map(ring).collect() };
+            if let Ok(t) = triangulate(&p) {
+                for tri in &t.triangles {
+                    let [a, b, c] = tri.map(|i| t.vertices[i as usize]);
+                    prop_assert!(orient2d(a, b, c) > 0.0);
+                }
+            }
         }
 
         #[test]
