@@ -290,24 +290,25 @@ pub fn min_blocker_clearance(mesh: &NavMesh, blocking: &[[[f64; 3]; 3]]) -> (f64
     worst
 }
 
-/// Points every `spacing` metres along the borders of the walkable surface: edge points of a
-/// walkable triangle that no other walkable triangle covers (in XZ, closed) at a height within
-/// `climb` of the edge there. An agent must keep its radius from these (walls and drops).
+/// Points every `spacing` metres along the borders of the walkable surface as seen from above:
+/// edge points of a walkable triangle that no other walkable triangle covers (in XZ, closed)
+/// at a height within `climb` of the edge there, and that no walkable triangle hides from above
+/// (covers more than `climb` higher). An agent must keep its radius from these (walls, drops).
 pub fn walkable_border_samples(walkable: &[[[f64; 3]; 3]], climb: f64, spacing: f64) -> Vec<Point2> {
-    let covers = |t: &[[f64; 3]; 3], p: [f64; 3]| {
+    // Height of `t` over the XZ of `p`, if `p` is in its closed footprint.
+    let height_at = |t: &[[f64; 3]; 3], p: [f64; 3]| -> Option<f64> {
         let (a, b, c) = ([t[0][0], t[0][2]], [t[1][0], t[1][2]], [t[2][0], t[2][2]]);
         let det = (b[0] - a[0]) * (c[1] - a[1]) - (c[0] - a[0]) * (b[1] - a[1]);
         if det.abs() < 1e-12 {
-            return false;
+            return None;
         }
         let u = ((p[0] - a[0]) * (c[1] - a[1]) - (c[0] - a[0]) * (p[2] - a[1])) / det;
         let v = ((b[0] - a[0]) * (p[2] - a[1]) - (p[0] - a[0]) * (b[1] - a[1])) / det;
         let eps = 1e-7;
         if u < -eps || v < -eps || u + v > 1.0 + eps {
-            return false;
+            return None;
         }
-        let y = t[0][1] + u * (t[1][1] - t[0][1]) + v * (t[2][1] - t[0][1]);
-        (y - p[1]).abs() <= climb
+        Some(t[0][1] + u * (t[1][1] - t[0][1]) + v * (t[2][1] - t[0][1]))
     };
     let mut out = Vec::new();
     for (i, t) in walkable.iter().enumerate() {
@@ -318,7 +319,15 @@ pub fn walkable_border_samples(walkable: &[[[f64; 3]; 3]], climb: f64, spacing: 
             for j in 0..=n {
                 let s = j as f64 / n as f64;
                 let p = [a[0] + (b[0] - a[0]) * s, a[1] + (b[1] - a[1]) * s, a[2] + (b[2] - a[2]) * s];
-                if !walkable.iter().enumerate().any(|(o, u)| o != i && covers(u, p)) {
+                let mut joined = false;
+                let mut hidden = false;
+                for (o, u) in walkable.iter().enumerate() {
+                    if let Some(y) = height_at(u, p) {
+                        joined |= o != i && (y - p[1]).abs() <= climb;
+                        hidden |= y > p[1] + climb;
+                    }
+                }
+                if !joined && !hidden {
                     out.push([p[0], p[2]]);
                 }
             }

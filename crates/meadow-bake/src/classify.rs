@@ -25,8 +25,11 @@ pub struct WalkableTriangle {
 pub struct Classified {
     /// Triangles within the slope limit, facing up, and not tagged otherwise.
     pub walkable: Vec<WalkableTriangle>,
-    /// Every other triangle (walls, steep slopes, ceilings, obstacles).
+    /// Every other untagged or walkable-tagged triangle (walls, steep slopes, ceilings).
     pub blocking: Vec<[[f64; 3]; 3]>,
+    /// Triangles of `obstacle`-tagged nodes: they block from the floor up, even where they are
+    /// low enough to step over.
+    pub obstacles: Vec<[[f64; 3]; 3]>,
 }
 
 /// Splits `scene` by slope (`max_slope_deg`, inclusive up to [`SLOPE_TOLERANCE_DEG`]) and tags.
@@ -42,7 +45,9 @@ pub fn classify(scene: &Scene, max_slope_deg: f64) -> Classified {
             NavTag::Walkable => true,
             NavTag::Auto => !explicit_floors,
         };
-        if may_walk && is_walkable_slope(&t.vertices, min_cos) {
+        if t.tag == NavTag::Obstacle {
+            out.obstacles.push(t.vertices);
+        } else if may_walk && is_walkable_slope(&t.vertices, min_cos) {
             out.walkable.push(WalkableTriangle { vertices: t.vertices, area: t.area });
         } else {
             out.blocking.push(t.vertices);
@@ -85,7 +90,8 @@ mod tests {
         scene.triangles.push(tri(flat, NavTag::Obstacle));
         let c = classify(&scene, 45.0);
         assert_eq!(c.walkable.len(), 1);
-        assert_eq!(c.blocking.len(), 3);
+        assert_eq!(c.blocking.len(), 2);
+        assert_eq!(c.obstacles.len(), 1);
     }
 
     #[test]

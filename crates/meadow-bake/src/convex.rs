@@ -351,14 +351,15 @@ mod tests {
     #[test]
     fn regression_sliver_triangle_merges_first() {
         // From i_overlay output: three vertices on x + z = 17 up to rounding. Their triangle is
-        // exactly counter-clockwise, but its float area rounds to zero, so `is_convex_ccw`
-        // rejects it; it must merge into its neighbour across the long edge c → a.
+        // exactly counter-clockwise although its float area rounds to zero; `is_convex_ccw`
+        // decides by exact orientation, so it is valid alone, and merges with its neighbour
+        // across the long edge c → a.
         let a = [16.99999998729015, 1.1408549660529843e-8];
         let b = [9.999999987290149, 7.00000001140855];
         let c = [5.999999987290149, 11.000000011408549];
         let x = [-20.0, 0.0];
         let w = [0.0, -10.0];
-        assert!(orient2d(a, b, c) > 0.0 && !is_convex_ccw(&[a, b, c]));
+        assert!(orient2d(a, b, c) > 0.0 && is_convex_ccw(&[a, b, c]));
         // The sliver, its neighbour over c → a, and that one's neighbour over the longer edge
         // x → a: longest edge first would merge the latter two and strand the sliver.
         let t = Triangulation { vertices: vec![a, b, c, x, w], triangles: vec![[0, 1, 2], [0, 2, 3], [0, 3, 4]] };

@@ -172,7 +172,8 @@ pub fn build_regions(
     if walkable.is_empty() {
         return Err(RegionError::NoWalkableSurface);
     }
-    let all_tris = || walkable.iter().map(|w| &w.vertices).chain(classified.blocking.iter());
+    let all_tris =
+        || walkable.iter().map(|w| &w.vertices).chain(classified.blocking.iter()).chain(classified.obstacles.iter());
     if all_tris().any(|t| t.iter().flatten().any(|c| !c.is_finite())) {
         return Err(RegionError::NonFinite);
     }
@@ -190,7 +191,15 @@ pub fn build_regions(
 
     let boxes: Vec<_> = all_tris().map(triangle_box).collect();
     let mut grid = BoxGrid::new(&boxes, 2.0);
-    let mut scan = Scan { params, walkable, blocking: &classified.blocking, grid: &mut grid, frame, near: Vec::new() };
+    let mut scan = Scan {
+        params,
+        walkable,
+        blocking: &classified.blocking,
+        obstacles: &classified.obstacles,
+        grid: &mut grid,
+        frame,
+        near: Vec::new(),
+    };
     let mut found = Found::default();
     for i in 0..walkable.len() {
         scan.floor(i, &mut found);
@@ -228,17 +237,21 @@ pub fn build_regions(
     let wall_quads = merge_collinear(walls.iter().map(|s| [frame.to_int(s[0]), frame.to_int(s[1])]))
         .into_iter()
         .map(|seg| thin_quad(seg[0], seg[1], WALL_HALF_WIDTH_UNITS));
-    let blocker_union = union(blockers.into_iter().chain(wall_quads));
-    let dilated_blockers = if radius_units > 0 {
-        blocker_union
-            .outline(&IntOutlineStyle::new(radius_units).line_join(IntLineJoin::Round(arc)))
-            .unwrap_or_default()
-    } else {
-        blocker_union
+    let dilate = |shapes: Vec<IntShape>, by: i32| {
+        if by > 0 {
+            shapes.outline(&IntOutlineStyle::new(by).line_join(IntLineJoin::Round(arc))).unwrap_or_default()
+        } else {
+            shapes
+        }
     };
+    let dilated_blockers = dilate(union(blockers.into_iter()), radius_units);
+    // The quads already reach their half-width beyond the wall line: offset them by the rest,
+    // so walls keep exactly the radius (a point agent keeps the half-width).
+    let dilated_walls = dilate(union(wall_quads), radius_units - WALL_HALF_WIDTH_UNITS as i32);
     let mut cut = Overlay::new(1024);
     cut.add_source(&eroded, ShapeType::Subject);
     cut.add_source(&dilated_blockers, ShapeType::Clip);
+    cut.add_source(&dilated_walls, ShapeType::Clip);
     let free = cut.overlay(OverlayRule::Difference, FillRule::NonZero);
 
     // Split by area type: lower area indices give way to higher ones where they overlap.
@@ -284,11 +297,13 @@ struct Found {
     overlaps: Vec<IntContour>,
 }
 
-/// Per-floor geometry queries against all triangles (walkable ones first, then blocking ones).
+/// Per-floor geometry queries against all triangles (walkable ones first, then blocking ones,
+/// then tagged obstacles).
 struct Scan<'a> {
     params: &'a RegionParams,
     walkable: &'a [crate::classify::WalkableTriangle],
     blocking: &'a [[[f64; 3]; 3]],
+    obstacles: &'a [[[f64; 3]; 3]],
     grid: &'a mut BoxGrid,
     frame: Frame,
     near: Vec<u32>,
@@ -296,9 +311,11 @@ struct Scan<'a> {
 
 impl Scan<'_> {
     fn triangle(&self, index: usize) -> &[[f64; 3]; 3] {
-        match self.walkable.get(index) {
-            Some(w) => &w.vertices,
-            None => &self.blocking[index - self.walkable.len()],
+        let (nw, nb) = (self.walkable.len(), self.blocking.len());
+        match index {
+            i if i < nw => &self.walkable[i].vertices,
+            i if i < nw + nb => &self.blocking[i - nw],
+            i => &self.obstacles[i - nw - nb],
         }
     }
 
@@ -324,11 +341,13 @@ impl Scan<'_> {
             }
             let t = self.triangle(ti);
             let is_walkable = ti < self.walkable.len();
+            // Tagged obstacles block from the floor up: the agent does not step over them.
+            let climb = if ti >= self.walkable.len() + self.blocking.len() { 0.0 } else { p.max_climb };
             let t_lo = t[0][1].min(t[1][1]).min(t[2][1]);
             let t_hi = t[0][1].max(t[1][1]).max(t[2][1]);
             // Cheap rejection: the triangle is entirely below the step height or (for blockers)
             // entirely above the head of an agent standing anywhere on `w`.
-            if t_hi <= w_lo + p.max_climb || (!is_walkable && t_lo > w_hi + p.height) {
+            if t_hi <= w_lo + climb || (!is_walkable && t_lo > w_hi + p.height) {
                 continue;
             }
             let n = normal(t);
@@ -337,7 +356,7 @@ impl Scan<'_> {
                 continue;
             }
             if n[1].abs() < VERTICAL_NORMAL_Y * len {
-                if let Some(seg) = vertical_blocker(t, w, &p) {
+                if let Some(seg) = vertical_blocker(t, w, &RegionParams { max_climb: climb, ..p }) {
                     walls.push(seg);
                 }
                 continue;
@@ -368,9 +387,9 @@ impl Scan<'_> {
                 continue;
             }
             let mut band = poly;
-            clip(&mut band, |q| roof.y(q) - floor.y(q) - p.max_climb);
+            clip(&mut band, |q| roof.y(q) - floor.y(q) - climb);
             clip(&mut band, |q| p.height - (roof.y(q) - floor.y(q)));
-            let rises = band.iter().any(|&q| roof.y(q) - floor.y(q) > p.max_climb + 1e-9);
+            let rises = band.iter().any(|&q| roof.y(q) - floor.y(q) > climb + 1e-9);
             if band.len() >= 3 && rises && geom::signed_area(&band) > 1e-9 {
                 column.push(band.iter().map(|&q| self.frame.to_int(q)).collect());
             }
@@ -418,9 +437,21 @@ impl Scan<'_> {
     fn drop_edges(&self, index: usize, near: &[u32], walls: &mut Vec<[Point2; 2]>) {
         let climb = self.params.max_climb;
         let w = &self.walkable[index].vertices;
+        let orientation = geom::orient2d([w[0][0], w[0][2]], [w[1][0], w[1][2]], [w[2][0], w[2][2]]).signum();
         for k in 0..3 {
             let (a, b) = (w[k], w[(k + 1) % 3]);
             let (a2, b2) = ([a[0], a[2]], [b[0], b[2]]);
+            // What lies across the edge is judged half a grid step outside it, so a surface on
+            // the same side that shares the edge (a table top over its leg tops) does not count.
+            let len = ((b2[0] - a2[0]).powi(2) + (b2[1] - a2[1]).powi(2)).sqrt();
+            if len == 0.0 {
+                continue;
+            }
+            let step = 0.5 / GRID_SCALE / len;
+            // Outward normal: to the right of a → b for a counter-clockwise footprint.
+            let out = [(b2[1] - a2[1]) * step * orientation, -(b2[0] - a2[0]) * step * orientation];
+            let (edge_a, edge_b) = (a2, b2);
+            let (a2, b2) = ([a2[0] + out[0], a2[1] + out[1]], [b2[0] + out[0], b2[1] + out[1]]);
             let mut joined: Vec<[f64; 2]> = Vec::new();
             let mut dropped: Vec<[f64; 2]> = Vec::new();
             for &oi in near {
@@ -446,7 +477,8 @@ impl Scan<'_> {
             let len = ((b2[0] - a2[0]).powi(2) + (b2[1] - a2[1]).powi(2)).sqrt();
             for [s0, s1] in subtract_intervals(dropped, joined) {
                 if (s1 - s0) * len > 1.0 / GRID_SCALE {
-                    let at = |t: f64| [a2[0] + (b2[0] - a2[0]) * t, a2[1] + (b2[1] - a2[1]) * t];
+                    let at =
+                        |t: f64| [edge_a[0] + (edge_b[0] - edge_a[0]) * t, edge_a[1] + (edge_b[1] - edge_a[1]) * t];
                     walls.push([at(s0), at(s1)]);
                 }
             }
@@ -845,7 +877,7 @@ mod tests {
 
     #[test]
     fn open_floor_erodes_by_radius() {
-        let c = Classified { walkable: floor(0.0, 0.0, 20.0, 20.0, 0.0), blocking: vec![] };
+        let c = Classified { walkable: floor(0.0, 0.0, 20.0, 20.0, 0.0), blocking: vec![], obstacles: vec![] };
         let r = build_regions(&c, &params(0.5), &mut NoProgress).unwrap();
         assert!((total_area(&r) - 19.0 * 19.0).abs() < 1e-6, "{}", total_area(&r));
         let r0 = build_regions(&c, &params(0.0), &mut NoProgress).unwrap();
@@ -856,13 +888,14 @@ mod tests {
     fn low_ceiling_blocks_and_high_one_does_not() {
         // A slab 1.5 m over the middle of the floor (facing down: a ceiling).
         let slab = |y: f64| quad(8.0, 8.0, 12.0, 12.0, y).map(|t| [t[0], t[2], t[1]]).to_vec();
-        let floor_only = Classified { walkable: floor(0.0, 0.0, 20.0, 20.0, 0.0), blocking: slab(1.5) };
+        let floor_only =
+            Classified { walkable: floor(0.0, 0.0, 20.0, 20.0, 0.0), blocking: slab(1.5), obstacles: vec![] };
         let r = build_regions(&floor_only, &params(0.0), &mut NoProgress).unwrap();
         assert!((total_area(&r) - (400.0 - 16.0)).abs() < 1e-6, "{}", total_area(&r));
-        let high = Classified { walkable: floor(0.0, 0.0, 20.0, 20.0, 0.0), blocking: slab(2.5) };
+        let high = Classified { walkable: floor(0.0, 0.0, 20.0, 20.0, 0.0), blocking: slab(2.5), obstacles: vec![] };
         let r = build_regions(&high, &params(0.0), &mut NoProgress).unwrap();
         assert!((total_area(&r) - 400.0).abs() < 1e-6);
-        let low = Classified { walkable: floor(0.0, 0.0, 20.0, 20.0, 0.0), blocking: slab(0.5) };
+        let low = Classified { walkable: floor(0.0, 0.0, 20.0, 20.0, 0.0), blocking: slab(0.5), obstacles: vec![] };
         let r = build_regions(&low, &params(0.0), &mut NoProgress).unwrap();
         assert!((total_area(&r) - 400.0).abs() < 1e-6, "a slab below the step height is stepped over");
     }
@@ -872,7 +905,7 @@ mod tests {
         // Floor 0..10 at y=0 and a floating platform 10..20 at y=1.5, no side faces.
         let mut walkable = floor(0.0, 0.0, 10.0, 10.0, 0.0);
         walkable.extend(floor(10.0, 0.0, 20.0, 10.0, 1.5));
-        let c = Classified { walkable, blocking: vec![] };
+        let c = Classified { walkable, blocking: vec![], obstacles: vec![] };
         let r = build_regions(&c, &params(0.5), &mut NoProgress).unwrap();
         let expected = 2.0 * 9.0 * 9.0;
         assert!((total_area(&r) - expected).abs() < 0.05, "{}", total_area(&r));
@@ -880,7 +913,9 @@ mod tests {
         // A step within max_climb joins them instead.
         let mut walkable = floor(0.0, 0.0, 10.0, 10.0, 0.0);
         walkable.extend(floor(10.0, 0.0, 20.0, 10.0, 0.5));
-        let r = build_regions(&Classified { walkable, blocking: vec![] }, &params(0.5), &mut NoProgress).unwrap();
+        let r =
+            build_regions(&Classified { walkable, blocking: vec![], obstacles: vec![] }, &params(0.5), &mut NoProgress)
+                .unwrap();
         assert_eq!(r.areas[0].polygons.len(), 1);
         assert!((total_area(&r) - 19.0 * 9.0).abs() < 1e-6);
     }
@@ -892,7 +927,7 @@ mod tests {
             [[10.0, 0.0, -1.0], [10.0, 3.0, -1.0], [10.0, 3.0, 21.0]],
             [[10.0, 0.0, -1.0], [10.0, 3.0, 21.0], [10.0, 0.0, 21.0]],
         ];
-        let c = Classified { walkable: floor(0.0, 0.0, 20.0, 20.0, 0.0), blocking: wall };
+        let c = Classified { walkable: floor(0.0, 0.0, 20.0, 20.0, 0.0), blocking: wall, obstacles: vec![] };
         let r = build_regions(&c, &params(0.0), &mut NoProgress).unwrap();
         assert_eq!(r.areas[0].polygons.len(), 2);
         let r = build_regions(&c, &params(0.6), &mut NoProgress).unwrap();
@@ -920,14 +955,18 @@ mod tests {
         let mut walkable = floor(0.0, 0.0, 10.0, 10.0, 0.0);
         walkable.extend(floor(0.0, 0.0, 5.0, 10.0, 1.5));
         let underside = quad(0.0, 0.0, 5.0, 10.0, 1.4).map(|t| [t[0], t[2], t[1]]).to_vec();
-        let c = Classified { walkable, blocking: underside };
-        // Every slab edge is a drop edge (the ground is 1.5 m below across it); its wall quad
-        // reaches `w` beyond the edge, and the ground's own borders under the slab are hidden.
+        let c = Classified { walkable, blocking: underside, obstacles: vec![] };
+        // The slab's edge at x = 5 is a drop edge (the ground is 1.5 m below across it); its
+        // other edges lie on the level's outer border, and the ground's borders under the slab
+        // are hidden.
         let w = WALL_HALF_WIDTH_UNITS as f64 / GRID_SCALE;
         for radius in [0.0, 0.5] {
             let r = build_regions(&c, &params(radius), &mut NoProgress).unwrap();
-            let slab = (5.0 - 2.0 * (radius + w)) * (10.0 - 2.0 * (radius + w));
-            let ground = (5.0 - 2.0 * radius - w) * (10.0 - 2.0 * radius);
+            // Outer borders erode by the radius; the drop edge at x = 5 keeps the radius (or the
+            // quad's half-width `w` for a point agent) on both sides.
+            let wall = if radius > 0.0 { radius } else { w };
+            let slab = (5.0 - radius - wall) * (10.0 - 2.0 * radius);
+            let ground = (5.0 - radius - wall) * (10.0 - 2.0 * radius);
             let left = area_left_of(&r, 5.0);
             assert!(left > 0.0);
             assert!((left - slab).abs() < 1e-3, "radius {radius}: slab {left} vs {slab}");
@@ -940,8 +979,13 @@ mod tests {
         let mut walkable = floor(0.0, 0.0, 10.0, 10.0, 0.0);
         walkable.extend(floor(0.0, 0.0, 5.0, 10.0, 3.0));
         let underside = quad(0.0, 0.0, 5.0, 10.0, 2.9).map(|t| [t[0], t[2], t[1]]).to_vec();
-        let r = build_regions(&Classified { walkable, blocking: underside }, &params(0.0), &mut NoProgress).unwrap();
-        let slab = (5.0 - 2.0 * w) * (10.0 - 2.0 * w);
+        let r = build_regions(
+            &Classified { walkable, blocking: underside, obstacles: vec![] },
+            &params(0.0),
+            &mut NoProgress,
+        )
+        .unwrap();
+        let slab = (5.0 - w) * 10.0;
         assert!((area_left_of(&r, 5.0) - slab).abs() < 1e-3, "{}", area_left_of(&r, 5.0));
         assert_eq!(r.overlaps.len(), 1);
         assert!((r.overlaps[0].area - slab).abs() < 1e-3, "{:?}", r.overlaps);
@@ -961,7 +1005,7 @@ mod tests {
         // blocking geometry at all, so the checks use smaller agents. Blockers under a floor
         // must not cut it: with them the free area stays close to the bare walkable surface
         // (the old flattening lost about 40% of it at radius 0).
-        let bare = Classified { walkable: c.walkable.clone(), blocking: vec![] };
+        let bare = Classified { walkable: c.walkable.clone(), blocking: vec![], obstacles: vec![] };
         for (radius, keep) in [(0.0, 0.9), (0.3, 0.5)] {
             let r = build_regions(&c, &params(radius), &mut NoProgress).unwrap();
             let area = total_area(&r);

@@ -38,17 +38,22 @@ pub fn signed_area(ring: &[Point2]) -> f64 {
 /// the boundary winds around exactly once. Collinear vertices are allowed.
 pub fn is_convex_ccw(ring: &[Point2]) -> bool {
     let n = ring.len();
-    if n < 3 || signed_area(ring) <= 0.0 {
+    if n < 3 {
         return false;
     }
+    // With no right turn, one exact left turn means positive area (a float shoelace sum can
+    // round a valid sliver to zero).
+    let mut any_left = false;
     let mut turning = 0.0;
     for i in 0..n {
         let a = ring[i];
         let b = ring[(i + 1) % n];
         let c = ring[(i + 2) % n];
-        if orient2d(a, b, c) < 0.0 {
+        let o = orient2d(a, b, c);
+        if o < 0.0 {
             return false;
         }
+        any_left |= o > 0.0;
         let d1 = [b[0] - a[0], b[1] - a[1]];
         let d2 = [c[0] - b[0], c[1] - b[1]];
         if d1 == [0.0, 0.0] || d2 == [0.0, 0.0] {
@@ -57,7 +62,7 @@ pub fn is_convex_ccw(ring: &[Point2]) -> bool {
         turning += (d1[0] * d2[1] - d1[1] * d2[0]).atan2(d1[0] * d2[0] + d1[1] * d2[1]);
     }
     // A star polygon with only left turns winds twice (4π); a simple convex one winds once.
-    (turning - std::f64::consts::TAU).abs() < 1e-6
+    any_left && (turning - std::f64::consts::TAU).abs() < 1e-6
 }
 
 /// Distance from `p` to the segment `a b` (all in XZ).
