@@ -6,11 +6,13 @@
 //!      − dilate(∪ column blockers, radius)  non-walkable geometry in the agent's column
 //!      − dilate(∪ wall segments, radius)    vertical faces in the column, and drop edges
 //! ```
-//! This stage flattens the level into one layer seen from above: walkable surfaces never block
-//! each other; where one lies over another, the union covers both and the upper one's drop
-//! edges are its walls (a table top, a box top). Where two are more than `height` apart (real
-//! multi-floor geometry) the flattening is wrong for the lower one, and is reported in
-//! [`Regions::overlaps`].
+//! This stage flattens the level into one layer seen from above: every XZ point belongs to the
+//! topmost walkable surface over it. Walkable surfaces never block each other; a walkable
+//! triangle more than `max_climb` above another hides that part of it, and blockers and walls
+//! found over a floor count only where the floor is not hidden (the underside of a stair does
+//! not cut the stair). The upper surface's drop edges are its walls (a table top, a box top).
+//! Where two are more than `height` apart (real multi-floor geometry) the lower one is lost;
+//! the free area over such a lost floor is reported in [`Regions::overlaps`].
 //! A column blocker is the part of a triangle that lies more than `max_climb` and at most
 //! `height` above a walkable triangle under it. A drop edge is a border of a walkable triangle
 //! where the surface across it (in XZ) is more than `max_climb` higher or lower and no surface
