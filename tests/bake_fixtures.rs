@@ -18,7 +18,7 @@ fn bake(path: &Path, s: &BakeSettings) -> NavMesh {
 
 /// Vertex clearance may fall short of the radius by the arc tolerance, the grid step and half
 /// the border sampling step.
-const GRID: f64 = 2.0 / 1024.0;
+const GRID: f64 = meadow_bake::region::GRID_SCALE.recip() * 2.0;
 const SAMPLING: f64 = 0.02;
 
 fn check_invariants(path: &Path, s: &BakeSettings) -> NavMesh {
@@ -76,6 +76,23 @@ fn box_floor_area_is_analytic() {
     for r in [0.5, 0.6, 0.3] {
         let mesh = bake(&level("box_floor.glb"), &settings(r));
         let expected = box_floor_area(r);
+        let rel = (mesh.total_area() - expected).abs() / expected;
+        assert!(rel < 1e-3, "radius {r}: area {} vs analytic {expected} ({:.4}%)", mesh.total_area(), rel * 100.0);
+    }
+}
+
+/// The L corridor (2 m wide, legs 10 m long): two strips of width 2 − 2r and length 10 − 2r
+/// overlapping in a square, plus what lies beyond the radius arc at the inner corner.
+fn corridor_area(r: f64) -> f64 {
+    let (len, width) = (10.0 - 2.0 * r, 2.0 - 2.0 * r);
+    2.0 * len * width - width * width + r * r - std::f64::consts::PI * r * r / 4.0
+}
+
+#[test]
+fn corridor_area_is_analytic() {
+    for r in [0.6, 0.5, 0.3, 0.25] {
+        let mesh = bake(&level("corridor_l.gltf"), &settings(r));
+        let expected = corridor_area(r);
         let rel = (mesh.total_area() - expected).abs() / expected;
         assert!(rel < 1e-3, "radius {r}: area {} vs analytic {expected} ({:.4}%)", mesh.total_area(), rel * 100.0);
     }
