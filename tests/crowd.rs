@@ -11,7 +11,7 @@ use meadow_suite::level;
 fn bake(name: &str, radius: f64) -> QueryMesh {
     let mut s = BakeSettings::DEFAULT;
     s.radius = radius;
-    let mesh = meadow_bake::bake_file(&level(name), &s).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let mesh = meadow_bake::bake_file(level(name), &s).unwrap_or_else(|e| panic!("{name}: {e}"));
     QueryMesh::new(mesh)
 }
 
@@ -114,9 +114,10 @@ fn two_groups_crossing() {
     let mut crowd = Crowd::new(&mesh, CrowdConfig::default()).unwrap();
     for a in 0..3 {
         for b in 0..3 {
-            let (u, v) = (-3.8 + 1.2 * a as f64, -1.2 + 1.2 * b as f64);
-            crowd.add_agent([u, 0.0, v], [u + 5.2, 0.0, v], params(0.5)).unwrap();
-            crowd.add_agent([v, 0.0, u], [v, 0.0, u + 5.2], params(0.5)).unwrap();
+            // Goal blocks [2, 4] x [-1, 1] and [-1, 1] x [2, 4] keep the arrived apart.
+            let (u, v) = (-4.0 + a as f64, -1.0 + b as f64);
+            crowd.add_agent([u, 0.0, v], [u + 6.0, 0.0, v], params(0.4)).unwrap();
+            crowd.add_agent([v, 0.0, u], [v, 0.0, u + 6.0], params(0.4)).unwrap();
         }
     }
     let f = run_checked(&mesh, &mut crowd, 2000, "crossing");

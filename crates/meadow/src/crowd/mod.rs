@@ -98,7 +98,7 @@ impl Default for CrowdConfig {
             goal_radius: 0.25,
             stall_steps: 10,
             max_overlap: 0.005,
-            overlap_iterations: 16,
+            overlap_iterations: 48,
             snap_extents: [1.0, 2.0, 1.0],
         }
     }
@@ -178,7 +178,8 @@ pub fn obstacle_polygons(mesh: &QueryMesh, offset: f64) -> Vec<Vec<Vec2>> {
         if n < 2 {
             continue;
         }
-        let mut poly: Vec<Vec2> = Vec::with_capacity(n);
+        // Offset points (f64) with the original vertex each came from.
+        let mut shifted: Vec<([f64; 2], [f64; 2])> = Vec::with_capacity(n);
         for i in 0..n {
             let (p, c, q) = (ring[(i + n - 1) % n], ring[i], ring[(i + 1) % n]);
             // Reversed, the blocked side is on the left of each edge: push along left normals.
@@ -195,14 +196,35 @@ pub fn obstacle_polygons(mesh: &QueryMesh, offset: f64) -> Vec<Vec<Vec2>> {
             let sum = [n1[0] + n2[0], n1[1] + n2[1]];
             let s = len2(sum);
             let shift = if s > 1e-12 {
-                // Mitre: the bisector scaled so both offset edges meet, capped.
+                // Mitre: the bisector scaled so both offset edges meet, capped so sharp tips do
+                // not poke far beyond the wall.
                 let cos_half = s / 2.0;
-                let scale = (offset / cos_half.max(0.5)).min(2.0 * offset);
+                let scale = (offset / cos_half.max(0.5)).min(1.5 * offset);
                 [sum[0] / s * scale, sum[1] / s * scale]
             } else {
                 [0.0, 0.0]
             };
-            let v = Vec2::new((c[0] + shift[0]) as f32, (c[1] + shift[1]) as f32);
+            shifted.push(([c[0] + shift[0], c[1] + shift[1]], c));
+        }
+        // Around an eroded (rounded) wall corner the offset points of the arc collapse onto the
+        // corner and can fold back; drop every point that would make an edge run against its
+        // original edge, so the polygon has no tiny reversed edges for ORCA to trip over.
+        let mut kept: Vec<([f64; 2], [f64; 2])> = Vec::with_capacity(n);
+        for &(v, c) in &shifted {
+            while let Some(&(lv, lc)) = kept.last() {
+                let orig = [c[0] - lc[0], c[1] - lc[1]];
+                let off = [v[0] - lv[0], v[1] - lv[1]];
+                if kept.len() > 1 && orig[0] * off[0] + orig[1] * off[1] <= 0.0 {
+                    kept.pop();
+                } else {
+                    break;
+                }
+            }
+            kept.push((v, c));
+        }
+        let mut poly: Vec<Vec2> = Vec::with_capacity(kept.len());
+        for (v, _) in kept {
+            let v = Vec2::new(v[0] as f32, v[1] as f32);
             if poly.last() != Some(&v) {
                 poly.push(v);
             }
@@ -574,10 +596,10 @@ impl<'m> Crowd<'m> {
             if worst <= self.config.max_overlap {
                 break;
             }
-            for i in 0..n {
-                if push[i] != [0.0; 2] {
+            for (i, d) in push.iter().enumerate() {
+                if *d != [0.0; 2] {
                     let p = self.positions[i];
-                    self.positions[i] = self.move_on_mesh(p, [p[0] + push[i][0], p[2] + push[i][1]]);
+                    self.positions[i] = self.move_on_mesh(p, [p[0] + d[0], p[2] + d[1]]);
                 }
             }
         }
