@@ -605,3 +605,80 @@ impl<'m> Crowd<'m> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::testmesh::{random_blocked, GridSpec};
+    use crate::query::SplitMix64;
+    use crate::NavMesh;
+
+    fn params() -> AgentParams {
+        AgentParams {
+            neighbor_dist: 4.0,
+            max_neighbors: 8,
+            time_horizon: 2.0,
+            time_horizon_obst: 1.0,
+            radius: 0.3,
+            max_speed: 1.5,
+        }
+    }
+
+    /// On a sloped grid with blocked cells (and no outlines, so no ORCA walls at all) the
+    /// keep-on-mesh move alone holds every agent on the surface, overlaps stay within the bound,
+    /// and everyone arrives.
+    #[test]
+    fn agents_stay_on_a_sloped_mesh_with_holes() {
+        let spec = GridSpec {
+            cols: 12,
+            rows: 12,
+            cell: 1.0,
+            slope: [0.1, -0.05],
+            blocked: random_blocked(12, 12, 0.2, 7),
+            ..Default::default()
+        };
+        let mesh = QueryMesh::new(NavMesh::new(spec.build()).unwrap());
+        let mut crowd = Crowd::new(&mesh, CrowdConfig::default()).unwrap();
+        let mut rng = SplitMix64::new(11);
+        let mut starts: Vec<[f64; 3]> = Vec::new();
+        while starts.len() < 12 {
+            let p = mesh.random_point(&mut rng).unwrap().point;
+            let clear = starts.iter().all(|q| len2([p[0] - q[0], p[2] - q[2]]) >= 0.6);
+            if clear {
+                starts.push(p);
+            }
+        }
+        // Everyone walks to the start of the agent after it (a cyclic shift keeps goals apart).
+        for (i, &s) in starts.iter().enumerate() {
+            crowd.add_agent(s, starts[(i + 1) % starts.len()], params()).unwrap();
+        }
+        let mut steps = 0;
+        while !crowd.all_arrived() {
+            assert!(steps < 3000, "not all arrived");
+            crowd.step();
+            steps += 1;
+            for (i, &p) in crowd.positions().iter().enumerate() {
+                let at = mesh.locate(p).unwrap_or_else(|e| panic!("step {steps}: agent {i} at {p:?}: {e}"));
+                assert!((at.point[1] - p[1]).abs() < 1e-9, "agent {i} off the surface");
+            }
+            assert!(crowd.max_overlap_ratio() <= 0.01, "step {steps}: overlap {}", crowd.max_overlap_ratio());
+        }
+    }
+
+    #[test]
+    fn invalid_config_and_agents_are_rejected() {
+        let mesh = QueryMesh::new(NavMesh::new(GridSpec { cols: 2, rows: 2, ..Default::default() }.build()).unwrap());
+        let bad = CrowdConfig { goal_radius: f64::NAN, ..CrowdConfig::default() };
+        assert!(matches!(Crowd::new(&mesh, bad), Err(CrowdError::InvalidConfig { .. })));
+        let bad = CrowdConfig { time_step: 0.0, ..CrowdConfig::default() };
+        assert!(matches!(Crowd::new(&mesh, bad), Err(CrowdError::Orca(_))));
+        let mut crowd = Crowd::new(&mesh, CrowdConfig::default()).unwrap();
+        let far = [50.0, 0.0, 50.0];
+        assert!(matches!(crowd.add_agent(far, [0.5, 0.0, 0.5], params()), Err(CrowdError::StartOffMesh { .. })));
+        assert!(matches!(crowd.add_agent([0.5, 0.0, 0.5], far, params()), Err(CrowdError::GoalOffMesh { .. })));
+        let nan = [f64::NAN, 0.0, 0.0];
+        assert!(matches!(crowd.add_agent(nan, [0.5, 0.0, 0.5], params()), Err(CrowdError::NonFinite { .. })));
+        assert!(matches!(crowd.set_goal(3, [0.5, 0.0, 0.5]), Err(CrowdError::UnknownAgent { agent: 3 })));
+        assert_eq!(crowd.num_agents(), 0);
+    }
+}
