@@ -5,7 +5,8 @@
 //!    path: its preferred velocity points at the farthest corner it can see (raycast), and it
 //!    re-plans when its current corner is no longer visible (it strayed from the corridor);
 //! 2. agents that stall (deadlock) for [`CrowdConfig::stall_steps`] steps turn their preferred
-//!    velocity by a fixed angle to the right (everyone the same way, so symmetric pairs pass);
+//!    velocity by 45° for as many steps: the first turn to the right (everyone the same way, so
+//!    symmetric pairs pass), then alternately left and right;
 //! 3. one ORCA step ([`crate::orca::Simulator`]) picks the new velocities; the obstacles are the
 //!    navmesh boundary outlines pushed back out by the bake radius (the walls the mesh was eroded
 //!    from), built once;
@@ -18,6 +19,10 @@
 //! ORCA's plane `(x, y)` is Meadow's `[x, z]`. Only the ORCA velocity phase runs in parallel (and
 //! is bit-identical for any thread count); everything else runs in agent index order, so a crowd
 //! is deterministic across thread counts.
+//!
+//! Limitation: the ORCA walls come from every outline of the mesh in one plane, so on multi-floor
+//! meshes the walls of other floors also act on an agent (keep-on-mesh still uses the right
+//! floor).
 
 pub mod scenario;
 
