@@ -10,6 +10,7 @@
 
 pub mod asset;
 pub mod circles;
+pub mod crowd;
 pub mod geom;
 pub mod orca;
 pub mod query;

@@ -1,0 +1,689 @@
+//! A navmesh crowd: ORCA agents with goals on a [`QueryMesh`].
+//!
+//! Every [`Crowd::step`]:
+//! 1. each agent follows the corners of its [`find_path`](crate::PathQuery::find_path_into)
+//!    path: its preferred velocity points at the farthest corner it can see (raycast), and it
+//!    re-plans when its current corner is no longer visible (it strayed from the corridor);
+//! 2. agents that stall (deadlock) for [`CrowdConfig::stall_steps`] steps turn their preferred
+//!    velocity by 45° for as many steps: the first turn to the right (everyone the same way, so
+//!    symmetric pairs pass), then alternately left and right;
+//! 3. one ORCA step ([`crate::orca::Simulator`]) picks the new velocities; the obstacles are the
+//!    navmesh boundary outlines pushed back out by the bake radius (the walls the mesh was eroded
+//!    from), built once;
+//! 4. each agent moves along the surface with raycasts (sliding along a wall it hits, never
+//!    through it), its height taken from the mesh;
+//! 5. a few Jacobi iterations push overlapping pairs apart (each push again kept on the mesh), so
+//!    agents never overlap by more than [`CrowdConfig::max_overlap`] of their combined radius
+//!    unless walls pin them.
+//!
+//! ORCA's plane `(x, y)` is Meadow's `[x, z]`. Only the ORCA velocity phase runs in parallel (and
+//! is bit-identical for any thread count); everything else runs in agent index order, so a crowd
+//! is deterministic across thread counts.
+//!
+//! Limitation: the ORCA walls come from every outline of the mesh in one plane, so on multi-floor
+//! meshes the walls of other floors also act on an agent (keep-on-mesh still uses the right
+//! floor).
+
+pub mod scenario;
+
+use crate::orca::{AgentParams, OrcaError, Simulator, Vec2};
+use crate::query::{Path, PathOptions, PathQuery, QueryFilter, QueryMesh};
+
+pub use scenario::{CrowdScenario, CrowdScenarioAgent};
+
+/// Errors from setting up or changing a crowd.
+#[derive(Debug, thiserror::Error)]
+pub enum CrowdError {
+    /// The ORCA simulator rejected a parameter or obstacle.
+    #[error(transparent)]
+    Orca(#[from] OrcaError),
+    /// A configuration value is outside its limits.
+    #[error("{name} must be finite and {limit}, got {value}")]
+    InvalidConfig {
+        /// Field name.
+        name: &'static str,
+        /// The rejected value.
+        value: f64,
+        /// The limit it breaks.
+        limit: &'static str,
+    },
+    /// An agent's start or goal is not finite.
+    #[error("agent {agent}: position and goal must be finite")]
+    NonFinite {
+        /// Agent index.
+        agent: usize,
+    },
+    /// An agent's start is not near the navmesh.
+    #[error("agent {agent}: start {point:?} is not on the navmesh")]
+    StartOffMesh {
+        /// Agent index.
+        agent: usize,
+        /// The point given.
+        point: [f64; 3],
+    },
+    /// An agent's goal is not near the navmesh.
+    #[error("agent {agent}: goal {point:?} is not on the navmesh")]
+    GoalOffMesh {
+        /// Agent index.
+        agent: usize,
+        /// The point given.
+        point: [f64; 3],
+    },
+    /// No agent has this index.
+    #[error("no agent {agent}")]
+    UnknownAgent {
+        /// The index asked for.
+        agent: usize,
+    },
+}
+
+/// Crowd-wide settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CrowdConfig {
+    /// Simulation time step in seconds (> 0).
+    pub time_step: f32,
+    /// An agent has arrived when it is within this XZ distance of its goal (>= 0).
+    pub goal_radius: f64,
+    /// Steps an agent may stall (moving slower than a tenth of its preferred speed) before it
+    /// gets a symmetry-breaking turn.
+    pub stall_steps: u32,
+    /// The overlap-resolution pass stops once no pair overlaps by more than this fraction of
+    /// its combined radius (in [0, 1)).
+    pub max_overlap: f64,
+    /// Upper bound on overlap-resolution iterations per step.
+    pub overlap_iterations: u32,
+    /// Half-extents of the box searched when snapping starts and goals onto the mesh.
+    pub snap_extents: [f64; 3],
+}
+
+impl Default for CrowdConfig {
+    fn default() -> Self {
+        CrowdConfig {
+            time_step: 0.1,
+            goal_radius: 0.25,
+            stall_steps: 10,
+            max_overlap: 0.005,
+            overlap_iterations: 48,
+            snap_extents: [1.0, 2.0, 1.0],
+        }
+    }
+}
+
+/// How far (radians) a stalled agent turns its preferred velocity to the right.
+const NUDGE_ANGLE: f64 = std::f64::consts::FRAC_PI_4;
+
+/// A wall-hit point is pulled back this far along the move so the agent stays strictly inside
+/// the mesh, where the next raycast can start (metres).
+const WALL_BACKOFF: f64 = 1e-5;
+
+/// The state of one crowd agent.
+#[derive(Clone, Debug)]
+struct AgentState {
+    params: AgentParams,
+    goal: [f64; 3],
+    /// The current path (corners from the position at planning time to the goal).
+    path: Path,
+    /// Index into `path.points` of the corner being steered at.
+    corner: usize,
+    /// Whether the path must be (re)computed before the next step.
+    replan: bool,
+    /// Consecutive steps with too little progress.
+    stalled: u32,
+    /// Steps left of the current symmetry-breaking turn.
+    nudge_left: u32,
+    /// Turns given so far (odd: right, even: left).
+    nudges: u32,
+}
+
+/// A crowd of ORCA agents walking to goals on a navmesh.
+#[derive(Clone, Debug)]
+pub struct Crowd<'m> {
+    mesh: &'m QueryMesh,
+    config: CrowdConfig,
+    /// A simulator holding only the obstacles (tree built), cloned every step.
+    template: Simulator,
+    positions: Vec<[f64; 3]>,
+    velocities: Vec<[f64; 2]>,
+    pref_velocities: Vec<[f64; 2]>,
+    agents: Vec<AgentState>,
+    query: PathQuery,
+    filter: QueryFilter,
+    visited: Vec<u32>,
+    steps: usize,
+}
+
+fn check(name: &'static str, value: f64, ok: bool, limit: &'static str) -> Result<(), CrowdError> {
+    if value.is_finite() && ok {
+        Ok(())
+    } else {
+        Err(CrowdError::InvalidConfig { name, value, limit })
+    }
+}
+
+fn finite3(p: [f64; 3]) -> bool {
+    p.iter().all(|c| c.is_finite())
+}
+
+fn len2(v: [f64; 2]) -> f64 {
+    (v[0] * v[0] + v[1] * v[1]).sqrt()
+}
+
+/// The ORCA obstacle polygons of a navmesh: every boundary outline reversed (RVO2 wants the
+/// blocked side on the left, the outlines have the walkable side there) and pushed out by
+/// `offset` to the blocked side with a mitre join capped at `2 * offset`.
+pub fn obstacle_polygons(mesh: &QueryMesh, offset: f64) -> Vec<Vec<Vec2>> {
+    let nav = mesh.mesh();
+    let verts = nav.vertices();
+    let mut out = Vec::new();
+    for outline in nav.outlines() {
+        // Reversed ring in XZ.
+        let ring: Vec<[f64; 2]> =
+            outline.vertices.iter().rev().filter_map(|&v| verts.get(v as usize).map(|p| [p[0], p[2]])).collect();
+        let n = ring.len();
+        if n < 2 {
+            continue;
+        }
+        // Offset points (f64) with the original vertex each came from.
+        let mut shifted: Vec<([f64; 2], [f64; 2])> = Vec::with_capacity(n);
+        for i in 0..n {
+            let (p, c, q) = (ring[(i + n - 1) % n], ring[i], ring[(i + 1) % n]);
+            // Reversed, the blocked side is on the left of each edge: push along left normals.
+            let normal = |a: [f64; 2], b: [f64; 2]| {
+                let d = [b[0] - a[0], b[1] - a[1]];
+                let l = len2(d);
+                if l > 0.0 {
+                    [-d[1] / l, d[0] / l]
+                } else {
+                    [0.0, 0.0]
+                }
+            };
+            let (n1, n2) = (normal(p, c), normal(c, q));
+            let sum = [n1[0] + n2[0], n1[1] + n2[1]];
+            let s = len2(sum);
+            let shift = if s > 1e-12 {
+                // Mitre: the bisector scaled so both offset edges meet, capped so sharp tips do
+                // not poke far beyond the wall.
+                let cos_half = s / 2.0;
+                let scale = (offset / cos_half.max(0.5)).min(1.5 * offset);
+                [sum[0] / s * scale, sum[1] / s * scale]
+            } else {
+                [0.0, 0.0]
+            };
+            shifted.push(([c[0] + shift[0], c[1] + shift[1]], c));
+        }
+        // Around an eroded (rounded) wall corner the offset points of the arc collapse onto the
+        // corner and can fold back; drop every point that would make an edge run against its
+        // original edge, so the polygon has no tiny reversed edges for ORCA to trip over.
+        let mut kept: Vec<([f64; 2], [f64; 2])> = Vec::with_capacity(n);
+        for &(v, c) in &shifted {
+            while let Some(&(lv, lc)) = kept.last() {
+                let orig = [c[0] - lc[0], c[1] - lc[1]];
+                let off = [v[0] - lv[0], v[1] - lv[1]];
+                if kept.len() > 1 && orig[0] * off[0] + orig[1] * off[1] <= 0.0 {
+                    kept.pop();
+                } else {
+                    break;
+                }
+            }
+            kept.push((v, c));
+        }
+        let mut poly: Vec<Vec2> = Vec::with_capacity(kept.len());
+        for (v, _) in kept {
+            let v = Vec2::new(v[0] as f32, v[1] as f32);
+            if poly.last() != Some(&v) {
+                poly.push(v);
+            }
+        }
+        while poly.len() > 1 && poly.first() == poly.last() {
+            poly.pop();
+        }
+        if poly.len() >= 2 {
+            out.push(poly);
+        }
+    }
+    out
+}
+
+impl<'m> Crowd<'m> {
+    /// An empty crowd on `mesh`; builds the ORCA obstacles from the mesh outlines.
+    pub fn new(mesh: &'m QueryMesh, config: CrowdConfig) -> Result<Self, CrowdError> {
+        check("goal_radius", config.goal_radius, config.goal_radius >= 0.0, ">= 0")?;
+        check("max_overlap", config.max_overlap, (0.0..1.0).contains(&config.max_overlap), "in [0, 1)")?;
+        for e in config.snap_extents {
+            check("snap_extents", e, e >= 0.0, ">= 0")?;
+        }
+        let mut template = Simulator::new(config.time_step)?;
+        for polygon in obstacle_polygons(mesh, mesh.mesh().settings().radius) {
+            template.add_obstacle(&polygon)?;
+        }
+        // An empty step builds the obstacle tree once; clones share the built tree.
+        template.step();
+        Ok(Crowd {
+            mesh,
+            config,
+            template,
+            positions: Vec::new(),
+            velocities: Vec::new(),
+            pref_velocities: Vec::new(),
+            agents: Vec::new(),
+            query: PathQuery::new(mesh),
+            filter: QueryFilter::new(),
+            visited: Vec::new(),
+            steps: 0,
+        })
+    }
+
+    /// Adds an agent at `position` walking to `goal` (both snapped onto the mesh) and returns its
+    /// index.
+    pub fn add_agent(&mut self, position: [f64; 3], goal: [f64; 3], params: AgentParams) -> Result<usize, CrowdError> {
+        let agent = self.agents.len();
+        params.validate().map_err(|e| OrcaError::Agent { agent, source: Box::new(e) })?;
+        if !finite3(position) || !finite3(goal) {
+            return Err(CrowdError::NonFinite { agent });
+        }
+        let start = self
+            .mesh
+            .nearest_point(position, self.config.snap_extents)
+            .map_err(|_| CrowdError::StartOffMesh { agent, point: position })?;
+        let goal_loc = self
+            .mesh
+            .nearest_point(goal, self.config.snap_extents)
+            .map_err(|_| CrowdError::GoalOffMesh { agent, point: goal })?;
+        self.positions.push(start.point);
+        self.velocities.push([0.0; 2]);
+        self.pref_velocities.push([0.0; 2]);
+        self.agents.push(AgentState {
+            params,
+            goal: goal_loc.point,
+            path: Path::default(),
+            corner: 0,
+            replan: true,
+            stalled: 0,
+            nudge_left: 0,
+            nudges: 0,
+        });
+        Ok(agent)
+    }
+
+    /// Gives agent `agent` a new goal (snapped onto the mesh).
+    pub fn set_goal(&mut self, agent: usize, goal: [f64; 3]) -> Result<(), CrowdError> {
+        if agent >= self.agents.len() {
+            return Err(CrowdError::UnknownAgent { agent });
+        }
+        if !finite3(goal) {
+            return Err(CrowdError::NonFinite { agent });
+        }
+        let g = self
+            .mesh
+            .nearest_point(goal, self.config.snap_extents)
+            .map_err(|_| CrowdError::GoalOffMesh { agent, point: goal })?;
+        let a = &mut self.agents[agent];
+        a.goal = g.point;
+        a.replan = true;
+        a.stalled = 0;
+        Ok(())
+    }
+
+    /// The mesh the crowd walks on.
+    pub fn mesh(&self) -> &'m QueryMesh {
+        self.mesh
+    }
+
+    /// The crowd settings.
+    pub fn config(&self) -> &CrowdConfig {
+        &self.config
+    }
+
+    /// Number of agents.
+    pub fn num_agents(&self) -> usize {
+        self.agents.len()
+    }
+
+    /// Current positions `[x, y, z]` on the mesh surface, by agent index.
+    pub fn positions(&self) -> &[[f64; 3]] {
+        &self.positions
+    }
+
+    /// Velocities `[x, z]` chosen by the last ORCA step, by agent index.
+    pub fn velocities(&self) -> &[[f64; 2]] {
+        &self.velocities
+    }
+
+    /// Preferred velocities `[x, z]` of the last step, by agent index.
+    pub fn pref_velocities(&self) -> &[[f64; 2]] {
+        &self.pref_velocities
+    }
+
+    /// The ORCA parameters of agent `agent`.
+    pub fn agent_params(&self, agent: usize) -> Option<&AgentParams> {
+        self.agents.get(agent).map(|a| &a.params)
+    }
+
+    /// The goal of agent `agent` (on the mesh).
+    pub fn goal(&self, agent: usize) -> Option<[f64; 3]> {
+        self.agents.get(agent).map(|a| a.goal)
+    }
+
+    /// Steps taken so far.
+    pub fn steps(&self) -> usize {
+        self.steps
+    }
+
+    /// Whether agent `agent` is within the goal radius of its goal (XZ).
+    pub fn arrived(&self, agent: usize) -> bool {
+        match (self.positions.get(agent), self.agents.get(agent)) {
+            (Some(p), Some(a)) => len2([a.goal[0] - p[0], a.goal[2] - p[2]]) <= self.config.goal_radius,
+            _ => false,
+        }
+    }
+
+    /// Whether every agent has arrived.
+    pub fn all_arrived(&self) -> bool {
+        (0..self.agents.len()).all(|i| self.arrived(i))
+    }
+
+    /// The largest overlap of any pair as a fraction of its combined radius (0 when none
+    /// overlap), by brute force.
+    pub fn max_overlap_ratio(&self) -> f64 {
+        let mut worst = 0.0f64;
+        for i in 0..self.positions.len() {
+            for j in i + 1..self.positions.len() {
+                let sum = (self.agents[i].params.radius + self.agents[j].params.radius) as f64;
+                if sum <= 0.0 {
+                    continue;
+                }
+                let (p, q) = (self.positions[i], self.positions[j]);
+                let d = len2([q[0] - p[0], q[2] - p[2]]);
+                worst = worst.max((sum - d) / sum);
+            }
+        }
+        worst
+    }
+
+    /// Advances the crowd by one time step.
+    pub fn step(&mut self) {
+        let dt = self.config.time_step as f64;
+        for i in 0..self.agents.len() {
+            self.pref_velocities[i] = self.steer(i, dt);
+        }
+
+        // ORCA velocities from the state before the step (parallel, thread-count independent).
+        let mut sim = self.template.clone();
+        for (i, a) in self.agents.iter().enumerate() {
+            let p = self.positions[i];
+            let v = self.velocities[i];
+            let pos = Vec2::new(p[0] as f32, p[2] as f32);
+            let vel = Vec2::new(v[0] as f32, v[1] as f32);
+            // Parameters were validated and positions are finite, so adding cannot fail.
+            if sim.add_agent(pos, vel, a.params).is_ok() {
+                let pv = self.pref_velocities[i];
+                let _ = sim.set_pref_velocity(i, Vec2::new(pv[0] as f32, pv[1] as f32));
+            }
+        }
+        sim.step();
+        let new_velocities: Vec<[f64; 2]> = sim.velocities().iter().map(|v| [v.x as f64, v.y as f64]).collect();
+
+        for i in 0..self.agents.len() {
+            let v = new_velocities.get(i).copied().unwrap_or([0.0; 2]);
+            let from = self.positions[i];
+            let to = self.move_on_mesh(from, [from[0] + v[0] * dt, from[2] + v[1] * dt]);
+            self.positions[i] = to;
+            self.velocities[i] = v;
+            // Stall bookkeeping on the actual displacement.
+            let pref = len2(self.pref_velocities[i]);
+            let moved = len2([to[0] - from[0], to[2] - from[2]]) / dt;
+            let a = &mut self.agents[i];
+            if pref > 0.0 && moved < 0.1 * pref {
+                a.stalled = a.stalled.saturating_add(1);
+            } else {
+                a.stalled = 0;
+            }
+        }
+        self.resolve_overlaps();
+        self.steps += 1;
+    }
+
+    /// Plans if needed, advances the corner and returns the preferred velocity `[x, z]`.
+    fn steer(&mut self, i: usize, dt: f64) -> [f64; 2] {
+        let pos = self.positions[i];
+        let goal = self.agents[i].goal;
+        if len2([goal[0] - pos[0], goal[2] - pos[2]]) <= self.config.goal_radius {
+            self.agents[i].stalled = 0;
+            return [0.0; 2];
+        }
+        // Re-plan when asked or when the corner steered at is no longer visible.
+        let corner_visible = {
+            let a = &self.agents[i];
+            !a.replan && a.corner < a.path.points.len() && self.visible(pos, a.path.points[a.corner])
+        };
+        if !corner_visible {
+            let a = &mut self.agents[i];
+            let options = PathOptions { allow_partial: true, ..PathOptions::default() };
+            let ok = self.query.find_path_into(self.mesh, pos, goal, &self.filter, options, &mut a.path).is_ok();
+            a.replan = false;
+            // Corner 0 is the start itself.
+            a.corner = 1.min(a.path.points.len().saturating_sub(1));
+            if !ok || a.path.points.is_empty() {
+                return [0.0; 2];
+            }
+        }
+        // Steer at the farthest visible corner.
+        loop {
+            let a = &self.agents[i];
+            let next = a.corner + 1;
+            if next >= a.path.points.len() || !self.visible(pos, a.path.points[next]) {
+                break;
+            }
+            self.agents[i].corner = next;
+        }
+        let a = &self.agents[i];
+        let target = a.path.points[a.corner];
+        let d = [target[0] - pos[0], target[2] - pos[2]];
+        let dist = len2(d);
+        if dist <= 0.0 {
+            return [0.0; 2];
+        }
+        let last = a.corner + 1 >= a.path.points.len();
+        let speed = if last { (a.params.max_speed as f64).min(dist / dt) } else { a.params.max_speed as f64 };
+        let mut v = [d[0] / dist * speed, d[1] / dist * speed];
+        let a = &mut self.agents[i];
+        if a.nudge_left == 0 && a.stalled >= self.config.stall_steps {
+            a.nudges = a.nudges.wrapping_add(1);
+            a.nudge_left = self.config.stall_steps.max(1);
+            a.stalled = 0;
+        }
+        if a.nudge_left > 0 {
+            a.nudge_left -= 1;
+            // Everyone turns right (clockwise in (x, z)), so two agents blocking each other head
+            // on pass; every second turn goes left, so an agent pinned on its right gets out.
+            let sign = if a.nudges % 2 == 1 { -1.0 } else { 1.0 };
+            let (s, c) = (sign * NUDGE_ANGLE).sin_cos();
+            v = [v[0] * c - v[1] * s, v[0] * s + v[1] * c];
+        }
+        v
+    }
+
+    /// Whether the straight XZ segment from `from` to `to` stays on the mesh.
+    fn visible(&mut self, from: [f64; 3], to: [f64; 3]) -> bool {
+        matches!(self.mesh.raycast(from, to, &mut self.visited), Ok(r) if r.hit.is_none())
+    }
+
+    /// Moves from `from` towards the XZ point `to` along the surface: on a wall hit, stops just
+    /// short of the wall and slides the rest of the move along it. Returns the new position with
+    /// its height on the mesh; stays put when the walk fails.
+    fn move_on_mesh(&mut self, from: [f64; 3], to: [f64; 2]) -> [f64; 3] {
+        let mut cur = from;
+        let mut target = to;
+        for _ in 0..2 {
+            let d = [target[0] - cur[0], target[1] - cur[2]];
+            let dist = len2(d);
+            if dist <= 0.0 {
+                break;
+            }
+            let end = [target[0], cur[1], target[1]];
+            let Ok(r) = self.mesh.raycast(cur, end, &mut self.visited) else { break };
+            match r.hit {
+                None => {
+                    let p = [target[0], target[1]];
+                    let h = self.mesh.surface_height(r.last_polygon, p);
+                    return [p[0], h, p[1]];
+                }
+                Some(hit) => {
+                    let t = (hit.t - WALL_BACKOFF / dist).max(0.0);
+                    let p = [cur[0] + d[0] * t, cur[2] + d[1] * t];
+                    let stop = [p[0], self.mesh.surface_height(r.last_polygon, p), p[1]];
+                    if !self.inside(stop) {
+                        break;
+                    }
+                    cur = stop;
+                    // Slide: the rest of the move minus its component into the wall.
+                    let rest = [d[0] * (1.0 - t), d[1] * (1.0 - t)];
+                    let n = [hit.normal[0], hit.normal[2]];
+                    let into = rest[0] * n[0] + rest[1] * n[1];
+                    let slide = if into < 0.0 { [rest[0] - into * n[0], rest[1] - into * n[1]] } else { rest };
+                    target = [cur[0] + slide[0], cur[2] + slide[1]];
+                }
+            }
+        }
+        cur
+    }
+
+    /// Whether a point lies on the mesh (strictly usable as a raycast start).
+    fn inside(&self, p: [f64; 3]) -> bool {
+        self.mesh.locate(p).is_ok()
+    }
+
+    /// Pushes overlapping pairs apart (Jacobi iterations in index order), each push kept on the
+    /// mesh.
+    fn resolve_overlaps(&mut self) {
+        let n = self.agents.len();
+        if n < 2 {
+            return;
+        }
+        let max_radius = self.agents.iter().map(|a| a.params.radius as f64).fold(0.0, f64::max);
+        let mut order: Vec<usize> = (0..n).collect();
+        let mut push = vec![[0.0f64; 2]; n];
+        for _ in 0..self.config.overlap_iterations {
+            // Sweep along x: sorted by (x, index) so the pair set is order independent.
+            order.sort_by(|&a, &b| self.positions[a][0].total_cmp(&self.positions[b][0]).then(a.cmp(&b)));
+            push.iter_mut().for_each(|p| *p = [0.0; 2]);
+            let mut worst = 0.0f64;
+            for (k, &i) in order.iter().enumerate() {
+                let pi = self.positions[i];
+                let ri = self.agents[i].params.radius as f64;
+                for &j in &order[k + 1..] {
+                    let pj = self.positions[j];
+                    if pj[0] - pi[0] >= ri + max_radius {
+                        break;
+                    }
+                    let sum = ri + self.agents[j].params.radius as f64;
+                    let d = [pj[0] - pi[0], pj[2] - pi[2]];
+                    let dist = len2(d);
+                    if dist >= sum || sum <= 0.0 {
+                        continue;
+                    }
+                    worst = worst.max((sum - dist) / sum);
+                    let (lo, hi) = if i < j { (i, j) } else { (j, i) };
+                    // Unit normal from lo to hi; coincident agents split along +x.
+                    let dir = if dist > 0.0 {
+                        let s = if lo == i { 1.0 } else { -1.0 };
+                        [s * d[0] / dist, s * d[1] / dist]
+                    } else {
+                        [1.0, 0.0]
+                    };
+                    // Each takes half, aiming slightly past contact so rounding cannot leave a
+                    // residual overlap.
+                    let half = 0.5 * (sum * (1.0 + 0.25 * self.config.max_overlap) - dist);
+                    push[lo] = [push[lo][0] - dir[0] * half, push[lo][1] - dir[1] * half];
+                    push[hi] = [push[hi][0] + dir[0] * half, push[hi][1] + dir[1] * half];
+                }
+            }
+            if worst <= self.config.max_overlap {
+                break;
+            }
+            for (i, d) in push.iter().enumerate() {
+                if *d != [0.0; 2] {
+                    let p = self.positions[i];
+                    self.positions[i] = self.move_on_mesh(p, [p[0] + d[0], p[2] + d[1]]);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::testmesh::{random_blocked, GridSpec};
+    use crate::query::SplitMix64;
+    use crate::NavMesh;
+
+    fn params() -> AgentParams {
+        AgentParams {
+            neighbor_dist: 4.0,
+            max_neighbors: 8,
+            time_horizon: 2.0,
+            time_horizon_obst: 1.0,
+            radius: 0.3,
+            max_speed: 1.5,
+        }
+    }
+
+    /// On a sloped grid with blocked cells (and no outlines, so no ORCA walls at all) the
+    /// keep-on-mesh move alone holds every agent on the surface, overlaps stay within the bound,
+    /// and everyone arrives.
+    #[test]
+    fn agents_stay_on_a_sloped_mesh_with_holes() {
+        let spec = GridSpec {
+            cols: 12,
+            rows: 12,
+            cell: 1.0,
+            slope: [0.1, -0.05],
+            blocked: random_blocked(12, 12, 0.2, 7),
+            ..Default::default()
+        };
+        let mesh = QueryMesh::new(NavMesh::new(spec.build()).unwrap());
+        let mut crowd = Crowd::new(&mesh, CrowdConfig::default()).unwrap();
+        let mut rng = SplitMix64::new(11);
+        let mut starts: Vec<[f64; 3]> = Vec::new();
+        while starts.len() < 12 {
+            let p = mesh.random_point(&mut rng).unwrap().point;
+            let clear = starts.iter().all(|q| len2([p[0] - q[0], p[2] - q[2]]) >= 0.6);
+            if clear {
+                starts.push(p);
+            }
+        }
+        // Everyone walks to the start of the agent after it (a cyclic shift keeps goals apart).
+        for (i, &s) in starts.iter().enumerate() {
+            crowd.add_agent(s, starts[(i + 1) % starts.len()], params()).unwrap();
+        }
+        let mut steps = 0;
+        while !crowd.all_arrived() {
+            assert!(steps < 3000, "not all arrived");
+            crowd.step();
+            steps += 1;
+            for (i, &p) in crowd.positions().iter().enumerate() {
+                let at = mesh.locate(p).unwrap_or_else(|e| panic!("step {steps}: agent {i} at {p:?}: {e}"));
+                assert!((at.point[1] - p[1]).abs() < 1e-9, "agent {i} off the surface");
+            }
+            assert!(crowd.max_overlap_ratio() <= 0.01, "step {steps}: overlap {}", crowd.max_overlap_ratio());
+        }
+    }
+
+    #[test]
+    fn invalid_config_and_agents_are_rejected() {
+        let mesh = QueryMesh::new(NavMesh::new(GridSpec { cols: 2, rows: 2, ..Default::default() }.build()).unwrap());
+        let bad = CrowdConfig { goal_radius: f64::NAN, ..CrowdConfig::default() };
+        assert!(matches!(Crowd::new(&mesh, bad), Err(CrowdError::InvalidConfig { .. })));
+        let bad = CrowdConfig { time_step: 0.0, ..CrowdConfig::default() };
+        assert!(matches!(Crowd::new(&mesh, bad), Err(CrowdError::Orca(_))));
+        let mut crowd = Crowd::new(&mesh, CrowdConfig::default()).unwrap();
+        let far = [50.0, 0.0, 50.0];
+        assert!(matches!(crowd.add_agent(far, [0.5, 0.0, 0.5], params()), Err(CrowdError::StartOffMesh { .. })));
+        assert!(matches!(crowd.add_agent([0.5, 0.0, 0.5], far, params()), Err(CrowdError::GoalOffMesh { .. })));
+        let nan = [f64::NAN, 0.0, 0.0];
+        assert!(matches!(crowd.add_agent(nan, [0.5, 0.0, 0.5], params()), Err(CrowdError::NonFinite { .. })));
+        assert!(matches!(crowd.set_goal(3, [0.5, 0.0, 0.5]), Err(CrowdError::UnknownAgent { agent: 3 })));
+        assert_eq!(crowd.num_agents(), 0);
+    }
+}

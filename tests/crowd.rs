@@ -1,0 +1,172 @@
+//! End-to-end: navmesh crowds on fixture levels. Every step, every agent must stand on the mesh
+//! (its height on the surface) and no pair may overlap by more than 1% of its combined radius;
+//! every agent must reach its goal; runs must not depend on the thread count.
+
+use meadow::crowd::{Crowd, CrowdConfig};
+use meadow::orca::AgentParams;
+use meadow::query::QueryMesh;
+use meadow::BakeSettings;
+use meadow_suite::level;
+
+fn bake(name: &str, radius: f64) -> QueryMesh {
+    let mut s = BakeSettings::DEFAULT;
+    s.radius = radius;
+    let mesh = meadow_bake::bake_file(level(name), &s).unwrap_or_else(|e| panic!("{name}: {e}"));
+    QueryMesh::new(mesh)
+}
+
+fn params(radius: f32) -> AgentParams {
+    AgentParams {
+        neighbor_dist: 5.0,
+        max_neighbors: 10,
+        time_horizon: 2.0,
+        time_horizon_obst: 1.0,
+        radius,
+        max_speed: 1.5,
+    }
+}
+
+/// Worst pair overlap as a fraction of the combined radius, and the smallest distance over
+/// the combined radius (brute force, independent of the crowd's own sweep).
+fn pair_figures(crowd: &Crowd<'_>) -> (f64, f64) {
+    let p = crowd.positions();
+    let mut worst = f64::NEG_INFINITY;
+    let mut min_ratio = f64::INFINITY;
+    for i in 0..p.len() {
+        for j in i + 1..p.len() {
+            let sum = (crowd.agent_params(i).unwrap().radius + crowd.agent_params(j).unwrap().radius) as f64;
+            let d = ((p[i][0] - p[j][0]).powi(2) + (p[i][2] - p[j][2]).powi(2)).sqrt();
+            worst = worst.max((sum - d) / sum);
+            min_ratio = min_ratio.min(d / sum);
+        }
+    }
+    (worst, min_ratio)
+}
+
+/// Checks that every agent stands on the mesh surface.
+fn check_on_mesh(mesh: &QueryMesh, crowd: &Crowd<'_>, step: usize) {
+    for (i, &p) in crowd.positions().iter().enumerate() {
+        let at = mesh.locate(p).unwrap_or_else(|e| panic!("step {step}: agent {i} at {p:?} off the mesh: {e}"));
+        assert!((at.point[1] - p[1]).abs() < 1e-9, "step {step}: agent {i} at {p:?} not on the surface {:?}", at.point);
+    }
+}
+
+struct Figures {
+    steps: usize,
+    worst_overlap: f64,
+    min_distance_ratio: f64,
+}
+
+/// Runs until everyone arrived, checking the invariants after every step.
+fn run_checked(mesh: &QueryMesh, crowd: &mut Crowd<'_>, max_steps: usize, name: &str) -> Figures {
+    let mut worst_overlap = f64::NEG_INFINITY;
+    let mut min_distance_ratio = f64::INFINITY;
+    check_on_mesh(mesh, crowd, 0);
+    while !crowd.all_arrived() {
+        assert!(
+            crowd.steps() < max_steps,
+            "{name}: {} agents not arrived after {max_steps} steps: {:?}",
+            (0..crowd.num_agents()).filter(|&i| !crowd.arrived(i)).count(),
+            (0..crowd.num_agents()).filter(|&i| !crowd.arrived(i)).map(|i| crowd.positions()[i]).collect::<Vec<_>>()
+        );
+        crowd.step();
+        check_on_mesh(mesh, crowd, crowd.steps());
+        let (w, m) = pair_figures(crowd);
+        assert!(w <= 0.01, "{name}: step {}: overlap {w} beyond 1%", crowd.steps());
+        worst_overlap = worst_overlap.max(w);
+        min_distance_ratio = min_distance_ratio.min(m);
+    }
+    eprintln!(
+        "{name}: {} agents, {} steps, min pair distance / (r1 + r2) = {min_distance_ratio:.4}, max overlap ratio = {:.5}",
+        crowd.num_agents(),
+        crowd.steps(),
+        worst_overlap.max(0.0)
+    );
+    Figures { steps: crowd.steps(), worst_overlap, min_distance_ratio }
+}
+
+#[test]
+fn doorway_forces_a_queue() {
+    // Rooms B -> C through the 2 m doorway at x = 5: radius-0.6 agents pass one at a time.
+    let mesh = bake("rooms.glb", 0.6);
+    let mut crowd = Crowd::new(&mesh, CrowdConfig::default()).unwrap();
+    let mut k = 0;
+    for row in 0..4 {
+        for col in 0..3 {
+            let start = [-3.0 + 1.6 * col as f64, 0.0, -2.4 + 1.6 * row as f64];
+            let goal = [8.0 + 1.6 * col as f64, 0.0, -2.4 + 1.6 * row as f64];
+            crowd.add_agent(start, goal, params(0.6)).unwrap();
+            k += 1;
+        }
+    }
+    assert_eq!(k, 12);
+    let f = run_checked(&mesh, &mut crowd, 2000, "doorway queue");
+    // Everyone went through the doorway one at a time, so the queue took longer than one agent
+    // walking the longest route (about 11 m at 1.5 m/s, 74 steps).
+    assert!(f.steps > 100, "{} steps: no queue", f.steps);
+    assert!(f.worst_overlap <= 0.01 && f.min_distance_ratio >= 0.99);
+}
+
+#[test]
+fn two_groups_crossing() {
+    // In room B: one group walks west -> east, the other south -> north, crossing in the middle.
+    let mesh = bake("rooms.glb", 0.6);
+    let mut crowd = Crowd::new(&mesh, CrowdConfig::default()).unwrap();
+    for a in 0..3 {
+        for b in 0..3 {
+            // Goal blocks [2, 4] x [-1, 1] and [-1, 1] x [2, 4] keep the arrived apart.
+            let (u, v) = (-4.0 + a as f64, -1.0 + b as f64);
+            crowd.add_agent([u, 0.0, v], [u + 6.0, 0.0, v], params(0.4)).unwrap();
+            crowd.add_agent([v, 0.0, u], [v, 0.0, u + 6.0], params(0.4)).unwrap();
+        }
+    }
+    let f = run_checked(&mesh, &mut crowd, 2000, "crossing");
+    assert!(f.worst_overlap <= 0.01);
+}
+
+#[test]
+fn corridor_both_ways() {
+    // The 2 m L corridor baked for radius 0.3 (1.4 m of mesh): agents of radius 0.3 pass two
+    // abreast, from both ends.
+    let mesh = bake("corridor_l.gltf", 0.3);
+    let mut crowd = Crowd::new(&mesh, CrowdConfig::default()).unwrap();
+    let west: Vec<[f64; 3]> = (0..4).map(|i| [0.6 + 0.9 * i as f64, 0.0, if i % 2 == 0 { 0.6 } else { 1.4 }]).collect();
+    let north: Vec<[f64; 3]> =
+        (0..4).map(|i| [if i % 2 == 0 { 8.6 } else { 9.4 }, 0.0, 9.4 - 0.9 * i as f64]).collect();
+    for i in 0..4 {
+        crowd.add_agent(west[i], north[i], params(0.3)).unwrap();
+        crowd.add_agent(north[i], west[i], params(0.3)).unwrap();
+    }
+    let f = run_checked(&mesh, &mut crowd, 2000, "corridor");
+    assert!(f.worst_overlap <= 0.01);
+}
+
+/// Rooms B and C swap 128 agents (enough for the parallel ORCA phase to split the work).
+fn swap_run(threads: usize, mesh: &QueryMesh) -> Vec<[f64; 3]> {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+    pool.install(|| {
+        let mut crowd = Crowd::new(mesh, CrowdConfig::default()).unwrap();
+        for i in 0..64 {
+            let (x, z) = (-4.0 + 1.1 * (i % 8) as f64, -4.0 + 1.1 * (i / 8) as f64);
+            crowd.add_agent([x, 0.0, z], [x + 10.0, 0.0, z], params(0.4)).unwrap();
+            crowd.add_agent([x + 10.0, 0.0, z], [x, 0.0, z], params(0.4)).unwrap();
+        }
+        let mut trace = Vec::new();
+        for _ in 0..60 {
+            crowd.step();
+            trace.extend_from_slice(crowd.positions());
+        }
+        trace
+    })
+}
+
+#[test]
+fn deterministic_across_thread_counts() {
+    let mesh = bake("rooms.glb", 0.4);
+    let one = swap_run(1, &mesh);
+    let two = swap_run(2, &mesh);
+    assert_eq!(one.len(), two.len());
+    for (k, (a, b)) in one.iter().zip(&two).enumerate() {
+        assert!(a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits()), "entry {k}: {a:?} vs {b:?}");
+    }
+}
