@@ -114,10 +114,13 @@ fn two_groups_crossing() {
     let mut crowd = Crowd::new(&mesh, CrowdConfig::default()).unwrap();
     for a in 0..3 {
         for b in 0..3 {
-            // Goal blocks [2, 4] x [-1, 1] and [-1, 1] x [2, 4] keep the arrived apart.
+            // Goals 1.25 m apart leave gaps wider than an agent (2r = 0.6 m) between those who
+            // arrived first, so any arrival order works; the two goal blocks
+            // [1.75, 4.25] x [-1.25, 1.25] and its mirror keep the groups apart.
             let (u, v) = (-4.0 + a as f64, -1.0 + b as f64);
-            crowd.add_agent([u, 0.0, v], [u + 6.0, 0.0, v], params(0.4)).unwrap();
-            crowd.add_agent([v, 0.0, u], [v, 0.0, u + 6.0], params(0.4)).unwrap();
+            let (gu, gv) = (1.75 + 1.25 * a as f64, -1.25 + 1.25 * b as f64);
+            crowd.add_agent([u, 0.0, v], [gu, 0.0, gv], params(0.3)).unwrap();
+            crowd.add_agent([v, 0.0, u], [gv, 0.0, gu], params(0.3)).unwrap();
         }
     }
     let f = run_checked(&mesh, &mut crowd, 2000, "crossing");

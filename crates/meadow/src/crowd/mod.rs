@@ -168,6 +168,34 @@ fn len2(v: [f64; 2]) -> f64 {
     (v[0] * v[0] + v[1] * v[1]).sqrt()
 }
 
+/// Outline vertices closer than this (metres) to the line through their neighbours are dropped
+/// before the walls are built: near-collinear runs (arc chords, split edges) give ORCA tiny
+/// obstacle edges with ill-defined corners that agents jam on.
+const FLAT_VERTEX_TOLERANCE: f64 = 1e-3;
+
+/// Removes ring vertices within `tolerance` of the segment joining their neighbours, repeatedly.
+fn drop_flat_vertices(mut ring: Vec<[f64; 2]>, tolerance: f64) -> Vec<[f64; 2]> {
+    loop {
+        let n = ring.len();
+        if n <= 3 {
+            return ring;
+        }
+        let flat = (0..n).find(|&i| {
+            let (p, c, q) = (ring[(i + n - 1) % n], ring[i], ring[(i + 1) % n]);
+            let d = [q[0] - p[0], q[1] - p[1]];
+            let l = (d[0] * d[0] + d[1] * d[1]).sqrt();
+            let along = ((c[0] - p[0]) * d[0] + (c[1] - p[1]) * d[1]) / l.max(f64::MIN_POSITIVE);
+            l > 0.0 && (0.0..=l).contains(&along) && ((c[0] - p[0]) * d[1] - (c[1] - p[1]) * d[0]).abs() / l < tolerance
+        });
+        match flat {
+            Some(i) => {
+                ring.remove(i);
+            }
+            None => return ring,
+        }
+    }
+}
+
 /// The ORCA obstacle polygons of a navmesh: every boundary outline reversed (RVO2 wants the
 /// blocked side on the left, the outlines have the walkable side there) and pushed out by
 /// `offset` to the blocked side with a mitre join capped at `2 * offset`.
@@ -179,6 +207,7 @@ pub fn obstacle_polygons(mesh: &QueryMesh, offset: f64) -> Vec<Vec<Vec2>> {
         // Reversed ring in XZ.
         let ring: Vec<[f64; 2]> =
             outline.vertices.iter().rev().filter_map(|&v| verts.get(v as usize).map(|p| [p[0], p[2]])).collect();
+        let ring = drop_flat_vertices(ring, FLAT_VERTEX_TOLERANCE);
         let n = ring.len();
         if n < 2 {
             continue;
