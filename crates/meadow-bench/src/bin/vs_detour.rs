@@ -71,6 +71,7 @@ mod bench {
              length ratio M/D mean | worst | both found | only Meadow | only Detour |"
         );
         println!("|---|---|---|---|---|---|---|---|---|---|---|");
+        let mut notes = Vec::new();
         for path in levels() {
             let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_string();
             let scene = match ingest::ingest_file(&path, &mut NoProgress) {
@@ -121,7 +122,7 @@ mod bench {
                 let d = detour.path_length(a, b, EXTENTS);
                 t_detour.push(t.elapsed().as_secs_f64());
                 match (m, d) {
-                    (Ok(m), Some(d)) if d > 1e-6 => ratios.push(m.length / d),
+                    (Ok(m), Some(d)) if d > 1e-6 => ratios.push((m.length / d, m.length, d, a, b)),
                     (Ok(_), Some(_)) => {}
                     (Ok(_), None) => only_meadow += 1,
                     (Err(_), Some(_)) => only_detour += 1,
@@ -129,8 +130,12 @@ mod bench {
                 }
             }
             let (tm, td) = (median(&mut t_meadow) * 1e6, median(&mut t_detour) * 1e6);
-            let mean = ratios.iter().sum::<f64>() / ratios.len() as f64;
-            let worst = ratios.iter().copied().fold(f64::NAN, f64::max);
+            let mean = ratios.iter().map(|r| r.0).sum::<f64>() / ratios.len() as f64;
+            let worst = ratios.iter().max_by(|x, y| x.0.total_cmp(&y.0)).copied();
+            if let Some((_, m, d, a, b)) = worst {
+                notes.push(format!("{name}: worst pair {a:?} -> {b:?}: Meadow {m:.3} m, Detour {d:.3} m"));
+            }
+            let worst = worst.map_or(f64::NAN, |w| w.0);
             println!(
                 "| {name} | {} | {} | {tm:.2} | {td:.2} | {:.3} | {mean:.4} | {worst:.4} | {} | {only_meadow} | {only_detour} |",
                 mesh.mesh().polygon_count(),
@@ -138,6 +143,9 @@ mod bench {
                 tm / td,
                 ratios.len()
             );
+        }
+        for n in &notes {
+            println!("\n{n}");
         }
         println!("\n{pairs} seeded pairs per level (random points on Meadow's mesh); Detour extents {EXTENTS:?}.");
         Ok(())
