@@ -1,0 +1,153 @@
+//! Meadow against Recast/Detour: bakes each level with both (Recast's demo agent), answers the
+//! same seeded start/goal pairs with Meadow's `find_path` and with Detour's `findNearestPoly` ×2 +
+//! `findPath` + `findStraightPath`, and prints a table of query times and path lengths.
+//!
+//! Run with `cargo run --release -p meadow-bench --features detour --bin vs_detour [-- PAIRS]`.
+
+#[cfg(not(feature = "detour"))]
+fn main() {
+    eprintln!(
+        "vs_detour needs Recast/Detour: run `cargo run --release -p meadow-bench --features detour --bin vs_detour` \
+         (needs cmake, libclang-dev and a C++ compiler)"
+    );
+    std::process::exit(2);
+}
+
+#[cfg(feature = "detour")]
+fn main() {
+    if let Err(e) = bench::run() {
+        eprintln!("vs_detour: {e}");
+        std::process::exit(1);
+    }
+}
+
+#[cfg(feature = "detour")]
+mod bench {
+    use meadow::query::{PathQuery, QueryFilter, QueryMesh, SplitMix64};
+    use meadow::BakeSettings;
+    use meadow_bake::{ingest, NoProgress};
+    use meadow_bench::detour::{DetourMesh, RecastSettings};
+    use std::path::{Path, PathBuf};
+    use std::time::Instant;
+
+    /// Detour's search box around a query point (RecastDemo's pick extents).
+    const EXTENTS: [f32; 3] = [2.0, 4.0, 2.0];
+    /// Seed of the start/goal pairs.
+    const SEED: u64 = 0x6d65_6164_6f77;
+
+    fn median(v: &mut [f64]) -> f64 {
+        v.sort_by(f64::total_cmp);
+        if v.is_empty() {
+            f64::NAN
+        } else {
+            v[v.len() / 2]
+        }
+    }
+
+    fn levels() -> Vec<PathBuf> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let mut shared: Vec<PathBuf> = std::fs::read_dir(root.join("../shared/levels/gltf"))
+            .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+            .unwrap_or_default();
+        shared.retain(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("glb" | "gltf")));
+        shared.sort();
+        // The largest fixture level by input triangles.
+        let mut fixtures: Vec<(usize, PathBuf)> = std::fs::read_dir(root.join("fixtures/levels"))
+            .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect::<Vec<_>>())
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("glb" | "gltf")))
+            .filter_map(|p| Some((ingest::ingest_file(&p, &mut NoProgress).ok()?.triangles.len(), p)))
+            .collect();
+        fixtures.sort();
+        shared.extend(fixtures.pop().map(|(_, p)| p));
+        shared
+    }
+
+    pub fn run() -> Result<(), Box<dyn std::error::Error>> {
+        let pairs: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(1000);
+        println!(
+            "| level | Meadow polys | Detour polys | Meadow median µs | Detour median µs | time ratio M/D | \
+             length ratio M/D mean | worst | both found | only Meadow | only Detour |"
+        );
+        println!("|---|---|---|---|---|---|---|---|---|---|---|");
+        let mut notes = Vec::new();
+        for path in levels() {
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_string();
+            let scene = match ingest::ingest_file(&path, &mut NoProgress) {
+                Ok(s) => s,
+                Err(e) => {
+                    println!("| {name} | ingest failed: {e} |");
+                    continue;
+                }
+            };
+            let nav = match meadow_bake::bake(&scene, &BakeSettings::DEFAULT, &mut NoProgress) {
+                Ok(n) => n,
+                Err(e) => {
+                    println!("| {name} | Meadow bake failed: {e} |");
+                    continue;
+                }
+            };
+            let mut detour = match DetourMesh::bake(&scene, &RecastSettings::DEMO) {
+                Ok(d) => d,
+                Err(e) => {
+                    println!("| {name} | {} | {e} |", nav.polygon_count());
+                    continue;
+                }
+            };
+            let mesh = QueryMesh::new(nav);
+            let mut rng = SplitMix64::new(SEED);
+            let mut points = Vec::with_capacity(pairs);
+            for _ in 0..pairs {
+                match (mesh.random_point(&mut rng), mesh.random_point(&mut rng)) {
+                    (Some(a), Some(b)) => points.push((a.point, b.point)),
+                    _ => break,
+                }
+            }
+            let filter = QueryFilter::new();
+            let mut query = PathQuery::new(&mesh);
+            // Warm-up: both libraries touch their data once before timing.
+            for &(a, b) in points.iter().take(20) {
+                let _ = query.find_path(&mesh, a, b, &filter);
+                let _ = detour.path_length(a, b, EXTENTS);
+            }
+            let (mut t_meadow, mut t_detour) = (Vec::new(), Vec::new());
+            let mut ratios = Vec::new();
+            let (mut only_meadow, mut only_detour) = (0, 0);
+            for &(a, b) in &points {
+                let t = Instant::now();
+                let m = query.find_path(&mesh, a, b, &filter);
+                t_meadow.push(t.elapsed().as_secs_f64());
+                let t = Instant::now();
+                let d = detour.path_length(a, b, EXTENTS);
+                t_detour.push(t.elapsed().as_secs_f64());
+                match (m, d) {
+                    (Ok(m), Some(d)) if d > 1e-6 => ratios.push((m.length / d, m.length, d, a, b)),
+                    (Ok(_), Some(_)) => {}
+                    (Ok(_), None) => only_meadow += 1,
+                    (Err(_), Some(_)) => only_detour += 1,
+                    (Err(_), None) => {}
+                }
+            }
+            let (tm, td) = (median(&mut t_meadow) * 1e6, median(&mut t_detour) * 1e6);
+            let mean = ratios.iter().map(|r| r.0).sum::<f64>() / ratios.len() as f64;
+            let worst = ratios.iter().max_by(|x, y| x.0.total_cmp(&y.0)).copied();
+            if let Some((_, m, d, a, b)) = worst {
+                notes.push(format!("{name}: worst pair {a:?} -> {b:?}: Meadow {m:.3} m, Detour {d:.3} m"));
+            }
+            let worst = worst.map_or(f64::NAN, |w| w.0);
+            println!(
+                "| {name} | {} | {} | {tm:.2} | {td:.2} | {:.3} | {mean:.4} | {worst:.4} | {} | {only_meadow} | {only_detour} |",
+                mesh.mesh().polygon_count(),
+                detour.polygons,
+                tm / td,
+                ratios.len()
+            );
+        }
+        for n in &notes {
+            println!("\n{n}");
+        }
+        println!("\n{pairs} seeded pairs per level (random points on Meadow's mesh); Detour extents {EXTENTS:?}.");
+        Ok(())
+    }
+}

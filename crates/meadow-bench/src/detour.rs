@@ -1,0 +1,318 @@
+//! A single-tile Recast bake and Detour path queries, set up like RecastDemo's solo mesh sample.
+
+use meadow_bake::ingest::{NavTag, Scene};
+use recastnavigation_sys as rc;
+use std::ptr;
+
+/// Recast's agent and voxel settings (RecastDemo's defaults).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RecastSettings {
+    /// Cell size in XZ (metres).
+    pub cell_size: f32,
+    /// Cell height (metres).
+    pub cell_height: f32,
+    /// Agent radius (metres).
+    pub radius: f32,
+    /// Agent height (metres).
+    pub height: f32,
+    /// Maximum step height (metres).
+    pub climb: f32,
+    /// Maximum walkable slope (degrees).
+    pub max_slope: f32,
+}
+
+impl RecastSettings {
+    /// RecastDemo's defaults: cell 0.3, cell height 0.2, radius 0.6, height 2, climb 0.9, 45°.
+    pub const DEMO: RecastSettings =
+        RecastSettings { cell_size: 0.3, cell_height: 0.2, radius: 0.6, height: 2.0, climb: 0.9, max_slope: 45.0 };
+}
+
+/// Why the Recast bake failed.
+#[derive(Debug)]
+pub struct BakeFailed(pub &'static str);
+
+impl std::fmt::Display for BakeFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Recast bake failed at {}", self.0)
+    }
+}
+
+impl std::error::Error for BakeFailed {}
+
+/// A Detour navmesh and its query object (owns both; freed on drop).
+pub struct DetourMesh {
+    nav: *mut rc::dtNavMesh,
+    query: *mut rc::dtNavMeshQuery,
+    filter: rc::dtQueryFilter,
+    /// Polygons in the navmesh.
+    pub polygons: usize,
+    path: Vec<rc::dtPolyRef>,
+    straight: Vec<f32>,
+}
+
+/// Maximum polygons in a corridor and points in a straight path.
+const MAX_PATH: usize = 4096;
+
+/// Runs a Recast stage, turning a `false` return into an error naming the stage.
+fn check(ok: bool, stage: &'static str) -> Result<(), BakeFailed> {
+    if ok {
+        Ok(())
+    } else {
+        Err(BakeFailed(stage))
+    }
+}
+
+/// Frees Recast's intermediate results however the bake ends.
+struct Intermediates {
+    ctx: *mut rc::rcContext,
+    hf: *mut rc::rcHeightfield,
+    chf: *mut rc::rcCompactHeightfield,
+    cset: *mut rc::rcContourSet,
+    pmesh: *mut rc::rcPolyMesh,
+    dmesh: *mut rc::rcPolyMeshDetail,
+}
+
+impl Drop for Intermediates {
+    fn drop(&mut self) {
+        // SAFETY: each pointer is null or came from the matching rcAlloc*/CreateContext call.
+        unsafe {
+            rc::rcFreeHeightField(self.hf);
+            rc::rcFreeCompactHeightfield(self.chf);
+            rc::rcFreeContourSet(self.cset);
+            rc::rcFreePolyMesh(self.pmesh);
+            rc::rcFreePolyMeshDetail(self.dmesh);
+            if !self.ctx.is_null() {
+                rc::DeleteContext(self.ctx);
+            }
+        }
+    }
+}
+
+impl DetourMesh {
+    /// Bakes the scene's triangles with Recast (one tile, watershed regions) and builds the Detour
+    /// navmesh and query.
+    pub fn bake(scene: &Scene, s: &RecastSettings) -> Result<DetourMesh, BakeFailed> {
+        let mut verts: Vec<f32> = Vec::with_capacity(scene.triangles.len() * 9);
+        let mut tris: Vec<i32> = Vec::with_capacity(scene.triangles.len() * 3);
+        for t in &scene.triangles {
+            for v in t.vertices {
+                tris.push((verts.len() / 3) as i32);
+                verts.extend(v.iter().map(|&c| c as f32));
+            }
+        }
+        let nverts = (verts.len() / 3) as i32;
+        let ntris = scene.triangles.len() as i32;
+        if ntris == 0 {
+            return Err(BakeFailed("input (no triangles)"));
+        }
+        let walkable_height = (s.height / s.cell_height).ceil() as i32;
+        let walkable_climb = (s.climb / s.cell_height).floor() as i32;
+        let walkable_radius = (s.radius / s.cell_size).ceil() as i32;
+        let max_edge_len = (12.0 / s.cell_size) as i32;
+        let (max_error, min_region, merge_region, nvp) = (1.3f32, 8 * 8, 20 * 20, 6);
+        let (detail_sample_dist, detail_max_error) = (6.0 * s.cell_size, s.cell_height);
+
+        // SAFETY: every pointer handed to Recast/Detour is either a live allocation from their own
+        // allocators (checked for null) or a Rust slice whose length matches the count passed.
+        unsafe {
+            let m = Intermediates {
+                ctx: rc::CreateContext(false),
+                hf: rc::rcAllocHeightfield(),
+                chf: rc::rcAllocCompactHeightfield(),
+                cset: rc::rcAllocContourSet(),
+                pmesh: rc::rcAllocPolyMesh(),
+                dmesh: rc::rcAllocPolyMeshDetail(),
+            };
+            if m.ctx.is_null()
+                || m.hf.is_null()
+                || m.chf.is_null()
+                || m.cset.is_null()
+                || m.pmesh.is_null()
+                || m.dmesh.is_null()
+            {
+                return Err(BakeFailed("allocation"));
+            }
+            let (mut bmin, mut bmax) = ([0f32; 3], [0f32; 3]);
+            rc::rcCalcBounds(verts.as_ptr(), nverts, bmin.as_mut_ptr(), bmax.as_mut_ptr());
+            let (mut w, mut h) = (0, 0);
+            rc::rcCalcGridSize(bmin.as_ptr(), bmax.as_ptr(), s.cell_size, &mut w, &mut h);
+            check(
+                rc::rcCreateHeightfield(m.ctx, m.hf, w, h, bmin.as_ptr(), bmax.as_ptr(), s.cell_size, s.cell_height),
+                "heightfield",
+            )?;
+            let mut areas = vec![0u8; ntris as usize];
+            rc::rcMarkWalkableTriangles(
+                m.ctx,
+                s.max_slope,
+                verts.as_ptr(),
+                nverts,
+                tris.as_ptr(),
+                ntris,
+                areas.as_mut_ptr(),
+            );
+            for (a, t) in areas.iter_mut().zip(&scene.triangles) {
+                if t.tag == NavTag::Obstacle {
+                    *a = 0;
+                }
+            }
+            check(
+                rc::rcRasterizeTriangles(
+                    m.ctx,
+                    verts.as_ptr(),
+                    nverts,
+                    tris.as_ptr(),
+                    areas.as_ptr(),
+                    ntris,
+                    m.hf,
+                    walkable_climb,
+                ),
+                "rasterize",
+            )?;
+            rc::rcFilterLowHangingWalkableObstacles(m.ctx, walkable_climb, m.hf);
+            rc::rcFilterLedgeSpans(m.ctx, walkable_height, walkable_climb, m.hf);
+            rc::rcFilterWalkableLowHeightSpans(m.ctx, walkable_height, m.hf);
+            check(rc::rcBuildCompactHeightfield(m.ctx, walkable_height, walkable_climb, m.hf, m.chf), "compact")?;
+            check(rc::rcErodeWalkableArea(m.ctx, walkable_radius, m.chf), "erode")?;
+            check(rc::rcBuildDistanceField(m.ctx, m.chf), "distance field")?;
+            check(rc::rcBuildRegions(m.ctx, m.chf, 0, min_region, merge_region), "regions")?;
+            check(
+                rc::rcBuildContours(
+                    m.ctx,
+                    m.chf,
+                    max_error,
+                    max_edge_len,
+                    m.cset,
+                    rc::rcBuildContoursFlags_RC_CONTOUR_TESS_WALL_EDGES as i32,
+                ),
+                "contours",
+            )?;
+            check(rc::rcBuildPolyMesh(m.ctx, m.cset, nvp, m.pmesh), "poly mesh")?;
+            check(
+                rc::rcBuildPolyMeshDetail(m.ctx, m.pmesh, m.chf, detail_sample_dist, detail_max_error, m.dmesh),
+                "detail mesh",
+            )?;
+            let pm = &mut *m.pmesh;
+            let dm = &*m.dmesh;
+            for i in 0..pm.npolys as usize {
+                // Detour's default filter includes every flag; a polygon needs one to be usable.
+                *pm.flags.add(i) = if *pm.areas.add(i) != 0 { 1 } else { 0 };
+            }
+            let mut params: rc::dtNavMeshCreateParams = std::mem::zeroed();
+            params.verts = pm.verts;
+            params.vertCount = pm.nverts;
+            params.polys = pm.polys;
+            params.polyAreas = pm.areas;
+            params.polyFlags = pm.flags;
+            params.polyCount = pm.npolys;
+            params.nvp = pm.nvp;
+            params.detailMeshes = dm.meshes;
+            params.detailVerts = dm.verts;
+            params.detailVertsCount = dm.nverts;
+            params.detailTris = dm.tris;
+            params.detailTriCount = dm.ntris;
+            params.walkableHeight = s.height;
+            params.walkableRadius = s.radius;
+            params.walkableClimb = s.climb;
+            params.bmin = pm.bmin;
+            params.bmax = pm.bmax;
+            params.cs = s.cell_size;
+            params.ch = s.cell_height;
+            params.buildBvTree = true;
+            let mut data: *mut u8 = ptr::null_mut();
+            let mut size = 0;
+            check(rc::dtCreateNavMeshData(&mut params, &mut data, &mut size), "Detour mesh data")?;
+            let polygons = pm.npolys as usize;
+            let nav = rc::dtAllocNavMesh();
+            if nav.is_null() {
+                rc::dtFree(data as *mut _);
+                return Err(BakeFailed("Detour allocation"));
+            }
+            let status = (*nav).init1(data, size, rc::dtTileFlags_DT_TILE_FREE_DATA as i32);
+            if status & rc::DT_FAILURE != 0 {
+                rc::dtFree(data as *mut _);
+                rc::dtFreeNavMesh(nav);
+                return Err(BakeFailed("Detour navmesh init"));
+            }
+            let query = rc::dtAllocNavMeshQuery();
+            if query.is_null() || (*query).init(nav, 65535) & rc::DT_FAILURE != 0 {
+                rc::dtFreeNavMeshQuery(query);
+                rc::dtFreeNavMesh(nav);
+                return Err(BakeFailed("Detour query init"));
+            }
+            Ok(DetourMesh {
+                nav,
+                query,
+                filter: rc::dtQueryFilter::new(),
+                polygons,
+                path: vec![0; MAX_PATH],
+                straight: vec![0.0; MAX_PATH * 3],
+            })
+        }
+    }
+
+    /// `findNearestPoly` for both ends (half extents `extents`), `findPath` and
+    /// `findStraightPath`: the straight path's 3D length, or `None` when an end has no polygon
+    /// or the corridor does not reach the goal's polygon.
+    pub fn path_length(&mut self, from: [f64; 3], to: [f64; 3], extents: [f32; 3]) -> Option<f64> {
+        let start = from.map(|c| c as f32);
+        let goal = to.map(|c| c as f32);
+        let (mut start_ref, mut goal_ref) = (0, 0);
+        let (mut start_pt, mut goal_pt) = ([0f32; 3], [0f32; 3]);
+        let mut count = 0;
+        let mut points = 0;
+        // SAFETY: the query is live, the buffers hold MAX_PATH entries as passed.
+        unsafe {
+            let q = &*self.query;
+            q.findNearestPoly(start.as_ptr(), extents.as_ptr(), &self.filter, &mut start_ref, start_pt.as_mut_ptr());
+            q.findNearestPoly(goal.as_ptr(), extents.as_ptr(), &self.filter, &mut goal_ref, goal_pt.as_mut_ptr());
+            if start_ref == 0 || goal_ref == 0 {
+                return None;
+            }
+            let status = q.findPath(
+                start_ref,
+                goal_ref,
+                start_pt.as_ptr(),
+                goal_pt.as_ptr(),
+                &self.filter,
+                self.path.as_mut_ptr(),
+                &mut count,
+                MAX_PATH as i32,
+            );
+            if status & rc::DT_FAILURE != 0 || count == 0 || self.path[count as usize - 1] != goal_ref {
+                return None;
+            }
+            q.findStraightPath(
+                start_pt.as_ptr(),
+                goal_pt.as_ptr(),
+                self.path.as_ptr(),
+                count,
+                self.straight.as_mut_ptr(),
+                ptr::null_mut(),
+                ptr::null_mut(),
+                &mut points,
+                MAX_PATH as i32,
+                0,
+            );
+        }
+        let pts = &self.straight[..points.max(0) as usize * 3];
+        Some(
+            pts.chunks_exact(3)
+                .zip(pts.chunks_exact(3).skip(1))
+                .map(|(a, b)| {
+                    let d = [b[0] - a[0], b[1] - a[1], b[2] - a[2]].map(f64::from);
+                    (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt()
+                })
+                .sum(),
+        )
+    }
+}
+
+impl Drop for DetourMesh {
+    fn drop(&mut self) {
+        // SAFETY: both came from dtAlloc* and are freed once, here.
+        unsafe {
+            rc::dtFreeNavMeshQuery(self.query);
+            rc::dtFreeNavMesh(self.nav);
+        }
+    }
+}

@@ -1,0 +1,73 @@
+//! Regression: every fixture level is baked with the default settings and the queries recorded in
+//! `fixtures/queries/<level>.json` (by `src/bin/gen_queries.rs`) are re-run; found-ness must match
+//! exactly and every style's path length within 1e-4 m. Any change of bake or query shows up here.
+
+use meadow::query::{Path, PathOptions, PathQuery, PathStyle, QueryFilter, QueryMesh};
+use meadow::BakeSettings;
+use meadow_suite::{fixture_levels, fixtures_dir};
+use serde_json::Value;
+
+const TOLERANCE: f64 = 1e-4;
+
+const STYLES: [(&str, PathStyle); 3] =
+    [("midpoints", PathStyle::Midpoints), ("meadow", PathStyle::MeadowRefined), ("funnel", PathStyle::StringPulled)];
+
+fn point(v: &Value, what: &str) -> [f64; 3] {
+    let a = v.as_array().unwrap_or_else(|| panic!("{what} is not an array"));
+    assert_eq!(a.len(), 3, "{what} is not [x, y, z]");
+    let c = |i: usize| a[i].as_f64().unwrap_or_else(|| panic!("{what}[{i}] is not a number"));
+    [c(0), c(1), c(2)]
+}
+
+#[test]
+fn recorded_query_lengths_match_for_every_fixture() {
+    let levels = fixture_levels();
+    assert!(levels.len() >= 9, "fixtures missing: {levels:?}");
+    let mut mismatches = Vec::new();
+    let mut checked = 0;
+    for level in &levels {
+        let name = level.file_name().and_then(|n| n.to_str()).expect("fixture names are UTF-8");
+        let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
+        let file = fixtures_dir().join("queries").join(format!("{stem}.json"));
+        let text = std::fs::read_to_string(&file).unwrap_or_else(|e| {
+            panic!("{}: {e} (run `cargo run --release -p meadow-suite --bin gen_queries`)", file.display())
+        });
+        let recorded: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let recorded = recorded.as_array().unwrap_or_else(|| panic!("{}: not a list", file.display()));
+        assert!(!recorded.is_empty(), "{}: no queries", file.display());
+
+        let nav = meadow_bake::bake_file(level, &BakeSettings::DEFAULT).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let mesh = QueryMesh::new(nav);
+        let mut query = PathQuery::new(&mesh);
+        let mut path = Path::default();
+        for (i, q) in recorded.iter().enumerate() {
+            let (from, to) = (point(&q["from"], "from"), point(&q["to"], "to"));
+            let expect_found = q["found"].as_bool().unwrap_or_else(|| panic!("{name} query {i}: no \"found\""));
+            for (key, style) in STYLES {
+                let options = PathOptions { style, ..PathOptions::default() };
+                let result = query.find_path_into(&mesh, from, to, &QueryFilter::new(), options, &mut path);
+                checked += 1;
+                let what = format!("{name} query {i} ({from:?} -> {to:?}) style {key}");
+                match (expect_found, result) {
+                    (true, Ok(())) => {
+                        let expected = q["lengths"][key].as_f64().unwrap_or_else(|| panic!("{what}: no length"));
+                        if (path.length - expected).abs() > TOLERANCE {
+                            mismatches.push(format!("{what}: length {} but recorded {expected}", path.length));
+                        }
+                    }
+                    (true, Err(e)) => mismatches.push(format!("{what}: recorded a path, now {e}")),
+                    (false, Ok(())) => mismatches.push(format!("{what}: recorded no path, now length {}", path.length)),
+                    (false, Err(_)) => {}
+                }
+            }
+        }
+    }
+    assert!(checked > 0);
+    assert!(
+        mismatches.is_empty(),
+        "{} of {checked} query results differ from fixtures/queries (regenerate with \
+         `cargo run --release -p meadow-suite --bin gen_queries` if the change is intended):\n{}",
+        mismatches.len(),
+        mismatches.join("\n")
+    );
+}
