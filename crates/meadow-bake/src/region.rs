@@ -35,13 +35,13 @@ use i_overlay::mesh::int::style::{IntLineJoin, IntOutlineStyle};
 use meadow::geom::{self, Point2};
 use meadow::BakeSettings;
 
-/// Grid units per metre for the exact polygon work (1/4096 m ≈ 0.25 mm; powers of two keep the
+/// Grid units per metre for the exact polygon work (1/2048 m ≈ 0.5 mm; powers of two keep the
 /// conversion to and from `f64` exact).
-pub const GRID_SCALE: f64 = 4096.0;
+pub const GRID_SCALE: f64 = 2048.0;
 
 /// Half-width in grid units of the quad that stands for a wall segment: thin enough not to
 /// matter (2 mm), thick enough that a point agent does not pass through a zero-thickness wall.
-const WALL_HALF_WIDTH_UNITS: i64 = 8;
+const WALL_HALF_WIDTH_UNITS: i64 = 4;
 
 /// Largest level extent in XZ the integer grid can hold, in metres.
 pub const MAX_EXTENT: f64 = (1u64 << 27) as f64 / GRID_SCALE;
