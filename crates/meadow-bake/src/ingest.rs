@@ -12,7 +12,10 @@ use gltf::json;
 use meadow::AreaType;
 use nalgebra::{Matrix4, Quaternion, UnitQuaternion, Vector3};
 use serde_json::Value;
+use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 /// How a node's `extras` tag `navmesh` says its geometry takes part in the bake.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -59,7 +62,8 @@ pub struct Scene {
     pub triangles: Vec<SceneTriangle>,
     /// Area types; index 0 is `{"default", 1.0}`, the others come from `extras` in node order.
     pub areas: Vec<AreaType>,
-    /// Node names (or `node <index>` when unnamed), for messages.
+    /// Node names (or `node <index>` when unnamed), one per visited node in traversal order
+    /// (scene by scene, parents before children, children in file order).
     pub nodes: Vec<String>,
     /// Node world positions (translation of the world transform), parallel to `nodes`.
     pub node_positions: Vec<[f64; 3]>,
@@ -346,7 +350,7 @@ fn ingest_bytes(path: &Path, bytes: &[u8], progress: &mut dyn Progress) -> Resul
     }
     let base_dir = path.parent().unwrap_or_else(|| Path::new("."));
     let buffers = load_buffers(path, &root, base_dir, blob)?;
-    let reader = Reader { path, root: &root, buffers };
+    let reader = Reader { path, root: &root, buffers, decoded: RefCell::default() };
     reader.build_scene(progress)
 }
 
@@ -502,10 +506,15 @@ struct Instance {
     inherited: Inherited,
 }
 
+/// Decoded accessor values by accessor index and use.
+type DecodedAccessors = BTreeMap<(usize, AccessorUse), Rc<Vec<f64>>>;
+
 struct Reader<'a> {
     path: &'a Path,
     root: &'a json::Root,
     buffers: Vec<Vec<u8>>,
+    /// Accessors already read: instanced meshes are decoded once.
+    decoded: RefCell<DecodedAccessors>,
 }
 
 impl Reader<'_> {
@@ -540,9 +549,17 @@ impl Reader<'_> {
         let mut skipped = 0usize;
         let mut short_lists = 0usize;
         for instance in &instances {
-            let Some(mesh_index) = self.root.nodes[instance.gltf_node].mesh.map(|m| m.value()) else {
+            let node = &self.root.nodes[instance.gltf_node];
+            let Some(mesh_index) = node.mesh.map(|m| m.value()) else {
                 continue;
             };
+            if node.skin.is_some() {
+                progress.warn(&format!(
+                    "{}: node {} has a skinned mesh; it is baked in its bind pose",
+                    self.path.display(),
+                    self.node_label(instance.gltf_node)
+                ));
+            }
             let mesh = self.node_mesh(instance.gltf_node).ok_or_else(|| {
                 self.malformed(format!(
                     "node {} refers to mesh {mesh_index}, which does not exist",
@@ -590,15 +607,17 @@ impl Reader<'_> {
                 skipped,
             });
         }
+        // Links name real node names only (not the `node <index>` stand-ins of unnamed nodes).
+        let names: Vec<Option<&str>> = instances.iter().map(|i| self.root.nodes[i.gltf_node].name.as_deref()).collect();
         for (from_node, to, bidirectional) in link_nodes {
-            let Some(to_node) = scene.nodes.iter().position(|n| *n == to) else {
+            let Some(to_node) = names.iter().position(|n| *n == Some(to.as_str())) else {
                 return Err(IngestError::UnknownLinkTarget {
                     path: self.path.to_path_buf(),
                     node: format!("'{}'", scene.nodes[from_node as usize]),
                     to,
                 });
             };
-            if scene.nodes.iter().filter(|n| **n == to).count() > 1 {
+            if names.iter().filter(|n| **n == Some(to.as_str())).count() > 1 {
                 progress.warn(&format!(
                     "{}: navmesh_link target '{to}' names several nodes; the first in scene order is used",
                     self.path.display()
@@ -764,7 +783,8 @@ impl Reader<'_> {
                     None => 1.0,
                     Some(c) => c.as_f64().ok_or_else(|| bad(format!("\"cost\" must be a number, not {c}")))?,
                 };
-                if !(cost.is_finite() && cost >= 1.0) {
+                // The asset stores costs as f32: they must stay finite there too.
+                if !(cost.is_finite() && cost >= 1.0 && (cost as f32).is_finite()) {
                     return Err(IngestError::BadAreaCost {
                         path: self.path.to_path_buf(),
                         node: label.clone(),
@@ -848,13 +868,13 @@ impl Reader<'_> {
             });
         };
         let role = format!("POSITION of mesh {}", self.mesh_label(mesh_index));
-        let positions = self.read_accessor(position_accessor, &role, AccessorUse::Position)?;
+        let positions = self.decoded_accessor(position_accessor, &role, AccessorUse::Position)?;
         let vertex_count = positions.len() / 3;
 
         let indices: Vec<u32> = match primitive.indices {
             Some(accessor) => {
                 let role = format!("indices of mesh {}", self.mesh_label(mesh_index));
-                let values = self.read_accessor(accessor.value(), &role, AccessorUse::Index)?;
+                let values = self.decoded_accessor(accessor.value(), &role, AccessorUse::Index)?;
                 // Index values were read from unsigned integers of at most 32 bits: exact.
                 values.iter().map(|&v| v as u32).collect()
             }
@@ -943,6 +963,16 @@ impl Reader<'_> {
             });
         }
         Ok(PrimitiveOutcome::Added { leftover_indices })
+    }
+
+    /// [`Self::read_accessor`], once per accessor and use.
+    fn decoded_accessor(&self, index: usize, role: &str, usage: AccessorUse) -> Result<Rc<Vec<f64>>, IngestError> {
+        if let Some(values) = self.decoded.borrow().get(&(index, usage)) {
+            return Ok(Rc::clone(values));
+        }
+        let values = Rc::new(self.read_accessor(index, role, usage)?);
+        self.decoded.borrow_mut().insert((index, usage), Rc::clone(&values));
+        Ok(values)
     }
 
     /// Reads an accessor (with sparse substitution) into `f64`s, checking every byte range.
@@ -1145,7 +1175,7 @@ impl Reader<'_> {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum AccessorUse {
     Position,
     Index,
@@ -1594,7 +1624,8 @@ mod tests {
 
     #[test]
     fn bad_extras_are_typed_errors_naming_the_node() {
-        for cost in [json!(0.5), json!(-2.0), json!(0.0)] {
+        // 1e300 is finite in f64 but not in the asset's f32.
+        for cost in [json!(0.5), json!(-2.0), json!(0.0), json!(1e300)] {
             let err = extras_error(json!({"area": "ice", "cost": cost}));
             assert!(matches!(&err, IngestError::BadAreaCost { node, .. } if node == "'Tagged'"), "{err}");
         }
