@@ -260,29 +260,69 @@ fn every_level_ingests_deterministically() {
     }
 }
 
+/// Every malformed input and the error it must give.
+fn expected_bad_input_error(name: &str, error: &IngestError) -> bool {
+    match name {
+        "truncated.glb" => matches!(error, IngestError::TruncatedGlb { .. }),
+        "missing_bin.gltf" => matches!(error, IngestError::MissingBuffer { buffer: 0, .. }),
+        "nan_position.glb" => matches!(error, IngestError::NonFinitePosition { vertex: 2, world: false, .. }),
+        "inf_position.glb" => matches!(error, IngestError::NonFinitePosition { vertex: 1, .. }),
+        "empty_scene.glb" => matches!(error, IngestError::EmptyScene { degenerate: 0, .. }),
+        "degenerate_only.glb" => matches!(error, IngestError::EmptyScene { degenerate: 4, .. }),
+        "index_out_of_range.glb" => matches!(error, IngestError::IndexOutOfRange { index: 4, vertex_count: 4, .. }),
+        "missing_position.glb" => matches!(error, IngestError::MissingPosition { primitive: 0, .. }),
+        "buffer_too_short.gltf" => {
+            matches!(error, IngestError::BufferTooShort { buffer: 0, expected: 60, actual: 52, .. })
+        }
+        "accessor_overrun.glb" => matches!(error, IngestError::AccessorOutOfBounds { accessor: 0, .. }),
+        "not_gltf.glb" | "bad_json.gltf" => matches!(error, IngestError::NotGltf { .. }),
+        "bad_tag.glb" => matches!(error, IngestError::UnknownTag { .. }),
+        "bad_cost.glb" => matches!(error, IngestError::BadAreaCost { .. }),
+        _ => panic!("no expectation for bad input {name}"),
+    }
+}
+
 #[test]
 fn bad_inputs_give_typed_errors() {
-    let read = |name: &str| ingest_file(&bad_input(name), &mut RecordingProgress::default()).unwrap_err();
-    assert!(matches!(read("does_not_exist.glb"), IngestError::Read { .. }));
-    assert!(matches!(read("truncated.glb"), IngestError::TruncatedGlb { .. }));
-    assert!(matches!(read("missing_bin.gltf"), IngestError::MissingBuffer { buffer: 0, .. }));
-    assert!(matches!(read("nan_position.glb"), IngestError::NonFinitePosition { vertex: 2, world: false, .. }));
-    assert!(matches!(read("inf_position.glb"), IngestError::NonFinitePosition { vertex: 1, .. }));
-    assert!(matches!(read("empty_scene.glb"), IngestError::EmptyScene { degenerate: 0, .. }));
-    assert!(matches!(read("degenerate_only.glb"), IngestError::EmptyScene { degenerate: 4, .. }));
-    assert!(matches!(read("index_out_of_range.glb"), IngestError::IndexOutOfRange { index: 4, vertex_count: 4, .. }));
-    assert!(matches!(read("missing_position.glb"), IngestError::MissingPosition { primitive: 0, .. }));
-    assert!(matches!(read("buffer_too_short.gltf"), IngestError::BufferTooShort { buffer: 0, .. }));
-    assert!(matches!(read("accessor_overrun.glb"), IngestError::AccessorOutOfBounds { accessor: 0, .. }));
-    assert!(matches!(read("not_gltf.glb"), IngestError::NotGltf { .. }));
-    assert!(matches!(read("bad_json.gltf"), IngestError::NotGltf { .. }));
-    assert!(matches!(read("bad_tag.glb"), IngestError::UnknownTag { .. }));
-    assert!(matches!(read("bad_cost.glb"), IngestError::BadAreaCost { .. }));
-    // Messages are one line naming the file.
-    for name in ["truncated.glb", "missing_bin.gltf", "nan_position.glb", "bad_json.gltf", "bad_tag.glb"] {
-        let message = read(name).to_string();
-        assert!(!message.contains('\n') && message.contains(name), "{message}");
+    let mut checked = 0;
+    let mut entries: Vec<_> =
+        std::fs::read_dir(fixtures_dir().join("bad")).unwrap().map(|e| e.unwrap().path()).collect();
+    entries.sort();
+    for path in entries {
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        if !(name.ends_with(".glb") || name.ends_with(".gltf")) {
+            continue;
+        }
+        let error = ingest_file(&path, &mut RecordingProgress::default()).unwrap_err();
+        assert!(expected_bad_input_error(&name, &error), "{name}: {error}");
+        // One line that names the file.
+        let message = error.to_string();
+        assert!(!message.contains('\n') && message.contains(&name), "{message}");
+        checked += 1;
     }
+    assert_eq!(checked, 14);
+    let missing = ingest_file(&bad_input("does_not_exist.glb"), &mut RecordingProgress::default()).unwrap_err();
+    assert!(matches!(missing, IngestError::Read { .. }));
+}
+
+/// The committed fixtures are exactly what the generator writes (it is deterministic).
+#[test]
+fn generator_reproduces_the_committed_fixtures() {
+    let out = std::env::temp_dir().join(format!("meadow-gen-fixtures-{}", std::process::id()));
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_gen_fixtures")).arg(&out).status().unwrap();
+    assert!(status.success());
+    for sub in ["levels", "bad"] {
+        let mut generated: Vec<_> = std::fs::read_dir(out.join(sub)).unwrap().map(|e| e.unwrap().file_name()).collect();
+        generated.sort();
+        assert!(generated.len() >= 10, "{sub}: {generated:?}");
+        for name in generated {
+            let fresh = std::fs::read(out.join(sub).join(&name)).unwrap();
+            let committed = std::fs::read(fixtures_dir().join(sub).join(&name))
+                .unwrap_or_else(|e| panic!("{sub}/{name:?} is generated but not committed: {e}"));
+            assert!(fresh == committed, "{sub}/{name:?} differs from the generator's output; rerun gen_fixtures");
+        }
+    }
+    std::fs::remove_dir_all(&out).unwrap();
 }
 
 #[test]
