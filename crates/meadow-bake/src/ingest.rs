@@ -538,9 +538,7 @@ impl Reader<'_> {
 
     fn build_scene(&self, progress: &mut dyn Progress) -> Result<Scene, IngestError> {
         let mut scene = Scene { areas: vec![AreaType { name: "default".to_string(), cost: 1.0 }], ..Scene::default() };
-        let mut area_costs: Vec<f64> = vec![1.0];
-        let mut link_nodes: Vec<(u32, String, bool)> = Vec::new();
-        let instances = self.traverse(progress, &mut scene, &mut area_costs, &mut link_nodes)?;
+        let instances = self.traverse(progress, &mut scene)?;
 
         let total: u64 =
             instances.iter().map(|i| self.node_mesh(i.gltf_node).map_or(0, |m| m.primitives.len() as u64)).sum();
@@ -609,21 +607,22 @@ impl Reader<'_> {
         }
         // Links name real node names only (not the `node <index>` stand-ins of unnamed nodes).
         let names: Vec<Option<&str>> = instances.iter().map(|i| self.root.nodes[i.gltf_node].name.as_deref()).collect();
-        for (from_node, to, bidirectional) in link_nodes {
-            let Some(to_node) = names.iter().position(|n| *n == Some(to.as_str())) else {
+        for link in &mut scene.links {
+            let to = link.to.as_str();
+            let Some(to_node) = names.iter().position(|n| *n == Some(to)) else {
                 return Err(IngestError::UnknownLinkTarget {
                     path: self.path.to_path_buf(),
-                    node: format!("'{}'", scene.nodes[from_node as usize]),
-                    to,
+                    node: format!("'{}'", scene.nodes[link.from_node as usize]),
+                    to: to.to_string(),
                 });
             };
-            if names.iter().filter(|n| **n == Some(to.as_str())).count() > 1 {
+            if names.iter().filter(|n| **n == Some(to)).count() > 1 {
                 progress.warn(&format!(
                     "{}: navmesh_link target '{to}' names several nodes; the first in scene order is used",
                     self.path.display()
                 ));
             }
-            scene.links.push(LinkRequest { from_node, to, to_node: to_node as u32, bidirectional });
+            link.to_node = to_node as u32;
         }
         progress.finish(Stage::Ingest);
         Ok(scene)
@@ -636,13 +635,7 @@ impl Reader<'_> {
 
     /// Visits the default scene (or every scene, or every root node when the file has no scene)
     /// in pre-order, recording node names, world positions, areas and links.
-    fn traverse(
-        &self,
-        progress: &mut dyn Progress,
-        scene: &mut Scene,
-        area_costs: &mut Vec<f64>,
-        link_nodes: &mut Vec<(u32, String, bool)>,
-    ) -> Result<Vec<Instance>, IngestError> {
+    fn traverse(&self, progress: &mut dyn Progress, scene: &mut Scene) -> Result<Vec<Instance>, IngestError> {
         let scene_roots: Vec<Vec<usize>> = match self.root.scene {
             Some(default) => {
                 let s = self
@@ -691,16 +684,7 @@ impl Reader<'_> {
                 let world = parent_world * self.local_transform(node_index, node)?;
                 let scene_node = u32::try_from(scene.nodes.len())
                     .map_err(|_| self.too_large("more than 2^32 node instances".into()))?;
-                let inherited = self.read_extras(
-                    node_index,
-                    node,
-                    scene_node,
-                    parent_inherited,
-                    scene,
-                    area_costs,
-                    link_nodes,
-                    progress,
-                )?;
+                let inherited = self.read_extras(node_index, node, scene_node, parent_inherited, scene, progress)?;
                 scene.nodes.push(node.name.clone().unwrap_or_else(|| format!("node {node_index}")));
                 scene.node_positions.push([world[(0, 3)], world[(1, 3)], world[(2, 3)]]);
                 for child in node.children.iter().flatten().rev() {
@@ -737,7 +721,6 @@ impl Reader<'_> {
     }
 
     /// Applies the node's `extras` on top of what it inherits; records areas and links.
-    #[allow(clippy::too_many_arguments)]
     fn read_extras(
         &self,
         index: usize,
@@ -745,8 +728,6 @@ impl Reader<'_> {
         scene_node: u32,
         inherited: Inherited,
         scene: &mut Scene,
-        area_costs: &mut Vec<f64>,
-        link_nodes: &mut Vec<(u32, String, bool)>,
         progress: &mut dyn Progress,
     ) -> Result<Inherited, IngestError> {
         let mut own = inherited;
@@ -794,11 +775,12 @@ impl Reader<'_> {
                 }
                 own.area = match scene.areas.iter().position(|a| a.name == name) {
                     Some(existing) => {
-                        if area_costs[existing] != cost {
+                        let first = scene.areas[existing].cost;
+                        if first != cost as f32 {
                             progress.warn(&format!(
                                 "{}: node {label}: area '{name}' was first given cost {}, cost {cost} is ignored",
                                 self.path.display(),
-                                area_costs[existing]
+                                first
                             ));
                         }
                         existing as u16
@@ -807,7 +789,6 @@ impl Reader<'_> {
                         let new = u16::try_from(scene.areas.len())
                             .map_err(|_| self.too_large("more than 65536 area types".into()))?;
                         scene.areas.push(AreaType { name: name.to_string(), cost: cost as f32 });
-                        area_costs.push(cost);
                         new
                     }
                 };
@@ -824,7 +805,13 @@ impl Reader<'_> {
                 Some(Value::Bool(b)) => *b,
                 Some(other) => return Err(bad(format!("\"bidirectional\" must be true or false, not {other}"))),
             };
-            link_nodes.push((scene_node, to.to_string(), bidirectional));
+            // The target is resolved by name once every node is known.
+            scene.links.push(LinkRequest {
+                from_node: scene_node,
+                to: to.to_string(),
+                to_node: u32::MAX,
+                bidirectional,
+            });
         }
         Ok(own)
     }
