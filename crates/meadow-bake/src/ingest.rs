@@ -1903,14 +1903,15 @@ mod tests {
 
         fn hostile_number() -> impl Strategy<Value = Value> {
             prop_oneof![
-                (0u64..8).prop_map(|v| json!(v)),
-                Just(json!(u32::MAX)),
-                Just(json!(u64::MAX)),
-                Just(json!(1u64 << 31)),
-                Just(json!(-1)),
-                Just(json!(0.5)),
-                Just(json!(-3.0e38)),
-                (0u64..100_000).prop_map(|v| json!(v)),
+                3 => (0u64..8).prop_map(|v| json!(v)),
+                1 => Just(json!(0)),
+                1 => Just(json!(u32::MAX)),
+                1 => Just(json!(u64::MAX)),
+                1 => Just(json!(1u64 << 31)),
+                1 => Just(json!(-1)),
+                1 => Just(json!(0.5)),
+                1 => Just(json!(-3.0e38)),
+                1 => (0u64..100_000).prop_map(|v| json!(v)),
             ]
         }
 
@@ -1936,6 +1937,10 @@ mod tests {
                 let result = ingest_slice(&bytes, Path::new("fuzz.glb"), &mut NoProgressForTests);
                 prop_assert!(!matches!(result, Err(IngestError::Internal { .. })), "{:?}", result.err());
             }
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig { cases: 4096, ..ProptestConfig::default() })]
 
             /// Hostile numbers in the JSON (indices, offsets, counts, strides, modes, component
             /// types, transforms) give errors or scenes, never a panic.
