@@ -337,3 +337,120 @@ fn settings_files_parse_and_negative_radius_is_rejected() {
     assert_eq!(bad.radius, -0.5);
     assert_eq!(bad.validate().unwrap_err().name, "radius");
 }
+
+/// The `.glb` files follow the container layout: header length = file length, 4-byte aligned
+/// chunks, JSON padded with spaces, BIN padded with zeros.
+#[test]
+fn glb_containers_are_well_formed() {
+    let word = |b: &[u8], at: usize| u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]) as usize;
+    for name in ["box_floor.glb", "rooms.glb", "ramps.glb", "table.glb", "hierarchy.glb", "tagged.glb"] {
+        let bytes = std::fs::read(level(name)).unwrap();
+        assert_eq!(&bytes[..4], b"glTF");
+        assert_eq!((word(&bytes, 4), word(&bytes, 8)), (2, bytes.len()), "{name}");
+        let json_length = word(&bytes, 12);
+        assert_eq!(&bytes[16..20], b"JSON");
+        assert_eq!(json_length % 4, 0);
+        let json = &bytes[20..20 + json_length];
+        let text_end = json.iter().rposition(|&b| b == b'}').unwrap() + 1;
+        assert!(json[text_end..].iter().all(|&b| b == b' ') && json.len() - text_end < 4, "{name}");
+        let bin_at = 20 + json_length;
+        let bin_length = word(&bytes, bin_at);
+        assert_eq!(&bytes[bin_at + 4..bin_at + 8], b"BIN\0");
+        assert_eq!(bin_length % 4, 0);
+        assert_eq!(bin_at + 8 + bin_length, bytes.len(), "{name}");
+        let declared: serde_json::Value = serde_json::from_slice(json).unwrap();
+        let buffer_length = declared["buffers"][0]["byteLength"].as_u64().unwrap() as usize;
+        assert!(buffer_length <= bin_length && bin_length - buffer_length < 4, "{name}");
+    }
+}
+
+/// An independent reading of each level with the `gltf` crate's importer (which also runs its
+/// full validation), composing transforms in `f32`: same triangles, same order, same windings.
+#[test]
+fn gltf_crate_reading_agrees_with_ingest() {
+    type M4 = [[f32; 4]; 4];
+    fn mul(a: &M4, b: &M4) -> M4 {
+        // Column-major: (a·b)[c][r] = Σ_k a[k][r] · b[c][k].
+        let mut out = [[0.0; 4]; 4];
+        for c in 0..4 {
+            for r in 0..4 {
+                out[c][r] = (0..4).map(|k| a[k][r] * b[c][k]).sum();
+            }
+        }
+        out
+    }
+    fn visit(node: gltf::Node, parent: &M4, buffers: &[gltf::buffer::Data], out: &mut Vec<[[f64; 3]; 3]>) {
+        let world = mul(parent, &node.transform().matrix());
+        let det = world[0][0] * (world[1][1] * world[2][2] - world[2][1] * world[1][2])
+            - world[1][0] * (world[0][1] * world[2][2] - world[2][1] * world[0][2])
+            + world[2][0] * (world[0][1] * world[1][2] - world[1][1] * world[0][2]);
+        if let Some(mesh) = node.mesh() {
+            for primitive in mesh.primitives() {
+                let reader = primitive.reader(|b| Some(&buffers[b.index()].0[..]));
+                let positions: Vec<[f32; 3]> = reader.read_positions().unwrap().collect();
+                let indices: Vec<u32> = match reader.read_indices() {
+                    Some(i) => i.into_u32().collect(),
+                    None => (0..positions.len() as u32).collect(),
+                };
+                let triples: Vec<[u32; 3]> = match primitive.mode() {
+                    gltf::mesh::Mode::Triangles => indices.chunks(3).map(|t| [t[0], t[1], t[2]]).collect(),
+                    gltf::mesh::Mode::TriangleStrip => (0..indices.len() - 2)
+                        .map(|i| {
+                            if i % 2 == 0 {
+                                [indices[i], indices[i + 1], indices[i + 2]]
+                            } else {
+                                [indices[i], indices[i + 2], indices[i + 1]]
+                            }
+                        })
+                        .collect(),
+                    gltf::mesh::Mode::TriangleFan => {
+                        (1..indices.len() - 1).map(|i| [indices[i], indices[i + 1], indices[0]]).collect()
+                    }
+                    _ => Vec::new(),
+                };
+                for triple in triples {
+                    let mut corners = triple.map(|i| {
+                        let p = positions[i as usize];
+                        let w: Vec<f64> = (0..3)
+                            .map(|r| {
+                                f64::from(world[0][r] * p[0] + world[1][r] * p[1] + world[2][r] * p[2] + world[3][r])
+                            })
+                            .collect();
+                        [w[0], w[1], w[2]]
+                    });
+                    if det < 0.0 {
+                        corners.swap(1, 2);
+                    }
+                    out.push(corners);
+                }
+            }
+        }
+        for child in node.children() {
+            visit(child, &world, buffers, out);
+        }
+    }
+    for name in [
+        "open_floor.gltf",
+        "box_floor.glb",
+        "rooms.glb",
+        "corridor_l.gltf",
+        "ramps.glb",
+        "table.glb",
+        "hierarchy.glb",
+        "strips_fans.gltf",
+    ] {
+        let (document, buffers, _) = gltf::import(level(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let identity: M4 = [[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0]];
+        let mut expected = Vec::new();
+        for node in document.default_scene().unwrap().nodes() {
+            visit(node, &identity, &buffers, &mut expected);
+        }
+        let (scene, _) = ingest_level(name).unwrap();
+        assert_eq!(scene.triangles.len(), expected.len(), "{name}");
+        for (ours, theirs) in scene.triangles.iter().zip(&expected) {
+            for k in 0..3 {
+                assert!(close3(ours.vertices[k], theirs[k], 1e-5), "{name}: {:?} vs {theirs:?}", ours.vertices);
+            }
+        }
+    }
+}
