@@ -844,6 +844,21 @@ impl Reader<'_> {
             Mode::LineLoop => return Ok(PrimitiveOutcome::Skipped("LINE_LOOP")),
             Mode::LineStrip => return Ok(PrimitiveOutcome::Skipped("LINE_STRIP")),
         }
+        let tag = match instance.inherited.tag {
+            None => NavTag::Auto,
+            Some(OwnTag::Walkable) => NavTag::Walkable,
+            Some(OwnTag::Obstacle) => NavTag::Obstacle,
+            Some(OwnTag::Ignore) => {
+                // Ignored geometry is not even decoded (a broken helper mesh can be ignored);
+                // its triangles are counted from the accessor counts alone.
+                let counted = primitive
+                    .indices
+                    .or_else(|| primitive.attributes.get(&Checked::Valid(json::mesh::Semantic::Positions)).copied());
+                let corners = counted.and_then(|a| self.root.accessors.get(a.value())).map_or(0, |a| a.count.0);
+                scene.ignored_dropped += triangle_count(mode, corners);
+                return Ok(PrimitiveOutcome::Added { leftover_indices: false });
+            }
+        };
         let Some(position_accessor) =
             primitive.attributes.get(&Checked::Valid(json::mesh::Semantic::Positions)).map(|a| a.value())
         else {
@@ -916,15 +931,6 @@ impl Reader<'_> {
         let corner_triples = triangle_corners(mode, &indices);
         let leftover_indices = mode == Mode::Triangles && !indices.len().is_multiple_of(3);
         let flip = instance.world.fixed_view::<3, 3>(0, 0).determinant() < 0.0;
-        let tag = match instance.inherited.tag {
-            None => NavTag::Auto,
-            Some(OwnTag::Walkable) => NavTag::Walkable,
-            Some(OwnTag::Obstacle) => NavTag::Obstacle,
-            Some(OwnTag::Ignore) => {
-                scene.ignored_dropped += corner_triples.len();
-                return Ok(PrimitiveOutcome::Added { leftover_indices });
-            }
-        };
         if scene.triangles.len() + corner_triples.len() > MAX_TRIANGLES {
             return Err(self.too_large(format!("more than {MAX_TRIANGLES} triangles")));
         }
@@ -1193,6 +1199,17 @@ fn triangle_corners(mode: json::mesh::Mode, indices: &[u32]) -> Vec<[u32; 3]> {
         }
         _ => Vec::new(),
     }
+}
+
+/// How many triangles a triangle primitive of `corners` indices (or vertices) draws.
+fn triangle_count(mode: json::mesh::Mode, corners: u64) -> usize {
+    use json::mesh::Mode;
+    let count = match mode {
+        Mode::Triangles => corners / 3,
+        Mode::TriangleStrip | Mode::TriangleFan => corners.saturating_sub(2),
+        _ => 0,
+    };
+    usize::try_from(count).unwrap_or(usize::MAX)
 }
 
 /// Whether three points lie on one line: exact, through the orientation of their projections
@@ -1599,6 +1616,35 @@ mod tests {
         assert_eq!(scene.ignored_dropped, 4);
         assert_eq!(progress.warnings.len(), 1, "{:?}", progress.warnings);
         assert!(progress.warnings[0].contains("'Again'") && progress.warnings[0].contains("mud"));
+    }
+
+    #[test]
+    fn ignored_geometry_is_not_decoded_but_counted() {
+        let (mut doc, square) = square_doc();
+        let broken = doc.positions(&[[f32::NAN, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 1.0]]);
+        let mesh = doc.mesh(
+            "Broken",
+            json!([{"attributes": {"POSITION": broken}, "mode": 5}, {"attributes": {"NORMAL": broken}}]),
+        );
+        let helper = doc.node(json!({"name": "Helper", "mesh": mesh, "extras": {"navmesh": "ignore"}}));
+        let ground = doc.node(json!({"name": "Ground", "mesh": square}));
+        doc.scene(&[helper, ground]);
+        let (scene, _) = doc.ingest().unwrap();
+        assert_eq!((scene.triangles.len(), scene.ignored_dropped), (2, 2));
+        // Without the tag the same mesh is an error.
+        doc.nodes[helper].as_object_mut().unwrap().remove("extras");
+        assert!(matches!(doc.ingest().unwrap_err(), IngestError::NonFinitePosition { .. }));
+    }
+
+    #[test]
+    fn triangle_count_matches_the_corner_triples() {
+        use json::mesh::Mode;
+        for mode in [Mode::Triangles, Mode::TriangleStrip, Mode::TriangleFan, Mode::Lines] {
+            for n in 0..12u32 {
+                let indices: Vec<u32> = (0..n).collect();
+                assert_eq!(triangle_corners(mode, &indices).len(), triangle_count(mode, u64::from(n)), "{mode:?} {n}");
+            }
+        }
     }
 
     fn extras_error(extras: Value) -> IngestError {
