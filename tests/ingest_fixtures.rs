@@ -160,6 +160,11 @@ fn hierarchy_transforms_compose_to_a_tiled_floor() {
         assert!(t.vertices.iter().all(|v| v[1].abs() < EPS));
     }
     assert!((total_area(&tiles) - 64.0).abs() < 1e-4);
+    // The mirrored row (scale -1 in x, determinant < 0) in particular: its stored windings face
+    // down after the mirror, and the glTF front-face rule turns them up again.
+    let mirrored_tiles: Vec<_> = tiles.iter().filter(|t| scene.nodes[t.node as usize].starts_with("Row1_")).collect();
+    assert_eq!(mirrored_tiles.len(), 8);
+    assert!(mirrored_tiles.iter().all(|t| triangle_normal(t)[1] > 0.0));
     // The tiles cover [-4, 4]² without overlap: each 2 m cell centre is covered exactly once.
     for cx in [-3.0, -1.0, 1.0, 3.0] {
         for cz in [-3.0, -1.0, 1.0, 3.0] {
