@@ -43,7 +43,7 @@ pub struct SceneTriangle {
 }
 
 /// An off-mesh link requested by a node's `extras` (`navmesh_link`).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct LinkRequest {
     /// The node carrying the tag (index into [`Scene::nodes`]).
     pub from_node: u32,
