@@ -160,6 +160,11 @@ fn hierarchy_transforms_compose_to_a_tiled_floor() {
         assert!(t.vertices.iter().all(|v| v[1].abs() < EPS));
     }
     assert!((total_area(&tiles) - 64.0).abs() < 1e-4);
+    // The mirrored row (scale -1 in x, determinant < 0) in particular: its stored windings face
+    // down after the mirror, and the glTF front-face rule turns them up again.
+    let mirrored_tiles: Vec<_> = tiles.iter().filter(|t| scene.nodes[t.node as usize].starts_with("Row1_")).collect();
+    assert_eq!(mirrored_tiles.len(), 8);
+    assert!(mirrored_tiles.iter().all(|t| triangle_normal(t)[1] > 0.0));
     // The tiles cover [-4, 4]² without overlap: each 2 m cell centre is covered exactly once.
     for cx in [-3.0, -1.0, 1.0, 3.0] {
         for cz in [-3.0, -1.0, 1.0, 3.0] {
@@ -260,29 +265,69 @@ fn every_level_ingests_deterministically() {
     }
 }
 
+/// Every malformed input and the error it must give.
+fn expected_bad_input_error(name: &str, error: &IngestError) -> bool {
+    match name {
+        "truncated.glb" => matches!(error, IngestError::TruncatedGlb { .. }),
+        "missing_bin.gltf" => matches!(error, IngestError::MissingBuffer { buffer: 0, .. }),
+        "nan_position.glb" => matches!(error, IngestError::NonFinitePosition { vertex: 2, world: false, .. }),
+        "inf_position.glb" => matches!(error, IngestError::NonFinitePosition { vertex: 1, .. }),
+        "empty_scene.glb" => matches!(error, IngestError::EmptyScene { degenerate: 0, .. }),
+        "degenerate_only.glb" => matches!(error, IngestError::EmptyScene { degenerate: 4, .. }),
+        "index_out_of_range.glb" => matches!(error, IngestError::IndexOutOfRange { index: 4, vertex_count: 4, .. }),
+        "missing_position.glb" => matches!(error, IngestError::MissingPosition { primitive: 0, .. }),
+        "buffer_too_short.gltf" => {
+            matches!(error, IngestError::BufferTooShort { buffer: 0, expected: 60, actual: 52, .. })
+        }
+        "accessor_overrun.glb" => matches!(error, IngestError::AccessorOutOfBounds { accessor: 0, .. }),
+        "not_gltf.glb" | "bad_json.gltf" => matches!(error, IngestError::NotGltf { .. }),
+        "bad_tag.glb" => matches!(error, IngestError::UnknownTag { .. }),
+        "bad_cost.glb" => matches!(error, IngestError::BadAreaCost { .. }),
+        _ => panic!("no expectation for bad input {name}"),
+    }
+}
+
 #[test]
 fn bad_inputs_give_typed_errors() {
-    let read = |name: &str| ingest_file(&bad_input(name), &mut RecordingProgress::default()).unwrap_err();
-    assert!(matches!(read("does_not_exist.glb"), IngestError::Read { .. }));
-    assert!(matches!(read("truncated.glb"), IngestError::TruncatedGlb { .. }));
-    assert!(matches!(read("missing_bin.gltf"), IngestError::MissingBuffer { buffer: 0, .. }));
-    assert!(matches!(read("nan_position.glb"), IngestError::NonFinitePosition { vertex: 2, world: false, .. }));
-    assert!(matches!(read("inf_position.glb"), IngestError::NonFinitePosition { vertex: 1, .. }));
-    assert!(matches!(read("empty_scene.glb"), IngestError::EmptyScene { degenerate: 0, .. }));
-    assert!(matches!(read("degenerate_only.glb"), IngestError::EmptyScene { degenerate: 4, .. }));
-    assert!(matches!(read("index_out_of_range.glb"), IngestError::IndexOutOfRange { index: 4, vertex_count: 4, .. }));
-    assert!(matches!(read("missing_position.glb"), IngestError::MissingPosition { primitive: 0, .. }));
-    assert!(matches!(read("buffer_too_short.gltf"), IngestError::BufferTooShort { buffer: 0, .. }));
-    assert!(matches!(read("accessor_overrun.glb"), IngestError::AccessorOutOfBounds { accessor: 0, .. }));
-    assert!(matches!(read("not_gltf.glb"), IngestError::NotGltf { .. }));
-    assert!(matches!(read("bad_json.gltf"), IngestError::NotGltf { .. }));
-    assert!(matches!(read("bad_tag.glb"), IngestError::UnknownTag { .. }));
-    assert!(matches!(read("bad_cost.glb"), IngestError::BadAreaCost { .. }));
-    // Messages are one line naming the file.
-    for name in ["truncated.glb", "missing_bin.gltf", "nan_position.glb", "bad_json.gltf", "bad_tag.glb"] {
-        let message = read(name).to_string();
-        assert!(!message.contains('\n') && message.contains(name), "{message}");
+    let mut checked = 0;
+    let mut entries: Vec<_> =
+        std::fs::read_dir(fixtures_dir().join("bad")).unwrap().map(|e| e.unwrap().path()).collect();
+    entries.sort();
+    for path in entries {
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        if !(name.ends_with(".glb") || name.ends_with(".gltf")) {
+            continue;
+        }
+        let error = ingest_file(&path, &mut RecordingProgress::default()).unwrap_err();
+        assert!(expected_bad_input_error(&name, &error), "{name}: {error}");
+        // One line that names the file.
+        let message = error.to_string();
+        assert!(!message.contains('\n') && message.contains(&name), "{message}");
+        checked += 1;
     }
+    assert_eq!(checked, 14);
+    let missing = ingest_file(&bad_input("does_not_exist.glb"), &mut RecordingProgress::default()).unwrap_err();
+    assert!(matches!(missing, IngestError::Read { .. }));
+}
+
+/// The committed fixtures are exactly what the generator writes (it is deterministic).
+#[test]
+fn generator_reproduces_the_committed_fixtures() {
+    let out = std::env::temp_dir().join(format!("meadow-gen-fixtures-{}", std::process::id()));
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_gen_fixtures")).arg(&out).status().unwrap();
+    assert!(status.success());
+    for sub in ["levels", "bad"] {
+        let mut generated: Vec<_> = std::fs::read_dir(out.join(sub)).unwrap().map(|e| e.unwrap().file_name()).collect();
+        generated.sort();
+        assert!(generated.len() >= 10, "{sub}: {generated:?}");
+        for name in generated {
+            let fresh = std::fs::read(out.join(sub).join(&name)).unwrap();
+            let committed = std::fs::read(fixtures_dir().join(sub).join(&name))
+                .unwrap_or_else(|e| panic!("{sub}/{name:?} is generated but not committed: {e}"));
+            assert!(fresh == committed, "{sub}/{name:?} differs from the generator's output; rerun gen_fixtures");
+        }
+    }
+    std::fs::remove_dir_all(&out).unwrap();
 }
 
 #[test]
@@ -296,4 +341,121 @@ fn settings_files_parse_and_negative_radius_is_rejected() {
     let bad = read(bad_input("negative_radius.toml"));
     assert_eq!(bad.radius, -0.5);
     assert_eq!(bad.validate().unwrap_err().name, "radius");
+}
+
+/// The `.glb` files follow the container layout: header length = file length, 4-byte aligned
+/// chunks, JSON padded with spaces, BIN padded with zeros.
+#[test]
+fn glb_containers_are_well_formed() {
+    let word = |b: &[u8], at: usize| u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]) as usize;
+    for name in ["box_floor.glb", "rooms.glb", "ramps.glb", "table.glb", "hierarchy.glb", "tagged.glb"] {
+        let bytes = std::fs::read(level(name)).unwrap();
+        assert_eq!(&bytes[..4], b"glTF");
+        assert_eq!((word(&bytes, 4), word(&bytes, 8)), (2, bytes.len()), "{name}");
+        let json_length = word(&bytes, 12);
+        assert_eq!(&bytes[16..20], b"JSON");
+        assert_eq!(json_length % 4, 0);
+        let json = &bytes[20..20 + json_length];
+        let text_end = json.iter().rposition(|&b| b == b'}').unwrap() + 1;
+        assert!(json[text_end..].iter().all(|&b| b == b' ') && json.len() - text_end < 4, "{name}");
+        let bin_at = 20 + json_length;
+        let bin_length = word(&bytes, bin_at);
+        assert_eq!(&bytes[bin_at + 4..bin_at + 8], b"BIN\0");
+        assert_eq!(bin_length % 4, 0);
+        assert_eq!(bin_at + 8 + bin_length, bytes.len(), "{name}");
+        let declared: serde_json::Value = serde_json::from_slice(json).unwrap();
+        let buffer_length = declared["buffers"][0]["byteLength"].as_u64().unwrap() as usize;
+        assert!(buffer_length <= bin_length && bin_length - buffer_length < 4, "{name}");
+    }
+}
+
+/// An independent reading of each level with the `gltf` crate's importer (which also runs its
+/// full validation), composing transforms in `f32`: same triangles, same order, same windings.
+#[test]
+fn gltf_crate_reading_agrees_with_ingest() {
+    type M4 = [[f32; 4]; 4];
+    fn mul(a: &M4, b: &M4) -> M4 {
+        // Column-major: (a·b)[c][r] = Σ_k a[k][r] · b[c][k].
+        let mut out = [[0.0; 4]; 4];
+        for c in 0..4 {
+            for r in 0..4 {
+                out[c][r] = (0..4).map(|k| a[k][r] * b[c][k]).sum();
+            }
+        }
+        out
+    }
+    fn visit(node: gltf::Node, parent: &M4, buffers: &[gltf::buffer::Data], out: &mut Vec<[[f64; 3]; 3]>) {
+        let world = mul(parent, &node.transform().matrix());
+        let det = world[0][0] * (world[1][1] * world[2][2] - world[2][1] * world[1][2])
+            - world[1][0] * (world[0][1] * world[2][2] - world[2][1] * world[0][2])
+            + world[2][0] * (world[0][1] * world[1][2] - world[1][1] * world[0][2]);
+        if let Some(mesh) = node.mesh() {
+            for primitive in mesh.primitives() {
+                let reader = primitive.reader(|b| Some(&buffers[b.index()].0[..]));
+                let positions: Vec<[f32; 3]> = reader.read_positions().unwrap().collect();
+                let indices: Vec<u32> = match reader.read_indices() {
+                    Some(i) => i.into_u32().collect(),
+                    None => (0..positions.len() as u32).collect(),
+                };
+                let triples: Vec<[u32; 3]> = match primitive.mode() {
+                    gltf::mesh::Mode::Triangles => indices.chunks(3).map(|t| [t[0], t[1], t[2]]).collect(),
+                    gltf::mesh::Mode::TriangleStrip => (0..indices.len() - 2)
+                        .map(|i| {
+                            if i % 2 == 0 {
+                                [indices[i], indices[i + 1], indices[i + 2]]
+                            } else {
+                                [indices[i], indices[i + 2], indices[i + 1]]
+                            }
+                        })
+                        .collect(),
+                    gltf::mesh::Mode::TriangleFan => {
+                        (1..indices.len() - 1).map(|i| [indices[i], indices[i + 1], indices[0]]).collect()
+                    }
+                    _ => Vec::new(),
+                };
+                for triple in triples {
+                    let mut corners = triple.map(|i| {
+                        let p = positions[i as usize];
+                        let w: Vec<f64> = (0..3)
+                            .map(|r| {
+                                f64::from(world[0][r] * p[0] + world[1][r] * p[1] + world[2][r] * p[2] + world[3][r])
+                            })
+                            .collect();
+                        [w[0], w[1], w[2]]
+                    });
+                    if det < 0.0 {
+                        corners.swap(1, 2);
+                    }
+                    out.push(corners);
+                }
+            }
+        }
+        for child in node.children() {
+            visit(child, &world, buffers, out);
+        }
+    }
+    for name in [
+        "open_floor.gltf",
+        "box_floor.glb",
+        "rooms.glb",
+        "corridor_l.gltf",
+        "ramps.glb",
+        "table.glb",
+        "hierarchy.glb",
+        "strips_fans.gltf",
+    ] {
+        let (document, buffers, _) = gltf::import(level(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let identity: M4 = [[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0]];
+        let mut expected = Vec::new();
+        for node in document.default_scene().unwrap().nodes() {
+            visit(node, &identity, &buffers, &mut expected);
+        }
+        let (scene, _) = ingest_level(name).unwrap();
+        assert_eq!(scene.triangles.len(), expected.len(), "{name}");
+        for (ours, theirs) in scene.triangles.iter().zip(&expected) {
+            for k in 0..3 {
+                assert!(close3(ours.vertices[k], theirs[k], 1e-5), "{name}: {:?} vs {theirs:?}", ours.vertices);
+            }
+        }
+    }
 }

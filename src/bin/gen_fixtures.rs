@@ -1,9 +1,10 @@
 //! Writes the glTF fixture levels into `fixtures/levels/` and malformed inputs into `fixtures/bad/`.
 //!
-//! Run with `cargo run -p meadow-suite --bin gen_fixtures`. The output is deterministic (byte-identical
-//! on every run) and is committed; `fixtures/levels/README.md` documents the exact geometry.
-//! Conventions: metres, +Y up; boxes are closed 12-triangle boxes with outward-facing
-//! counter-clockwise faces; floors face up.
+//! Run with `cargo run -p meadow-suite --bin gen_fixtures [OUT_DIR]` (default: the workspace's
+//! `fixtures/`). The output is deterministic (byte-identical on every run) and is committed;
+//! `fixtures/levels/README.md` documents the exact geometry, and a test checks that the committed
+//! files equal a fresh run. Conventions: metres, +Y up; boxes are closed 12-triangle boxes with
+//! outward-facing counter-clockwise faces; floors face up.
 
 use gltf_json as json;
 use json::validation::Checked::Valid;
@@ -814,7 +815,11 @@ arc_tolerance = 0.01
 ";
 
 fn main() -> Result<()> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    // Optional argument: another output directory (the tests regenerate into a temporary one).
+    let root = match std::env::args_os().nth(1) {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures"),
+    };
     let levels = root.join("levels");
     let bad = root.join("bad");
     fs::create_dir_all(&levels)?;

@@ -12,7 +12,10 @@ use gltf::json;
 use meadow::AreaType;
 use nalgebra::{Matrix4, Quaternion, UnitQuaternion, Vector3};
 use serde_json::Value;
+use std::cell::RefCell;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 /// How a node's `extras` tag `navmesh` says its geometry takes part in the bake.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -40,7 +43,7 @@ pub struct SceneTriangle {
 }
 
 /// An off-mesh link requested by a node's `extras` (`navmesh_link`).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct LinkRequest {
     /// The node carrying the tag (index into [`Scene::nodes`]).
     pub from_node: u32,
@@ -59,7 +62,8 @@ pub struct Scene {
     pub triangles: Vec<SceneTriangle>,
     /// Area types; index 0 is `{"default", 1.0}`, the others come from `extras` in node order.
     pub areas: Vec<AreaType>,
-    /// Node names (or `node <index>` when unnamed), for messages.
+    /// Node names (or `node <index>` when unnamed), one per visited node in traversal order
+    /// (scene by scene, parents before children, children in file order).
     pub nodes: Vec<String>,
     /// Node world positions (translation of the world transform), parallel to `nodes`.
     pub node_positions: Vec<[f64; 3]>,
@@ -346,7 +350,7 @@ fn ingest_bytes(path: &Path, bytes: &[u8], progress: &mut dyn Progress) -> Resul
     }
     let base_dir = path.parent().unwrap_or_else(|| Path::new("."));
     let buffers = load_buffers(path, &root, base_dir, blob)?;
-    let reader = Reader { path, root: &root, buffers };
+    let reader = Reader { path, root: &root, buffers, decoded: RefCell::default() };
     reader.build_scene(progress)
 }
 
@@ -502,10 +506,15 @@ struct Instance {
     inherited: Inherited,
 }
 
+/// Decoded accessor values by accessor index and use.
+type DecodedAccessors = BTreeMap<(usize, AccessorUse), Rc<Vec<f64>>>;
+
 struct Reader<'a> {
     path: &'a Path,
     root: &'a json::Root,
     buffers: Vec<Vec<u8>>,
+    /// Accessors already read: instanced meshes are decoded once.
+    decoded: RefCell<DecodedAccessors>,
 }
 
 impl Reader<'_> {
@@ -529,9 +538,7 @@ impl Reader<'_> {
 
     fn build_scene(&self, progress: &mut dyn Progress) -> Result<Scene, IngestError> {
         let mut scene = Scene { areas: vec![AreaType { name: "default".to_string(), cost: 1.0 }], ..Scene::default() };
-        let mut area_costs: Vec<f64> = vec![1.0];
-        let mut link_nodes: Vec<(u32, String, bool)> = Vec::new();
-        let instances = self.traverse(progress, &mut scene, &mut area_costs, &mut link_nodes)?;
+        let instances = self.traverse(progress, &mut scene)?;
 
         let total: u64 =
             instances.iter().map(|i| self.node_mesh(i.gltf_node).map_or(0, |m| m.primitives.len() as u64)).sum();
@@ -540,9 +547,17 @@ impl Reader<'_> {
         let mut skipped = 0usize;
         let mut short_lists = 0usize;
         for instance in &instances {
-            let Some(mesh_index) = self.root.nodes[instance.gltf_node].mesh.map(|m| m.value()) else {
+            let node = &self.root.nodes[instance.gltf_node];
+            let Some(mesh_index) = node.mesh.map(|m| m.value()) else {
                 continue;
             };
+            if node.skin.is_some() {
+                progress.warn(&format!(
+                    "{}: node {} has a skinned mesh; it is baked in its bind pose",
+                    self.path.display(),
+                    self.node_label(instance.gltf_node)
+                ));
+            }
             let mesh = self.node_mesh(instance.gltf_node).ok_or_else(|| {
                 self.malformed(format!(
                     "node {} refers to mesh {mesh_index}, which does not exist",
@@ -590,21 +605,24 @@ impl Reader<'_> {
                 skipped,
             });
         }
-        for (from_node, to, bidirectional) in link_nodes {
-            let Some(to_node) = scene.nodes.iter().position(|n| *n == to) else {
+        // Links name real node names only (not the `node <index>` stand-ins of unnamed nodes).
+        let names: Vec<Option<&str>> = instances.iter().map(|i| self.root.nodes[i.gltf_node].name.as_deref()).collect();
+        for link in &mut scene.links {
+            let to = link.to.as_str();
+            let Some(to_node) = names.iter().position(|n| *n == Some(to)) else {
                 return Err(IngestError::UnknownLinkTarget {
                     path: self.path.to_path_buf(),
-                    node: format!("'{}'", scene.nodes[from_node as usize]),
-                    to,
+                    node: format!("'{}'", scene.nodes[link.from_node as usize]),
+                    to: to.to_string(),
                 });
             };
-            if scene.nodes.iter().filter(|n| **n == to).count() > 1 {
+            if names.iter().filter(|n| **n == Some(to)).count() > 1 {
                 progress.warn(&format!(
                     "{}: navmesh_link target '{to}' names several nodes; the first in scene order is used",
                     self.path.display()
                 ));
             }
-            scene.links.push(LinkRequest { from_node, to, to_node: to_node as u32, bidirectional });
+            link.to_node = to_node as u32;
         }
         progress.finish(Stage::Ingest);
         Ok(scene)
@@ -617,13 +635,7 @@ impl Reader<'_> {
 
     /// Visits the default scene (or every scene, or every root node when the file has no scene)
     /// in pre-order, recording node names, world positions, areas and links.
-    fn traverse(
-        &self,
-        progress: &mut dyn Progress,
-        scene: &mut Scene,
-        area_costs: &mut Vec<f64>,
-        link_nodes: &mut Vec<(u32, String, bool)>,
-    ) -> Result<Vec<Instance>, IngestError> {
+    fn traverse(&self, progress: &mut dyn Progress, scene: &mut Scene) -> Result<Vec<Instance>, IngestError> {
         let scene_roots: Vec<Vec<usize>> = match self.root.scene {
             Some(default) => {
                 let s = self
@@ -672,16 +684,7 @@ impl Reader<'_> {
                 let world = parent_world * self.local_transform(node_index, node)?;
                 let scene_node = u32::try_from(scene.nodes.len())
                     .map_err(|_| self.too_large("more than 2^32 node instances".into()))?;
-                let inherited = self.read_extras(
-                    node_index,
-                    node,
-                    scene_node,
-                    parent_inherited,
-                    scene,
-                    area_costs,
-                    link_nodes,
-                    progress,
-                )?;
+                let inherited = self.read_extras(node_index, node, scene_node, parent_inherited, scene, progress)?;
                 scene.nodes.push(node.name.clone().unwrap_or_else(|| format!("node {node_index}")));
                 scene.node_positions.push([world[(0, 3)], world[(1, 3)], world[(2, 3)]]);
                 for child in node.children.iter().flatten().rev() {
@@ -718,7 +721,6 @@ impl Reader<'_> {
     }
 
     /// Applies the node's `extras` on top of what it inherits; records areas and links.
-    #[allow(clippy::too_many_arguments)]
     fn read_extras(
         &self,
         index: usize,
@@ -726,8 +728,6 @@ impl Reader<'_> {
         scene_node: u32,
         inherited: Inherited,
         scene: &mut Scene,
-        area_costs: &mut Vec<f64>,
-        link_nodes: &mut Vec<(u32, String, bool)>,
         progress: &mut dyn Progress,
     ) -> Result<Inherited, IngestError> {
         let mut own = inherited;
@@ -764,7 +764,8 @@ impl Reader<'_> {
                     None => 1.0,
                     Some(c) => c.as_f64().ok_or_else(|| bad(format!("\"cost\" must be a number, not {c}")))?,
                 };
-                if !(cost.is_finite() && cost >= 1.0) {
+                // The asset stores costs as f32: they must stay finite there too.
+                if !(cost.is_finite() && cost >= 1.0 && (cost as f32).is_finite()) {
                     return Err(IngestError::BadAreaCost {
                         path: self.path.to_path_buf(),
                         node: label.clone(),
@@ -774,11 +775,12 @@ impl Reader<'_> {
                 }
                 own.area = match scene.areas.iter().position(|a| a.name == name) {
                     Some(existing) => {
-                        if area_costs[existing] != cost {
+                        let first = scene.areas[existing].cost;
+                        if first != cost as f32 {
                             progress.warn(&format!(
                                 "{}: node {label}: area '{name}' was first given cost {}, cost {cost} is ignored",
                                 self.path.display(),
-                                area_costs[existing]
+                                first
                             ));
                         }
                         existing as u16
@@ -787,7 +789,6 @@ impl Reader<'_> {
                         let new = u16::try_from(scene.areas.len())
                             .map_err(|_| self.too_large("more than 65536 area types".into()))?;
                         scene.areas.push(AreaType { name: name.to_string(), cost: cost as f32 });
-                        area_costs.push(cost);
                         new
                     }
                 };
@@ -804,7 +805,13 @@ impl Reader<'_> {
                 Some(Value::Bool(b)) => *b,
                 Some(other) => return Err(bad(format!("\"bidirectional\" must be true or false, not {other}"))),
             };
-            link_nodes.push((scene_node, to.to_string(), bidirectional));
+            // The target is resolved by name once every node is known.
+            scene.links.push(LinkRequest {
+                from_node: scene_node,
+                to: to.to_string(),
+                to_node: u32::MAX,
+                bidirectional,
+            });
         }
         Ok(own)
     }
@@ -837,6 +844,21 @@ impl Reader<'_> {
             Mode::LineLoop => return Ok(PrimitiveOutcome::Skipped("LINE_LOOP")),
             Mode::LineStrip => return Ok(PrimitiveOutcome::Skipped("LINE_STRIP")),
         }
+        let tag = match instance.inherited.tag {
+            None => NavTag::Auto,
+            Some(OwnTag::Walkable) => NavTag::Walkable,
+            Some(OwnTag::Obstacle) => NavTag::Obstacle,
+            Some(OwnTag::Ignore) => {
+                // Ignored geometry is not even decoded (a broken helper mesh can be ignored);
+                // its triangles are counted from the accessor counts alone.
+                let counted = primitive
+                    .indices
+                    .or_else(|| primitive.attributes.get(&Checked::Valid(json::mesh::Semantic::Positions)).copied());
+                let corners = counted.and_then(|a| self.root.accessors.get(a.value())).map_or(0, |a| a.count.0);
+                scene.ignored_dropped += triangle_count(mode, corners);
+                return Ok(PrimitiveOutcome::Added { leftover_indices: false });
+            }
+        };
         let Some(position_accessor) =
             primitive.attributes.get(&Checked::Valid(json::mesh::Semantic::Positions)).map(|a| a.value())
         else {
@@ -848,13 +870,13 @@ impl Reader<'_> {
             });
         };
         let role = format!("POSITION of mesh {}", self.mesh_label(mesh_index));
-        let positions = self.read_accessor(position_accessor, &role, AccessorUse::Position)?;
+        let positions = self.decoded_accessor(position_accessor, &role, AccessorUse::Position)?;
         let vertex_count = positions.len() / 3;
 
         let indices: Vec<u32> = match primitive.indices {
             Some(accessor) => {
                 let role = format!("indices of mesh {}", self.mesh_label(mesh_index));
-                let values = self.read_accessor(accessor.value(), &role, AccessorUse::Index)?;
+                let values = self.decoded_accessor(accessor.value(), &role, AccessorUse::Index)?;
                 // Index values were read from unsigned integers of at most 32 bits: exact.
                 values.iter().map(|&v| v as u32).collect()
             }
@@ -909,15 +931,6 @@ impl Reader<'_> {
         let corner_triples = triangle_corners(mode, &indices);
         let leftover_indices = mode == Mode::Triangles && !indices.len().is_multiple_of(3);
         let flip = instance.world.fixed_view::<3, 3>(0, 0).determinant() < 0.0;
-        let tag = match instance.inherited.tag {
-            None => NavTag::Auto,
-            Some(OwnTag::Walkable) => NavTag::Walkable,
-            Some(OwnTag::Obstacle) => NavTag::Obstacle,
-            Some(OwnTag::Ignore) => {
-                scene.ignored_dropped += corner_triples.len();
-                return Ok(PrimitiveOutcome::Added { leftover_indices });
-            }
-        };
         if scene.triangles.len() + corner_triples.len() > MAX_TRIANGLES {
             return Err(self.too_large(format!("more than {MAX_TRIANGLES} triangles")));
         }
@@ -943,6 +956,16 @@ impl Reader<'_> {
             });
         }
         Ok(PrimitiveOutcome::Added { leftover_indices })
+    }
+
+    /// [`Self::read_accessor`], once per accessor and use.
+    fn decoded_accessor(&self, index: usize, role: &str, usage: AccessorUse) -> Result<Rc<Vec<f64>>, IngestError> {
+        if let Some(values) = self.decoded.borrow().get(&(index, usage)) {
+            return Ok(Rc::clone(values));
+        }
+        let values = Rc::new(self.read_accessor(index, role, usage)?);
+        self.decoded.borrow_mut().insert((index, usage), Rc::clone(&values));
+        Ok(values)
     }
 
     /// Reads an accessor (with sparse substitution) into `f64`s, checking every byte range.
@@ -1145,7 +1168,7 @@ impl Reader<'_> {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum AccessorUse {
     Position,
     Index,
@@ -1176,6 +1199,17 @@ fn triangle_corners(mode: json::mesh::Mode, indices: &[u32]) -> Vec<[u32; 3]> {
         }
         _ => Vec::new(),
     }
+}
+
+/// How many triangles a triangle primitive of `corners` indices (or vertices) draws.
+fn triangle_count(mode: json::mesh::Mode, corners: u64) -> usize {
+    use json::mesh::Mode;
+    let count = match mode {
+        Mode::Triangles => corners / 3,
+        Mode::TriangleStrip | Mode::TriangleFan => corners.saturating_sub(2),
+        _ => 0,
+    };
+    usize::try_from(count).unwrap_or(usize::MAX)
 }
 
 /// Whether three points lie on one line: exact, through the orientation of their projections
@@ -1584,6 +1618,35 @@ mod tests {
         assert!(progress.warnings[0].contains("'Again'") && progress.warnings[0].contains("mud"));
     }
 
+    #[test]
+    fn ignored_geometry_is_not_decoded_but_counted() {
+        let (mut doc, square) = square_doc();
+        let broken = doc.positions(&[[f32::NAN, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 1.0]]);
+        let mesh = doc.mesh(
+            "Broken",
+            json!([{"attributes": {"POSITION": broken}, "mode": 5}, {"attributes": {"NORMAL": broken}}]),
+        );
+        let helper = doc.node(json!({"name": "Helper", "mesh": mesh, "extras": {"navmesh": "ignore"}}));
+        let ground = doc.node(json!({"name": "Ground", "mesh": square}));
+        doc.scene(&[helper, ground]);
+        let (scene, _) = doc.ingest().unwrap();
+        assert_eq!((scene.triangles.len(), scene.ignored_dropped), (2, 2));
+        // Without the tag the same mesh is an error.
+        doc.nodes[helper].as_object_mut().unwrap().remove("extras");
+        assert!(matches!(doc.ingest().unwrap_err(), IngestError::NonFinitePosition { .. }));
+    }
+
+    #[test]
+    fn triangle_count_matches_the_corner_triples() {
+        use json::mesh::Mode;
+        for mode in [Mode::Triangles, Mode::TriangleStrip, Mode::TriangleFan, Mode::Lines] {
+            for n in 0..12u32 {
+                let indices: Vec<u32> = (0..n).collect();
+                assert_eq!(triangle_corners(mode, &indices).len(), triangle_count(mode, u64::from(n)), "{mode:?} {n}");
+            }
+        }
+    }
+
     fn extras_error(extras: Value) -> IngestError {
         let (mut doc, mesh) = square_doc();
         let target = doc.node(json!({"name": "Target"}));
@@ -1594,7 +1657,8 @@ mod tests {
 
     #[test]
     fn bad_extras_are_typed_errors_naming_the_node() {
-        for cost in [json!(0.5), json!(-2.0), json!(0.0)] {
+        // 1e300 is finite in f64 but not in the asset's f32.
+        for cost in [json!(0.5), json!(-2.0), json!(0.0), json!(1e300)] {
             let err = extras_error(json!({"area": "ice", "cost": cost}));
             assert!(matches!(&err, IngestError::BadAreaCost { node, .. } if node == "'Tagged'"), "{err}");
         }
@@ -1818,14 +1882,83 @@ mod tests {
         use super::*;
         use proptest::prelude::*;
 
-        fn sample() -> Vec<u8> {
+        fn sample_doc() -> Doc {
             let (mut doc, mesh) = square_doc();
             let strip = doc.mesh("Strip", json!([{"attributes": {"POSITION": 0}, "mode": 5}]));
+            let indices_view = doc.view(&[1u8, 3]);
+            let values_view =
+                doc.view(&[1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0].iter().flat_map(|c| c.to_le_bytes()).collect::<Vec<_>>());
+            let sparse = doc.accessor(json!({"bufferView": 0, "byteOffset": 0, "componentType": 5126, "count": 4,
+                "type": "VEC3", "sparse": {"count": 2, "indices": {"bufferView": indices_view, "componentType": 5121},
+                "values": {"bufferView": values_view, "byteOffset": 0}}}));
+            let fan = doc.mesh("Fan", json!([{"attributes": {"POSITION": sparse}, "indices": 1, "mode": 6}]));
             let child = doc.node(json!({"name": "C", "mesh": strip, "scale": [-1.0, 1.0, 1.0],
                                         "extras": {"area": "grass", "cost": 2.0}}));
-            let n = doc.node(json!({"mesh": mesh, "children": [child], "extras": {"navmesh": "walkable"}}));
+            let grandchild = doc
+                .node(json!({"name": "G", "mesh": fan, "matrix": [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0,
+                                              0.0, 0.0, 1.0, 0.0, 0.0, 2.0, 0.0, 1.0]}));
+            doc.nodes[child]["children"] = json!([grandchild]);
+            let n = doc.node(json!({"mesh": mesh, "children": [child], "extras": {"navmesh": "walkable",
+                                    "navmesh_link": {"to": "C"}}}));
             doc.scene(&[n]);
-            doc.glb()
+            doc
+        }
+
+        fn sample() -> Vec<u8> {
+            sample_doc().glb()
+        }
+
+        #[test]
+        fn the_fuzz_sample_itself_is_a_valid_level() {
+            let (scene, _) = sample_doc().ingest().unwrap();
+            // Square 2 + strip 2 + fan of 6 indices 4, all under the walkable root.
+            assert_eq!(scene.triangles.len() + scene.degenerate_dropped, 8);
+            assert!(scene.triangles.len() >= 6);
+            assert_eq!(scene.links.len(), 1);
+            assert!(scene.triangles.iter().all(|t| t.tag == NavTag::Walkable));
+        }
+
+        /// Paths (object keys and array positions) of every number in a JSON value.
+        fn number_paths(value: &Value, path: &mut Vec<Value>, out: &mut Vec<Vec<Value>>) {
+            match value {
+                Value::Number(_) => out.push(path.clone()),
+                Value::Array(items) => {
+                    for (k, item) in items.iter().enumerate() {
+                        path.push(json!(k));
+                        number_paths(item, path, out);
+                        path.pop();
+                    }
+                }
+                Value::Object(map) => {
+                    for (key, item) in map {
+                        path.push(json!(key));
+                        number_paths(item, path, out);
+                        path.pop();
+                    }
+                }
+                _ => {}
+            }
+        }
+
+        fn at_path<'v>(value: &'v mut Value, path: &[Value]) -> &'v mut Value {
+            path.iter().fold(value, |v, step| match step {
+                Value::String(key) => &mut v[key.as_str()],
+                step => &mut v[step.as_u64().unwrap() as usize],
+            })
+        }
+
+        fn hostile_number() -> impl Strategy<Value = Value> {
+            prop_oneof![
+                3 => (0u64..8).prop_map(|v| json!(v)),
+                1 => Just(json!(0)),
+                1 => Just(json!(u32::MAX)),
+                1 => Just(json!(u64::MAX)),
+                1 => Just(json!(1u64 << 31)),
+                1 => Just(json!(-1)),
+                1 => Just(json!(0.5)),
+                1 => Just(json!(-3.0e38)),
+                1 => (0u64..100_000).prop_map(|v| json!(v)),
+            ]
         }
 
         proptest! {
@@ -1848,6 +1981,28 @@ mod tests {
                     bytes.truncate(cut.index(bytes.len()));
                 }
                 let result = ingest_slice(&bytes, Path::new("fuzz.glb"), &mut NoProgressForTests);
+                prop_assert!(!matches!(result, Err(IngestError::Internal { .. })), "{:?}", result.err());
+            }
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig { cases: 4096, ..ProptestConfig::default() })]
+
+            /// Hostile numbers in the JSON (indices, offsets, counts, strides, modes, component
+            /// types, transforms) give errors or scenes, never a panic.
+            #[test]
+            fn hostile_json_numbers_never_panic(
+                edits in proptest::collection::vec((any::<prop::sample::Index>(), hostile_number()), 1..6),
+            ) {
+                let doc = sample_doc();
+                let mut root = doc.json();
+                let mut paths = Vec::new();
+                number_paths(&root, &mut Vec::new(), &mut paths);
+                for (at, number) in edits {
+                    let path = &paths[at.index(paths.len())];
+                    *at_path(&mut root, path) = number;
+                }
+                let result = ingest_slice(&glb(&root, &doc.bin), Path::new("fuzz.glb"), &mut NoProgressForTests);
                 prop_assert!(!matches!(result, Err(IngestError::Internal { .. })), "{:?}", result.err());
             }
         }
