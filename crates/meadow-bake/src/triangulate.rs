@@ -1547,26 +1547,7 @@ pub(crate) mod checks {
     /// its unit grid: neighbouring diamonds touch at points, and border ones touch the outer
     /// ring.
     pub fn diamond_lattice() -> impl Strategy<Value = PolygonWithHoles> {
-        (2usize..6, proptest::collection::vec(any::<bool>(), 36)).prop_map(|(n, cells)| {
-            let side = n as f64;
-            let mut outer = Vec::new();
-            for s in 0..4 {
-                for i in 0..2 * n {
-                    let t = i as f64 * 0.5;
-                    outer.push(match s {
-                        0 => [t, 0.0],
-                        1 => [side, t],
-                        2 => [side - t, side],
-                        _ => [0.0, side - t],
-                    });
-                }
-            }
-            let holes = (0..n * n)
-                .filter(|&c| cells[c])
-                .map(|c| diamond([(c % n) as f64 + 0.5, (c / n) as f64 + 0.5], 0.5, true))
-                .collect();
-            PolygonWithHoles { outer, holes }
-        })
+        (2usize..6, proptest::collection::vec(any::<bool>(), 36)).prop_map(|(n, cells)| lattice(n, &cells))
     }
 
     /// Polygons with holes as a boolean-operation library makes them: a union of random grid

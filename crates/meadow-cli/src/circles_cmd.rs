@@ -153,7 +153,7 @@ pub fn run(args: &CirclesArgs) -> Result<()> {
         results.push((query, radius, result));
     }
     if let Some(svg) = &args.svg {
-        std::fs::write(svg, render_svg(&scene.circles, &results))
+        meadow::asset::write_atomically(svg, render_svg(&scene.circles, &results).as_bytes())
             .with_context(|| format!("cannot write {}", svg.display()))?;
     }
     Ok(())

@@ -49,8 +49,7 @@ pub fn run(args: &SimulateArgs) -> anyhow::Result<()> {
 
     let mut csv = match &args.out {
         Some(path) => {
-            let file = File::create(path).with_context(|| format!("creating {}", path.display()))?;
-            let mut w = BufWriter::new(file);
+            let mut w = AtomicOutput::create(path)?;
             writeln!(w, "step,agent,x,y")?;
             write_rows(&mut w, 0, run.simulator.positions())?;
             Some(w)
@@ -80,13 +79,13 @@ pub fn run(args: &SimulateArgs) -> anyhow::Result<()> {
     if let Some(e) = write_error {
         return Err(e).context("writing the CSV");
     }
-    if let Some(mut w) = csv {
-        w.flush().context("writing the CSV")?;
+    if let Some(w) = csv {
+        w.commit().context("writing the CSV")?;
     }
     if let (Some(path), Some(trails)) = (&args.svg, &trails) {
         let radii: Vec<f32> = run.simulator.agent_params().iter().map(|p| p.radius).collect();
         let svg = draw_svg(&scenario.obstacles, "#777", trails, run.goals(), &radii);
-        std::fs::write(path, svg).with_context(|| format!("writing {}", path.display()))?;
+        meadow::asset::write_atomically(path, svg.as_bytes()).with_context(|| format!("writing {}", path.display()))?;
     }
 
     let steps = run.steps();
@@ -126,8 +125,7 @@ fn run_crowd(
 
     let mut csv = match &args.out {
         Some(path) => {
-            let file = File::create(path).with_context(|| format!("creating {}", path.display()))?;
-            let mut w = BufWriter::new(file);
+            let mut w = AtomicOutput::create(path)?;
             writeln!(w, "step,agent,x,y,z")?;
             write_rows_3d(&mut w, 0, crowd.positions())?;
             Some(w)
@@ -161,12 +159,12 @@ fn run_crowd(
     if let Some(e) = write_error {
         return Err(e).context("writing the CSV");
     }
-    if let Some(mut w) = csv {
-        w.flush().context("writing the CSV")?;
+    if let Some(w) = csv {
+        w.commit().context("writing the CSV")?;
     }
     if let (Some(path), Some(trails)) = (&args.svg, &trails) {
         let svg = render_crowd_svg(&crowd, trails);
-        std::fs::write(path, svg).with_context(|| format!("writing {}", path.display()))?;
+        meadow::asset::write_atomically(path, svg.as_bytes()).with_context(|| format!("writing {}", path.display()))?;
     }
     let steps = crowd.steps();
     eprintln!(
@@ -284,4 +282,50 @@ fn draw_svg(polygons: &[Vec<[f32; 2]>], fill: &str, trails: &[Vec<Vec2>], goals:
     }
     s.push_str("</svg>\n");
     s
+}
+
+/// An output file written under a temporary sibling name and renamed over the target only when
+/// complete, so a failed or interrupted run never leaves a half-written file behind.
+struct AtomicOutput {
+    target: std::path::PathBuf,
+    tmp: std::path::PathBuf,
+    writer: Option<BufWriter<File>>,
+}
+
+impl AtomicOutput {
+    fn create(target: &std::path::Path) -> anyhow::Result<Self> {
+        let name = target.file_name().with_context(|| format!("{} has no file name", target.display()))?;
+        let mut tmp_name = std::ffi::OsString::from(".");
+        tmp_name.push(name);
+        tmp_name.push(format!(".tmp-{}", std::process::id()));
+        let tmp = target.with_file_name(tmp_name);
+        let file = File::create(&tmp).with_context(|| format!("creating {}", target.display()))?;
+        Ok(AtomicOutput { target: target.to_path_buf(), tmp, writer: Some(BufWriter::new(file)) })
+    }
+
+    /// Flushes, syncs and renames the file into place.
+    fn commit(mut self) -> anyhow::Result<()> {
+        let writer = self.writer.take().expect("commit runs once");
+        let file = writer.into_inner().map_err(|e| e.into_error())?;
+        file.sync_all()?;
+        std::fs::rename(&self.tmp, &self.target).with_context(|| format!("writing {}", self.target.display()))
+    }
+}
+
+impl Write for AtomicOutput {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.writer.as_mut().expect("writer present until commit").write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.writer.as_mut().expect("writer present until commit").flush()
+    }
+}
+
+impl Drop for AtomicOutput {
+    fn drop(&mut self) {
+        if self.writer.take().is_some() {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
 }
