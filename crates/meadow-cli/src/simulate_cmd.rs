@@ -76,16 +76,11 @@ pub fn run(args: &SimulateArgs) -> anyhow::Result<()> {
         })
     });
     let elapsed = started.elapsed();
-    if let Some(e) = write_error {
-        return Err(e).context("writing the CSV");
-    }
-    if let Some(w) = csv {
-        w.commit().context("writing the CSV")?;
-    }
+    finish_csv(write_error, csv)?;
     if let (Some(path), Some(trails)) = (&args.svg, &trails) {
         let radii: Vec<f32> = run.simulator.agent_params().iter().map(|p| p.radius).collect();
         let svg = draw_svg(&scenario.obstacles, "#777", trails, run.goals(), &radii);
-        meadow::asset::write_atomically(path, svg.as_bytes()).with_context(|| format!("writing {}", path.display()))?;
+        write_svg(path, &svg)?;
     }
 
     let steps = run.steps();
@@ -156,15 +151,10 @@ fn run_crowd(
         })
     });
     let elapsed = started.elapsed();
-    if let Some(e) = write_error {
-        return Err(e).context("writing the CSV");
-    }
-    if let Some(w) = csv {
-        w.commit().context("writing the CSV")?;
-    }
+    finish_csv(write_error, csv)?;
     if let (Some(path), Some(trails)) = (&args.svg, &trails) {
         let svg = render_crowd_svg(&crowd, trails);
-        meadow::asset::write_atomically(path, svg.as_bytes()).with_context(|| format!("writing {}", path.display()))?;
+        write_svg(path, &svg)?;
     }
     let steps = crowd.steps();
     eprintln!(
@@ -328,4 +318,20 @@ impl Drop for AtomicOutput {
             let _ = std::fs::remove_file(&self.tmp);
         }
     }
+}
+
+/// Ends a CSV output: reports a write error from the run, else moves the file into place.
+fn finish_csv(write_error: Option<std::io::Error>, csv: Option<AtomicOutput>) -> anyhow::Result<()> {
+    if let Some(e) = write_error {
+        return Err(e).context("writing the CSV");
+    }
+    if let Some(w) = csv {
+        w.commit().context("writing the CSV")?;
+    }
+    Ok(())
+}
+
+/// Writes an SVG drawing atomically.
+fn write_svg(path: &std::path::Path, svg: &str) -> anyhow::Result<()> {
+    meadow::asset::write_atomically(path, svg.as_bytes()).with_context(|| format!("writing {}", path.display()))
 }
