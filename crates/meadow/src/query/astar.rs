@@ -18,19 +18,20 @@ struct Node {
     g: f64,
     /// The node this one was reached from.
     parent: u32,
-    /// Query generation in which the node was last touched; other values mean "unvisited".
+    /// `2 × generation` when the node was last touched in that query generation, plus one once
+    /// its cost is final (closed); other values mean "unvisited". One word for both, so the
+    /// search touches one cache line per node.
     stamp: u32,
 }
 
 /// An open-list entry. The open list is a plain binary heap with lazy deletion: a node whose
-/// cost improves is pushed again and the stale entry skipped when popped, so sifting touches
-/// only the heap's own contiguous memory (no position bookkeeping in the node pool).
+/// cost improves is pushed again and the stale entry (larger `f`, popped later) is skipped
+/// because the node is closed by then, so sifting touches only the heap's own contiguous
+/// memory (no position bookkeeping in the node pool).
 #[derive(Clone, Copy, Debug)]
 struct OpenEntry {
     /// `g` plus the heuristic.
     f: f64,
-    /// `g` when pushed; an entry whose `g` exceeds the node's current `g` is stale.
-    g: f64,
     node: u32,
 }
 
@@ -60,8 +61,9 @@ impl Ord for OpenEntry {
 #[derive(Clone, Debug, Default)]
 pub struct PathQuery {
     nodes: Vec<Node>,
-    /// Per node: the generation in which its cost became final.
-    closed: Vec<u32>,
+    /// Per area type: its cost multiplier under the current query's filter, or a negative
+    /// value when the filter excludes it (looked up once per query, not per edge).
+    area_costs: Vec<f64>,
     open: std::collections::BinaryHeap<OpenEntry>,
     generation: u32,
     /// Half-edges of the found path, start to goal.
@@ -106,6 +108,8 @@ enum SearchEnd {
     /// Goal unreachable; the reached node (possibly the start node) whose polygon comes nearest
     /// the goal, and that nearest point.
     Partial(u32, [f64; 3]),
+    /// Goal unreachable and no partial path asked for.
+    Unreachable,
 }
 
 impl PathQuery {
@@ -121,8 +125,9 @@ impl PathQuery {
         let count = mesh.half_edge_count() + 2;
         if self.nodes.len() < count {
             self.nodes.resize(count, Node::default());
-            self.closed.resize(count, 0);
         }
+        let areas = mesh.mesh().areas().len();
+        self.area_costs.reserve(areas.saturating_sub(self.area_costs.len()));
         // Lazy deletion can hold a node more than once; one entry per node covers the common
         // case, and rarer queries that need more grow the heap once (it keeps its capacity).
         let want = count.saturating_sub(self.open.len());
@@ -220,7 +225,9 @@ impl PathQuery {
         let mut end_point = goal.point;
         let start_node = mesh.half_edge_count() as u32;
         if start.polygon != goal.polygon {
-            match self.search(mesh, start.polygon, start.point, goal.polygon, goal.point, filter, h_scale) {
+            let (allow_partial, goal_at) = (options.allow_partial, (goal.polygon, goal.point));
+            match self.search(mesh, start.polygon, start.point, goal_at, filter, h_scale, allow_partial) {
+                SearchEnd::Unreachable => return Err(PathError::Unreachable),
                 SearchEnd::Goal(last) => self.trace(start_node, last),
                 SearchEnd::Partial(node, point) => {
                     if !options.allow_partial {
@@ -366,7 +373,8 @@ impl PathQuery {
 
     /// Number of search nodes the last query touched (a diagnostic; scans the node pool).
     pub fn last_search_size(&self) -> usize {
-        self.nodes.iter().filter(|n| n.stamp == self.generation && self.generation != 0).count()
+        let touched = self.generation.wrapping_mul(2);
+        self.nodes.iter().filter(|n| self.generation != 0 && n.stamp & !1 == touched).count()
     }
 
     /// Fills `self.edges` with the half-edges from the start to `last` (inclusive).
@@ -388,73 +396,82 @@ impl PathQuery {
         mesh: &QueryMesh,
         start_poly: u32,
         start_pos: [f64; 3],
-        goal_poly: u32,
-        goal_pos: [f64; 3],
+        (goal_poly, goal_pos): (u32, [f64; 3]),
         filter: &QueryFilter,
         h_scale: f64,
+        allow_partial: bool,
     ) -> SearchEnd {
         let nav = mesh.mesh();
         let polygons = &nav.data().polygons;
         let half_edges = mesh.half_edge_count();
         let start_node = half_edges as u32;
         let goal_node = start_node + 1;
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            // Stamps from 2^32 queries ago could look current: wipe them once.
+        self.generation += 1;
+        if self.generation >= 1 << 31 {
+            // Stamps hold twice the generation: before it wraps, wipe them once so that stamps
+            // from 2^31 queries ago cannot look current.
             for n in &mut self.nodes {
                 n.stamp = 0;
             }
-            self.closed.fill(0);
             self.generation = 1;
         }
-        let gen = self.generation;
+        let open_stamp = self.generation.wrapping_mul(2);
+        let closed_stamp = open_stamp | 1;
         self.open.clear();
-        let goal_cost = filter.area_cost(nav, polygons[goal_poly as usize].area);
-        self.nodes[start_node as usize] = Node { g: 0.0, parent: NONE, stamp: gen };
-        self.open.push(OpenEntry { f: dist3(start_pos, goal_pos) * h_scale, g: 0.0, node: start_node });
+        self.area_costs.clear();
+        self.area_costs.extend((0..nav.areas().len()).map(|a| filter.area_cost(nav, a as u16).unwrap_or(-1.0)));
+        let goal_cost = self.area_costs[polygons[goal_poly as usize].area as usize];
+        self.nodes[start_node as usize] = Node { g: 0.0, parent: NONE, stamp: open_stamp };
+        self.open.push(OpenEntry { f: dist3(start_pos, goal_pos) * h_scale, node: start_node });
         while let Some(entry) = self.open.pop() {
             let u = entry.node;
-            if self.closed[u as usize] == gen || entry.g > self.nodes[u as usize].g {
-                continue; // stale duplicate
+            let node = &mut self.nodes[u as usize];
+            if node.stamp == closed_stamp {
+                continue; // stale duplicate of a node already expanded at a lower cost
             }
+            node.stamp = closed_stamp;
+            let g_u = node.g;
             if u == goal_node {
-                return SearchEnd::Goal(self.nodes[u as usize].parent);
+                return SearchEnd::Goal(node.parent);
             }
-            self.closed[u as usize] = gen;
             let (poly, pos, came_from) = if u == start_node {
                 (start_poly, start_pos, NONE)
             } else {
-                match mesh.edge_neighbour(u as usize) {
-                    Some(q) => (q, mesh.half_edges[u as usize].mid, mesh.half_edges[u as usize].twin),
-                    None => continue,
+                let he = &mesh.half_edges[u as usize];
+                if he.neighbour == NONE {
+                    continue;
                 }
+                (he.neighbour, he.mid, he.twin)
             };
-            let Some(cost) = filter.area_cost(nav, polygons[poly as usize].area) else { continue };
-            let g_u = self.nodes[u as usize].g;
-            if poly == goal_poly {
-                if let Some(c) = goal_cost {
-                    self.relax(goal_node, u, g_u + dist3(pos, goal_pos) * c, 0.0, gen);
-                }
+            let cost = self.area_costs[polygons[poly as usize].area as usize];
+            if cost < 0.0 {
+                continue;
+            }
+            if poly == goal_poly && goal_cost >= 0.0 {
+                self.relax(goal_node, u, g_u + dist3(pos, goal_pos) * goal_cost, 0.0, open_stamp);
             }
             let first = mesh.poly_first(poly);
             for h in first..first + mesh.poly_len(poly) {
-                if h as u32 == came_from {
+                let he = mesh.half_edges[h];
+                if h as u32 == came_from || he.neighbour == NONE {
                     continue;
                 }
-                let Some(next) = mesh.edge_neighbour(h) else { continue };
-                if filter.area_cost(nav, polygons[next as usize].area).is_none() {
+                if self.area_costs[polygons[he.neighbour as usize].area as usize] < 0.0 {
                     continue;
                 }
-                let mid = mesh.half_edges[h].mid;
-                self.relax(h as u32, u, g_u + dist3(pos, mid) * cost, dist3(mid, goal_pos) * h_scale, gen);
+                let g = g_u + dist3(pos, he.mid) * cost;
+                self.relax(h as u32, u, g, dist3(he.mid, goal_pos) * h_scale, open_stamp);
             }
+        }
+        if !allow_partial {
+            return SearchEnd::Unreachable;
         }
         // Unreachable: the reached polygon whose nearest point is nearest the goal.
         let mut best = (NONE, start_poly);
         let mut best_point = mesh.closest_point_on_polygon(start_poly, xz(goal_pos));
         let mut best_d = dist3(best_point, goal_pos);
         for h in 0..half_edges {
-            if self.closed[h] != gen {
+            if self.nodes[h].stamp != closed_stamp {
                 continue;
             }
             let Some(poly) = mesh.edge_neighbour(h) else { continue };
@@ -472,12 +489,14 @@ impl PathQuery {
         SearchEnd::Partial(if best.0 == NONE { start_node } else { best.0 }, best_point)
     }
 
-    /// Offers node `v` the cost `g` via `parent`; `h` is its heuristic.
-    fn relax(&mut self, v: u32, parent: u32, g: f64, h: f64, gen: u32) {
+    /// Offers node `v` the cost `g` via `parent`; `h` is its heuristic. Closed nodes keep
+    /// their cost (the heuristic is consistent, so it is final).
+    #[inline]
+    fn relax(&mut self, v: u32, parent: u32, g: f64, h: f64, open_stamp: u32) {
         let node = &mut self.nodes[v as usize];
-        if node.stamp != gen || (g < node.g && self.closed[v as usize] != gen) {
-            *node = Node { g, parent, stamp: gen };
-            self.open.push(OpenEntry { f: g + h, g, node: v });
+        if node.stamp & !1 != open_stamp || (g < node.g && node.stamp == open_stamp) {
+            *node = Node { g, parent, stamp: open_stamp };
+            self.open.push(OpenEntry { f: g + h, node: v });
         }
     }
 }
