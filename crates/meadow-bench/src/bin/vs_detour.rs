@@ -23,7 +23,7 @@ fn main() {
 
 #[cfg(feature = "detour")]
 mod bench {
-    use meadow::query::{PathQuery, QueryFilter, QueryMesh, SplitMix64};
+    use meadow::query::{Path as MeadowPath, PathOptions, PathQuery, QueryFilter, QueryMesh, SplitMix64};
     use meadow::BakeSettings;
     use meadow_bake::{ingest, NoProgress};
     use meadow_bench::detour::{DetourMesh, RecastSettings};
@@ -107,8 +107,12 @@ mod bench {
             let filter = QueryFilter::new();
             let mut query = PathQuery::new(&mesh);
             // Warm-up: both libraries touch their data once before timing.
+            // The allocation-free form of `find_path` (default options: string pulled), as a game
+            // loop calls it; Detour likewise writes into caller-owned buffers.
+            let mut out = MeadowPath::default();
+            let options = PathOptions::default();
             for &(a, b) in points.iter().take(20) {
-                let _ = query.find_path(&mesh, a, b, &filter);
+                let _ = query.find_path_into(&mesh, a, b, &filter, options, &mut out);
                 let _ = detour.path_length(a, b, EXTENTS);
             }
             let (mut t_meadow, mut t_detour) = (Vec::new(), Vec::new());
@@ -116,13 +120,13 @@ mod bench {
             let (mut only_meadow, mut only_detour) = (0, 0);
             for &(a, b) in &points {
                 let t = Instant::now();
-                let m = query.find_path(&mesh, a, b, &filter);
+                let m = query.find_path_into(&mesh, a, b, &filter, options, &mut out).map(|()| out.length);
                 t_meadow.push(t.elapsed().as_secs_f64());
                 let t = Instant::now();
                 let d = detour.path_length(a, b, EXTENTS);
                 t_detour.push(t.elapsed().as_secs_f64());
                 match (m, d) {
-                    (Ok(m), Some(d)) if d > 1e-6 => ratios.push((m.length / d, m.length, d, a, b)),
+                    (Ok(m), Some(d)) if d > 1e-6 => ratios.push((m / d, m, d, a, b)),
                     (Ok(_), Some(_)) => {}
                     (Ok(_), None) => only_meadow += 1,
                     (Err(_), Some(_)) => only_detour += 1,
