@@ -2,7 +2,8 @@
 //! independently of the bake (exact overlap tests, clearance oracles, analytic areas).
 
 use meadow::{BakeSettings, NavMesh};
-use meadow_bake::{classify, ingest, BakeError, NoProgress};
+use meadow_bake::region::{self, Regions};
+use meadow_bake::{classify, ingest, simplify, BakeError, NoProgress};
 use meadow_suite::*;
 use std::path::Path;
 
@@ -96,6 +97,45 @@ fn corridor_area_is_analytic() {
         let rel = (mesh.total_area() - expected).abs() / expected;
         assert!(rel < 1e-3, "radius {r}: area {} vs analytic {expected} ({:.4}%)", mesh.total_area(), rel * 100.0);
     }
+}
+
+/// The region rings of open_floor carry hundreds of millimetre zigzag and near-collinear
+/// vertices (331 before the simplify stage existed, 160 after): far fewer must reach the mesh,
+/// and the free area may only change by what the tolerances allow along the boundary.
+#[test]
+fn open_floor_rings_are_simplified_within_tolerance() {
+    let s = BakeSettings::DEFAULT;
+    let path = level("open_floor.gltf");
+    let scene = ingest::ingest_file(&path, &mut NoProgress).unwrap();
+    let classified = classify::classify(&scene, s.max_slope);
+    let regions = region::build_regions(&classified, &region::RegionParams::from(&s), &mut NoProgress).unwrap();
+    let params = simplify::SimplifyParams::from(&s);
+    let simplified = simplify::simplify_regions(&regions, &params, &mut NoProgress);
+    let rings = |r: &Regions| -> Vec<Vec<[f64; 2]>> {
+        r.areas
+            .iter()
+            .flat_map(|a| &a.polygons)
+            .flat_map(|p| std::iter::once(p.outer.clone()).chain(p.holes.iter().cloned()))
+            .collect()
+    };
+    let count = |r: &Regions| rings(r).iter().map(Vec::len).sum::<usize>();
+    let area = |r: &Regions| r.areas.iter().flat_map(|a| &a.polygons).map(|p| p.area()).sum::<f64>();
+    let perimeter: f64 = rings(&regions)
+        .iter()
+        .map(|ring| (0..ring.len()).map(|i| distance(ring[i], ring[(i + 1) % ring.len()])).sum::<f64>())
+        .sum();
+    assert!(count(&simplified) < 200, "{} ring vertices before, {} after", count(&regions), count(&simplified));
+    let change = area(&simplified) - area(&regions);
+    assert!(
+        change >= -perimeter * params.shrink && change <= perimeter * params.grow,
+        "free area changed by {change} m² along a {perimeter} m boundary"
+    );
+    let mesh = bake(&path, &s);
+    assert!(mesh.vertices().len() < 200, "{} mesh vertices", mesh.vertices().len());
+}
+
+fn distance(a: [f64; 2], b: [f64; 2]) -> f64 {
+    (a[0] - b[0]).hypot(a[1] - b[1])
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //!
 //! The pipeline is one module per stage, each a function from one named type to the next:
 //! [`ingest`] (`Scene`) → [`classify`] (`Classified`) → [`region`] (`Regions`) →
-//! [`triangulate`] (`Triangulation`) → [`convex`] (`ConvexMesh`) → [`portals`] (edge links) →
+//! [`simplify`] (`Regions`) → [`triangulate`] (`Triangulation`) → [`convex`] (`ConvexMesh`) → [`portals`] (edge links) →
 //! [`assemble`] (`NavMesh`).
 
 pub mod assemble;
@@ -13,6 +13,7 @@ pub mod ingest;
 pub mod portals;
 pub mod progress;
 pub mod region;
+pub mod simplify;
 pub mod triangulate;
 
 pub use meadow::BakeSettings;
@@ -85,6 +86,8 @@ pub fn bake(scene: &Scene, settings: &BakeSettings, progress: &mut dyn Progress)
     if regions.areas.is_empty() {
         return Err(BakeError::NothingWalkable { radius: settings.radius, height: settings.height });
     }
+
+    let regions = simplify::simplify_regions(&regions, &simplify::SimplifyParams::from(settings), progress);
 
     let polygon_total: usize = regions.areas.iter().map(|a| a.polygons.len()).sum();
     progress.begin(Stage::Triangulate, polygon_total as u64);

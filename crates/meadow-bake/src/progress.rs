@@ -9,6 +9,8 @@ pub enum Stage {
     Classify,
     /// Computing the free walkable area as polygons with holes.
     Region,
+    /// Dropping ring vertices that carry no shape (near-collinear runs, millimetre zigzags).
+    Simplify,
     /// Ear-clipping the regions into triangles.
     Triangulate,
     /// Merging triangles into convex polygons.
@@ -21,10 +23,11 @@ pub enum Stage {
 
 impl Stage {
     /// Every stage in pipeline order.
-    pub const ALL: [Stage; 7] = [
+    pub const ALL: [Stage; 8] = [
         Stage::Ingest,
         Stage::Classify,
         Stage::Region,
+        Stage::Simplify,
         Stage::Triangulate,
         Stage::Convex,
         Stage::Portals,
@@ -37,6 +40,7 @@ impl Stage {
             Stage::Ingest => "ingest",
             Stage::Classify => "classify",
             Stage::Region => "region",
+            Stage::Simplify => "simplify",
             Stage::Triangulate => "triangulate",
             Stage::Convex => "convex",
             Stage::Portals => "portals",

@@ -1,0 +1,669 @@
+//! Stage 3b, simplify: [`Regions`] → [`Regions`] with the near-collinear and millimetre-scale
+//! zigzag vertices of the region rings removed.
+//!
+//! The region stage's booleans and offsets leave many vertices that carry no shape: runs of
+//! almost collinear points and back-and-forth jaggies a grid step or two high. Every ring is cut
+//! into chains at its *pinned* vertices and each chain is simplified Douglas–Peucker style with
+//! an asymmetric tolerance. Free area lies left of every ring edge (outer rings counter-clockwise,
+//! holes clockwise), so a chain `a … b` may be replaced by its chord `a → b` when every vertex
+//! between them lies
+//!
+//! * right of the chord (in blocked space, so dropping it *shrinks* the free area, which never
+//!   costs clearance) within [`SimplifyParams::shrink`], or
+//! * anywhere within [`SimplifyParams::grow`] of the chord (dropping a vertex on the free side
+//!   lets the boundary move that much closer to a wall, so this stays a grid step or two),
+//!
+//! and the chord crosses or touches nothing: no edge of any ring meets it except at `a` and `b`,
+//! and no vertex of any ring lies inside or on the region between the chain and the chord.
+//!
+//! Pinned vertices are those whose position occurs more than once among all rings: where regions
+//! of different areas touch (every ring vertex of one lies on a ring vertex of the other, so the
+//! shared boundary is made of such vertices only and is never changed), where rings touch each
+//! other and where a ring touches itself. Rings keep at least three vertices and their
+//! orientation; no ring or polygon is dropped.
+//!
+//! Every chord is checked against the *original* rings, so the decisions do not depend on the
+//! order chains are visited in, and any set of accepted chords is free of crossings together: a
+//! chord that crossed another accepted chord would have to enter that chord's swept region and
+//! leave it through an original edge or end inside it, and both were ruled out.
+
+use crate::grid::{Box2, BoxGrid};
+use crate::progress::{Progress, Stage};
+use crate::region::{PolygonWithHoles, Regions, GRID_SCALE};
+use meadow::geom::{orient2d, point_segment_distance, signed_area, Point2};
+use meadow::BakeSettings;
+
+/// Default [`SimplifyParams::grow`]: two region grid steps (≈ 1 mm).
+pub const GROW_TOLERANCE: f64 = 2.0 / GRID_SCALE;
+
+/// How far simplified ring edges may move from the vertices they replace, in metres.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SimplifyParams {
+    /// Largest distance of a dropped vertex on the blocked side of its chord (the free area
+    /// shrinks). Default: the bake's arc tolerance.
+    pub shrink: f64,
+    /// Largest distance of a dropped vertex on the free side of its chord (the free area grows
+    /// into the clearance zone). Default: [`GROW_TOLERANCE`].
+    pub grow: f64,
+}
+
+impl From<&BakeSettings> for SimplifyParams {
+    fn from(s: &BakeSettings) -> Self {
+        SimplifyParams { shrink: s.arc_tolerance, grow: GROW_TOLERANCE }
+    }
+}
+
+/// Returns `regions` with every ring simplified (see the module docs); everything else is kept.
+pub fn simplify_regions(regions: &Regions, params: &SimplifyParams, progress: &mut dyn Progress) -> Regions {
+    let rings: Vec<&[Point2]> = regions
+        .areas
+        .iter()
+        .flat_map(|a| a.polygons.iter())
+        .flat_map(|p| std::iter::once(&p.outer).chain(p.holes.iter()))
+        .map(|r| r.as_slice())
+        .collect();
+    progress.begin(Stage::Simplify, rings.len() as u64);
+    let finite = rings.iter().all(|r| r.iter().flatten().all(|c| c.is_finite()));
+    let tolerances_ok = params.shrink.is_finite() && params.grow.is_finite();
+    if !finite || !tolerances_ok || rings.is_empty() {
+        progress.finish(Stage::Simplify);
+        return regions.clone();
+    }
+    let mut simplifier = Simplifier::new(&rings, params);
+    let mut simplified: Vec<Vec<Point2>> = Vec::with_capacity(rings.len());
+    for r in 0..rings.len() {
+        simplified.push(simplifier.ring(r));
+        if r % 256 == 0 {
+            progress.advance(Stage::Simplify, r as u64);
+        }
+    }
+    let mut next = simplified.into_iter();
+    let mut take = |original: &Vec<Point2>| next.next().unwrap_or_else(|| original.clone());
+    let mut out = regions.clone();
+    for area in &mut out.areas {
+        for poly in &mut area.polygons {
+            let PolygonWithHoles { outer, holes } = poly;
+            *outer = take(outer);
+            for h in holes.iter_mut() {
+                *h = take(h);
+            }
+        }
+    }
+    progress.finish(Stage::Simplify);
+    out
+}
+
+/// The original rings with an index over their edges, and scratch space for queries.
+struct Simplifier<'a> {
+    rings: &'a [&'a [Point2]],
+    params: SimplifyParams,
+    /// Global index of each ring's first vertex (vertex `k` of ring `r` starts edge `first[r] + k`).
+    first: Vec<usize>,
+    /// Owning ring of each global edge.
+    owner: Vec<u32>,
+    /// Whether each global vertex's position occurs more than once among all rings.
+    pinned: Vec<bool>,
+    grid: BoxGrid,
+    near: Vec<u32>,
+}
+
+impl<'a> Simplifier<'a> {
+    fn new(rings: &'a [&'a [Point2]], params: &SimplifyParams) -> Self {
+        let mut first = Vec::with_capacity(rings.len() + 1);
+        let mut owner = Vec::new();
+        let mut boxes: Vec<Box2> = Vec::new();
+        for (r, ring) in rings.iter().enumerate() {
+            first.push(owner.len());
+            for k in 0..ring.len() {
+                let (p, q) = (ring[k], ring[(k + 1) % ring.len()]);
+                owner.push(r as u32);
+                boxes.push([p[0].min(q[0]), p[1].min(q[1]), p[0].max(q[0]), p[1].max(q[1])]);
+            }
+        }
+        first.push(owner.len());
+        let mut order: Vec<(Point2, usize)> =
+            rings.iter().flat_map(|r| r.iter().copied()).enumerate().map(|(i, p)| (p, i)).collect();
+        order.sort_unstable_by(|a, b| a.0[0].total_cmp(&b.0[0]).then(a.0[1].total_cmp(&b.0[1])).then(a.1.cmp(&b.1)));
+        let mut pinned = vec![false; owner.len()];
+        for run in order.chunk_by(|a, b| a.0 == b.0) {
+            if run.len() > 1 {
+                run.iter().for_each(|&(_, i)| pinned[i] = true);
+            }
+        }
+        Simplifier { rings, params: *params, first, owner, pinned, grid: BoxGrid::new(&boxes, 2.0), near: Vec::new() }
+    }
+
+    /// The simplified ring `r` (the original if simplifying would leave it degenerate).
+    fn ring(&mut self, r: usize) -> Vec<Point2> {
+        let ring = self.rings[r];
+        let n = ring.len();
+        if n <= 3 {
+            return ring.to_vec();
+        }
+        let Some(anchors) = self.anchors(r) else {
+            return ring.to_vec();
+        };
+        let mut keep = vec![true; n];
+        for (w, &start) in anchors.iter().enumerate() {
+            let end = anchors[(w + 1) % anchors.len()];
+            let len = (end + n - start) % n;
+            self.chain(r, start, if len == 0 { n } else { len }, &mut keep);
+        }
+        let out: Vec<Point2> = ring.iter().zip(&keep).filter(|(_, &k)| k).map(|(p, _)| *p).collect();
+        let (before, after) = (signed_area(ring), signed_area(&out));
+        let same_orientation = (before > 0.0 && after > 0.0) || (before < 0.0 && after < 0.0);
+        if out.len() >= 3 && same_orientation {
+            out
+        } else {
+            ring.to_vec()
+        }
+    }
+
+    /// The ring indices that chains run between, ascending: the pinned vertices, plus the
+    /// lowest vertex (by x, then z) and the one farthest from it so that there are at least two.
+    /// `None` when the ring has no two distinct positions.
+    fn anchors(&self, r: usize) -> Option<Vec<usize>> {
+        let ring = self.rings[r];
+        let base = self.first[r];
+        let mut anchors: Vec<usize> = (0..ring.len()).filter(|&k| self.pinned[base + k]).collect();
+        if anchors.len() < 2 {
+            let low = (0..ring.len())
+                .min_by(|&i, &j| ring[i][0].total_cmp(&ring[j][0]).then(ring[i][1].total_cmp(&ring[j][1])))?;
+            let dist2 = |k: usize| (ring[k][0] - ring[low][0]).powi(2) + (ring[k][1] - ring[low][1]).powi(2);
+            // The first of the farthest (max_by would return the last).
+            let far = (0..ring.len()).rev().max_by(|&i, &j| dist2(i).total_cmp(&dist2(j)))?;
+            if dist2(far) <= 0.0 {
+                return None;
+            }
+            anchors.extend([low, far]);
+            anchors.sort_unstable();
+            anchors.dedup();
+        }
+        Some(anchors)
+    }
+
+    /// Simplifies the chain of `len` edges from ring vertex `start`, clearing `keep` for the
+    /// vertices it drops (Douglas–Peucker with an explicit stack).
+    fn chain(&mut self, r: usize, start: usize, len: usize, keep: &mut [bool]) {
+        let ring = self.rings[r];
+        let n = ring.len();
+        let at = |s: usize| ring[(start + s) % n];
+        let mut stack = vec![(0usize, len)];
+        while let Some((s, e)) = stack.pop() {
+            if e - s < 2 {
+                continue;
+            }
+            let (a, b) = (at(s), at(e));
+            let split = if a == b {
+                // A closed sub-chain (the ring touches itself): split at the farthest vertex.
+                Some(farthest(s, e, |k| (at(k)[0] - a[0]).hypot(at(k)[1] - a[1])))
+            } else {
+                let mut worst: Option<(f64, usize)> = None;
+                for k in s + 1..e {
+                    let p = at(k);
+                    let d = point_segment_distance(p, a, b);
+                    let blocked_side = orient2d(a, b, p) < 0.0;
+                    let limit = if blocked_side { self.params.shrink.max(self.params.grow) } else { self.params.grow };
+                    if d > limit {
+                        let score = d / limit.max(f64::MIN_POSITIVE);
+                        if worst.is_none_or(|(w, _)| score > w) {
+                            worst = Some((score, k));
+                        }
+                    }
+                }
+                match worst {
+                    Some((_, k)) => Some(k),
+                    None if self.chord_is_clear(r, start, s, e) => None,
+                    None => Some(farthest(s, e, |k| point_segment_distance(at(k), a, b))),
+                }
+            };
+            match split {
+                Some(k) => {
+                    stack.push((k, e));
+                    stack.push((s, k));
+                }
+                None => (s + 1..e).for_each(|k| keep[(start + k) % n] = false),
+            }
+        }
+    }
+
+    /// Whether the chord from chain offset `s` to `e` (chain of ring `r` starting at `start`)
+    /// meets no other ring edge except at its ends, and no other ring vertex lies in the region
+    /// between it and the chain.
+    fn chord_is_clear(&mut self, r: usize, start: usize, s: usize, e: usize) -> bool {
+        let ring = self.rings[r];
+        let n = ring.len();
+        let at = |k: usize| ring[(start + k) % n];
+        let (a, b) = (at(s), at(e));
+        let mut bounds = [f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY];
+        for k in s..=e {
+            let p = at(k);
+            bounds = [bounds[0].min(p[0]), bounds[1].min(p[1]), bounds[2].max(p[0]), bounds[3].max(p[1])];
+        }
+        let mut near = std::mem::take(&mut self.near);
+        self.grid.query(&bounds, &mut near);
+        let mut clear = true;
+        for &edge in &near {
+            let edge = edge as usize;
+            let other = self.owner[edge] as usize;
+            let k = edge - self.first[other];
+            // Offset of the edge's first vertex along this chain, if it belongs to the ring.
+            let offset = (other == r).then(|| (k + n - start) % n);
+            if offset.is_some_and(|o| o >= s && o < e) {
+                continue; // an edge of the chain itself
+            }
+            let ring2 = self.rings[other];
+            let (p, q) = (ring2[k], ring2[(k + 1) % ring2.len()]);
+            if !edge_spares_chord(a, b, p, q) {
+                clear = false;
+                break;
+            }
+            let inside_bounds = p[0] >= bounds[0] && p[0] <= bounds[2] && p[1] >= bounds[1] && p[1] <= bounds[3];
+            if p != a && p != b && inside_bounds && in_swept_region((s..=e).map(at), p) {
+                clear = false;
+                break;
+            }
+        }
+        self.near = near;
+        clear
+    }
+}
+
+/// The offset in `s+1..e` with the largest `dist` (the first of equals).
+fn farthest(s: usize, e: usize, dist: impl Fn(usize) -> f64) -> usize {
+    let mut best = (f64::NEG_INFINITY, s + 1);
+    for k in s + 1..e {
+        let d = dist(k);
+        if d > best.0 {
+            best = (d, k);
+        }
+    }
+    best.1
+}
+
+/// Whether the closed segment `p q` meets the chord `a → b` at most in a shared endpoint (`a` or
+/// `b` is `p` or `q`) without running along it.
+fn edge_spares_chord(a: Point2, b: Point2, p: Point2, q: Point2) -> bool {
+    if !segments_meet(a, b, p, q) {
+        return true;
+    }
+    let at_a = p == a || q == a;
+    let at_b = p == b || q == b;
+    if at_a == at_b {
+        return false; // meets in between, or is the chord itself
+    }
+    let (end, toward) = if at_a { (a, b) } else { (b, a) };
+    let far = if p == end { q } else { p };
+    // Collinear and pointing into the chord means the two overlap.
+    let along = (far[0] - end[0]) * (toward[0] - end[0]) + (far[1] - end[1]) * (toward[1] - end[1]);
+    !(orient2d(end, toward, far) == 0.0 && along > 0.0)
+}
+
+/// Whether the closed segments `a b` and `p q` have a point in common.
+fn segments_meet(a: Point2, b: Point2, p: Point2, q: Point2) -> bool {
+    let side = |x: f64| x.partial_cmp(&0.0).unwrap_or(std::cmp::Ordering::Equal);
+    let (o1, o2) = (side(orient2d(a, b, p)), side(orient2d(a, b, q)));
+    let (o3, o4) = (side(orient2d(p, q, a)), side(orient2d(p, q, b)));
+    use std::cmp::Ordering::Equal;
+    if o1 == Equal && o2 == Equal {
+        // Collinear: the projections on the line must overlap.
+        let overlap = |i: usize| a[i].min(b[i]) <= p[i].max(q[i]) && p[i].min(q[i]) <= a[i].max(b[i]);
+        return overlap(0) && overlap(1);
+    }
+    (o1 == Equal || o2 == Equal || o1 != o2) && (o3 == Equal || o4 == Equal || o3 != o4)
+}
+
+/// Whether `x` lies inside or on the closed ring `chain` (first point joined back to the last).
+fn in_swept_region(chain: impl Iterator<Item = Point2> + Clone, x: Point2) -> bool {
+    let mut prev = match chain.clone().last() {
+        Some(p) => p,
+        None => return false,
+    };
+    let mut winding = 0i64;
+    for p in chain {
+        let (u, w) = (prev, p);
+        prev = p;
+        let o = orient2d(u, w, x);
+        let within =
+            x[0] >= u[0].min(w[0]) && x[0] <= u[0].max(w[0]) && x[1] >= u[1].min(w[1]) && x[1] <= u[1].max(w[1]);
+        if o == 0.0 && within {
+            return true;
+        }
+        if u[1] <= x[1] {
+            if w[1] > x[1] && o > 0.0 {
+                winding += 1;
+            }
+        } else if w[1] <= x[1] && o < 0.0 {
+            winding -= 1;
+        }
+    }
+    winding != 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::progress::NoProgress;
+    use crate::region::AreaRegion;
+    use meadow::query::SplitMix64;
+    use std::collections::BTreeSet;
+
+    /// A point in whole grid units.
+    type Unit = (i64, i64);
+
+    const PARAMS: SimplifyParams = SimplifyParams { shrink: 0.01, grow: 2.0 / GRID_SCALE };
+
+    /// A point from whole grid units.
+    fn pt(x: i64, z: i64) -> Point2 {
+        [x as f64 / GRID_SCALE, z as f64 / GRID_SCALE]
+    }
+
+    /// Grid units of a point (exact: test points are built on the grid).
+    fn units(p: Point2) -> Unit {
+        ((p[0] * GRID_SCALE) as i64, (p[1] * GRID_SCALE) as i64)
+    }
+
+    fn regions(polys: Vec<(u16, PolygonWithHoles)>) -> Regions {
+        let mut areas: Vec<AreaRegion> = Vec::new();
+        for (area, p) in polys {
+            match areas.iter_mut().find(|a| a.area == area) {
+                Some(a) => a.polygons.push(p),
+                None => areas.push(AreaRegion { area, polygons: vec![p] }),
+            }
+        }
+        Regions { areas, ..Regions::default() }
+    }
+
+    fn all_rings(r: &Regions) -> Vec<Vec<Point2>> {
+        r.areas
+            .iter()
+            .flat_map(|a| &a.polygons)
+            .flat_map(|p| std::iter::once(p.outer.clone()).chain(p.holes.iter().cloned()))
+            .collect()
+    }
+
+    fn cross(a: Unit, b: Unit, c: Unit) -> i128 {
+        (b.0 - a.0) as i128 * (c.1 - a.1) as i128 - (b.1 - a.1) as i128 * (c.0 - a.0) as i128
+    }
+
+    fn dot(a: Unit, b: Unit, c: Unit) -> i128 {
+        (b.0 - a.0) as i128 * (c.0 - a.0) as i128 + (b.1 - a.1) as i128 * (c.1 - a.1) as i128
+    }
+
+    /// Whether two closed segments share more than one common endpoint (exact, brute force).
+    fn segments_clash(a: Unit, b: Unit, p: Unit, q: Unit) -> bool {
+        let (d1, d2, d3, d4) = (cross(a, b, p), cross(a, b, q), cross(p, q, a), cross(p, q, b));
+        let meet = if d1 == 0 && d2 == 0 {
+            let ov = |f: fn(Unit) -> i64| f(a).min(f(b)) <= f(p).max(f(q)) && f(p).min(f(q)) <= f(a).max(f(b));
+            ov(|v| v.0) && ov(|v| v.1)
+        } else {
+            d1.signum() * d2.signum() <= 0 && d3.signum() * d4.signum() <= 0
+        };
+        if !meet {
+            return false;
+        }
+        let common: Vec<(Unit, Unit, Unit)> = [(a, b, p, q), (a, b, q, p), (b, a, p, q), (b, a, q, p)]
+            .into_iter()
+            .filter(|(c, _, e, _)| c == e)
+            .map(|(c, u, _, v)| (c, u, v))
+            .collect();
+        match common.as_slice() {
+            [(c, u, v)] => d1 == 0 && d2 == 0 && dot(*c, *u, *v) > 0,
+            _ => true,
+        }
+    }
+
+    /// -1 outside, 0 on the boundary, 1 inside (exact winding number).
+    fn status(ring: &[Unit], x: Unit) -> i32 {
+        let mut w = 0;
+        for i in 0..ring.len() {
+            let (u, v) = (ring[i], ring[(i + 1) % ring.len()]);
+            let c = cross(u, v, x);
+            if c == 0 && x.0 >= u.0.min(v.0) && x.0 <= u.0.max(v.0) && x.1 >= u.1.min(v.1) && x.1 <= u.1.max(v.1) {
+                return 0;
+            }
+            if u.1 <= x.1 {
+                if v.1 > x.1 && c > 0 {
+                    w += 1;
+                }
+            } else if v.1 <= x.1 && c < 0 {
+                w -= 1;
+            }
+        }
+        if w != 0 {
+            1
+        } else {
+            -1
+        }
+    }
+
+    /// Checks `output` against `input` with brute-force oracles: rings are cyclic subsequences
+    /// within the asymmetric tolerances, keep orientation and shared positions, no edges clash
+    /// that did not before, and no vertex of another ring changes side. Returns the vertex counts.
+    fn check(input: &Regions, output: &Regions) -> (usize, usize) {
+        let (rin, rout) = (all_rings(input), all_rings(output));
+        assert_eq!(rin.len(), rout.len(), "ring count changed");
+        let ints = |rings: &[Vec<Point2>]| -> Vec<Vec<Unit>> {
+            rings.iter().map(|r| r.iter().map(|&p| units(p)).collect()).collect()
+        };
+        let (iin, iout) = (ints(&rin), ints(&rout));
+        let mut count: std::collections::BTreeMap<Unit, usize> = Default::default();
+        iin.iter().flatten().for_each(|&p| *count.entry(p).or_default() += 1);
+        let mut input_edges = BTreeSet::new();
+        for (r, ring) in iin.iter().enumerate() {
+            for i in 0..ring.len() {
+                let (a, b) = (ring[i], ring[(i + 1) % ring.len()]);
+                input_edges.insert((r, a.min(b), a.max(b)));
+            }
+        }
+        for (r, (a, b)) in iin.iter().zip(&iout).enumerate() {
+            assert!(b.len() >= 3, "ring {r} has {} vertices", b.len());
+            assert_eq!(signed_area(&rin[r]) > 0.0, signed_area(&rout[r]) > 0.0, "ring {r} flipped");
+            // Cyclic subsequence from the same start, and every dropped vertex within tolerance.
+            let mut kept = Vec::new();
+            let mut i = 0;
+            for q in b {
+                while i < a.len() && a[i] != *q {
+                    i += 1;
+                }
+                assert!(i < a.len(), "ring {r}: output vertex {q:?} is not an input vertex in order");
+                kept.push(i);
+                i += 1;
+            }
+            for (w, &k) in kept.iter().enumerate() {
+                let next = kept[(w + 1) % kept.len()];
+                let (u, v) = (a[k], a[next]);
+                let mut j = (k + 1) % a.len();
+                while j != next {
+                    let x = a[j];
+                    assert_eq!(count[&x], 1, "ring {r}: shared vertex {x:?} dropped");
+                    let d = point_segment_distance(rin[r][j], rin[r][k], rin[r][next]);
+                    let limit = if cross(u, v, x) < 0 { PARAMS.shrink } else { PARAMS.grow };
+                    assert!(d <= limit + 1e-12, "ring {r}: dropped vertex {x:?} is {d} from its chord");
+                    j = (j + 1) % a.len();
+                }
+            }
+        }
+        let edges: Vec<(usize, Unit, Unit)> = iout
+            .iter()
+            .enumerate()
+            .flat_map(|(r, ring)| (0..ring.len()).map(move |i| (r, ring[i], ring[(i + 1) % ring.len()])))
+            .collect();
+        for (i, &(r1, a, b)) in edges.iter().enumerate() {
+            for &(r2, p, q) in &edges[i + 1..] {
+                if segments_clash(a, b, p, q) {
+                    let same = a.min(b) == p.min(q) && a.max(b) == p.max(q);
+                    let was = input_edges.contains(&(r1, a.min(b), a.max(b)))
+                        && input_edges.contains(&(r2, p.min(q), p.max(q)));
+                    assert!(same && was, "edges {a:?}-{b:?} (ring {r1}) and {p:?}-{q:?} (ring {r2}) clash");
+                }
+            }
+        }
+        for (r, ring) in iout.iter().enumerate() {
+            for (r2, other) in iin.iter().enumerate() {
+                if r2 != r {
+                    for &x in other {
+                        assert_eq!(status(&iin[r], x), status(ring, x), "vertex {x:?} of ring {r2} vs ring {r}");
+                    }
+                }
+            }
+        }
+        (rin.iter().map(Vec::len).sum(), rout.iter().map(Vec::len).sum())
+    }
+
+    /// A counter-clockwise ring around the box `[x0, z0, x1, z1]` (grid units) with a vertex
+    /// every `step` units, each pushed out of the straight side by `offset()` units (negative:
+    /// inwards); the corners stay put.
+    fn jagged_box(b: [i64; 4], step: i64, mut offset: impl FnMut() -> i64) -> Vec<Point2> {
+        let corners = [(b[0], b[1]), (b[2], b[1]), (b[2], b[3]), (b[0], b[3])];
+        let normals = [(0, -1), (1, 0), (0, 1), (-1, 0)];
+        let mut ring = Vec::new();
+        for s in 0..4 {
+            let (c, d, n) = (corners[s], corners[(s + 1) % 4], normals[s]);
+            let len = (d.0 - c.0).abs() + (d.1 - c.1).abs();
+            let dir = ((d.0 - c.0).signum(), (d.1 - c.1).signum());
+            ring.push(pt(c.0, c.1));
+            let mut t = step;
+            while t + step / 2 < len {
+                let o = offset();
+                ring.push(pt(c.0 + dir.0 * t + n.0 * o, c.1 + dir.1 * t + n.1 * o));
+                t += step;
+            }
+        }
+        ring
+    }
+
+    fn uniform(rng: &mut SplitMix64, lo: i64, hi: i64) -> i64 {
+        lo + (rng.next_u64() % (hi - lo + 1) as u64) as i64
+    }
+
+    /// A jagged floor of area 0 with jagged holes, tiny holes just inside its border, and a
+    /// neighbour of area 1 sharing a zigzag border chain.
+    fn random_level(seed: u64) -> Regions {
+        let mut rng = SplitMix64::new(seed);
+        let (w, h) = (uniform(&mut rng, 2048, 6000), uniform(&mut rng, 2048, 6000));
+        let step = uniform(&mut rng, 40, 120);
+        // Mostly into blocked space within the shrink tolerance, a little into free space, and
+        // now and then a spike into free space that must stay.
+        let jag = |rng: &mut SplitMix64| match uniform(rng, 0, 19) {
+            0 => -uniform(rng, 3, 12),
+            _ => uniform(rng, -2, 18),
+        };
+        let mut outer = jagged_box([0, 0, w, h], step, || jag(&mut rng));
+        // The right side becomes the chain shared with area 1 (zigzag of ±2 units about x = w).
+        outer.retain(|p| units(*p).0 < w - 20 || units(*p).1 == 0 || units(*p).1 == h);
+        let first_top = outer.iter().position(|p| units(*p) == (w, h)).expect("corner");
+        let shared: Vec<Point2> = (1..h / step).map(|k| pt(w + uniform(&mut rng, -2, 2), k * step)).collect();
+        outer.splice(first_top..first_top, shared.iter().copied());
+        let mut holes = Vec::new();
+        let slots = (w / 1024).min(h / 1024);
+        for k in 0..slots {
+            if rng.next_u64().is_multiple_of(2) {
+                let (x, z) = (400 + k * 1024, 400 + k * 1024);
+                let mut hole = jagged_box([x, z, x + 500, z + 400], step, || -jag(&mut rng));
+                hole.reverse();
+                holes.push(hole);
+            }
+        }
+        // Tiny holes just inside the tips of outward bumps of the bottom side, which dropping
+        // the tip would swallow.
+        let bottom: Vec<Unit> = outer.iter().map(|&p| units(p)).take_while(|p| p.0 < w).collect();
+        for t in 1..bottom.len().saturating_sub(1) {
+            let (x, z) = bottom[t];
+            if z <= -12 && bottom[t - 1].1 >= z + 6 && bottom[t + 1].1 >= z + 6 && holes.len() < 8 {
+                holes.push(vec![pt(x - 1, z + 3), pt(x - 1, z + 5), pt(x + 1, z + 5), pt(x + 1, z + 3)]);
+            }
+        }
+        let mut right = jagged_box([w, 0, w + 2048, h], step, || jag(&mut rng));
+        right.retain(|p| units(*p).0 > w + 20 || units(*p).1 == 0 || units(*p).1 == h);
+        let top_left = right.iter().position(|p| units(*p) == (w, h)).expect("corner");
+        right.splice(top_left + 1..top_left + 1, shared.iter().rev().copied());
+        regions(vec![(0, PolygonWithHoles { outer, holes }), (1, PolygonWithHoles { outer: right, holes: vec![] })])
+    }
+
+    #[test]
+    fn random_jagged_levels_simplify_within_tolerance_without_crossings() {
+        let (mut before, mut after) = (0, 0);
+        for seed in 0..24 {
+            let input = random_level(seed);
+            // The generator's own output must pass the oracle unchanged.
+            check(&input, &input);
+            let output = simplify_regions(&input, &PARAMS, &mut NoProgress);
+            let (b, a) = check(&input, &output);
+            before += b;
+            after += a;
+            assert_eq!(output, simplify_regions(&input, &PARAMS, &mut NoProgress), "seed {seed}: not deterministic");
+        }
+        // Nearly all jaggies lie within the tolerances: well over half the vertices must go.
+        assert!(after * 2 < before, "{before} vertices became {after}");
+    }
+
+    fn square_with(bottom: Vec<Point2>, top: Vec<Point2>) -> Vec<Point2> {
+        let mut ring = vec![pt(0, 0)];
+        ring.extend(bottom);
+        ring.extend([pt(2048, 0), pt(2048, 2048)]);
+        ring.extend(top);
+        ring.push(pt(0, 2048));
+        ring
+    }
+
+    /// ```text
+    ///   (0,1) ────\/──── (1,1)    a notch 10 units into free space: kept
+    ///     │              │
+    ///   (0,0) ────/\──── (1,0)    a bump 10 units into blocked space: dropped
+    /// ```
+    #[test]
+    fn bumps_into_blocked_space_go_and_notches_into_free_space_stay() {
+        let outer = square_with(vec![pt(1024, -10)], vec![pt(1024, 2038)]);
+        let input = regions(vec![(0, PolygonWithHoles { outer, holes: vec![] })]);
+        let output = simplify_regions(&input, &PARAMS, &mut NoProgress);
+        check(&input, &output);
+        let expected = square_with(vec![], vec![pt(1024, 2038)]);
+        assert_eq!(output.areas[0].polygons[0].outer, expected);
+        // Holes run clockwise, so the same rule keeps their notches into free space too.
+        let mut hole = square_with(vec![pt(1024, -10)], vec![pt(1024, 2038)]);
+        hole.reverse();
+        let outer = vec![pt(-4096, -4096), pt(4096, -4096), pt(4096, 4096), pt(-4096, 4096)];
+        let input = regions(vec![(0, PolygonWithHoles { outer, holes: vec![hole] })]);
+        let output = simplify_regions(&input, &PARAMS, &mut NoProgress);
+        check(&input, &output);
+        assert_eq!(output.areas[0].polygons[0].holes[0].len(), 5, "{:?}", output.areas[0].polygons[0].holes[0]);
+        assert!(output.areas[0].polygons[0].holes[0].contains(&pt(1024, -10)));
+    }
+
+    #[test]
+    fn a_tiny_hole_inside_a_bump_keeps_the_bump() {
+        let outer = square_with(vec![pt(1024, -16)], vec![]);
+        let hole = vec![pt(1023, -13), pt(1023, -11), pt(1025, -11), pt(1025, -13)];
+        let input = regions(vec![(0, PolygonWithHoles { outer: outer.clone(), holes: vec![hole] })]);
+        let output = simplify_regions(&input, &PARAMS, &mut NoProgress);
+        check(&input, &output);
+        assert_eq!(output.areas[0].polygons[0].outer, outer);
+    }
+
+    #[test]
+    fn touching_polygons_keep_their_common_vertex() {
+        // Two squares of one area touching at (1, 1), with collinear vertices everywhere.
+        let a = vec![pt(0, 0), pt(1024, 0), pt(2048, 0), pt(2048, 1024), pt(2048, 2048), pt(1024, 2048), pt(0, 2048)];
+        let b: Vec<Point2> = a.iter().map(|p| [p[0] + 1.0, p[1] + 1.0]).collect();
+        let input = regions(vec![
+            (0, PolygonWithHoles { outer: a, holes: vec![] }),
+            (0, PolygonWithHoles { outer: b, holes: vec![] }),
+        ]);
+        let output = simplify_regions(&input, &PARAMS, &mut NoProgress);
+        check(&input, &output);
+        let polys = &output.areas[0].polygons;
+        assert_eq!(polys[0].outer, vec![pt(0, 0), pt(2048, 0), pt(2048, 2048), pt(0, 2048)]);
+        assert_eq!(polys[1].outer, vec![pt(2048, 2048), pt(4096, 2048), pt(4096, 4096), pt(2048, 4096)]);
+    }
+
+    #[test]
+    fn degenerate_input_is_returned_unchanged() {
+        let nan = vec![[f64::NAN, 0.0], pt(1, 0), pt(1, 1), pt(0, 1), pt(0, 2)];
+        let input = regions(vec![(0, PolygonWithHoles { outer: nan, holes: vec![] })]);
+        assert_eq!(format!("{:?}", simplify_regions(&input, &PARAMS, &mut NoProgress)), format!("{input:?}"));
+        let same = vec![pt(3, 3); 5];
+        let input = regions(vec![(0, PolygonWithHoles { outer: same, holes: vec![] })]);
+        assert_eq!(simplify_regions(&input, &PARAMS, &mut NoProgress), input);
+    }
+}
