@@ -157,9 +157,59 @@ pub fn convex_interiors_overlap(a: &[Point2], b: &[Point2]) -> bool {
     !(separated_by_edges_of(a, b) || separated_by_edges_of(b, a))
 }
 
-/// Pairs of polygons whose interiors overlap (bounding boxes prune the quadratic scan).
+/// The surface height of polygon `poly` at XZ point `p` (from the triangle fan of its
+/// vertices; nearest fan triangle when `p` lies just outside).
+pub fn height_at(mesh: &NavMesh, poly: usize, p: Point2) -> f64 {
+    let v: Vec<[f64; 3]> = mesh.polygon(poly).vertices.iter().map(|&i| mesh.vertices()[i as usize]).collect();
+    let mut best = (f64::INFINITY, v[0][1]);
+    for k in 1..v.len() - 1 {
+        let (a, b, c) = (v[0], v[k], v[k + 1]);
+        let det = (b[0] - a[0]) * (c[2] - a[2]) - (c[0] - a[0]) * (b[2] - a[2]);
+        if det == 0.0 {
+            continue;
+        }
+        let u = ((p[0] - a[0]) * (c[2] - a[2]) - (c[0] - a[0]) * (p[1] - a[2])) / det;
+        let w = ((b[0] - a[0]) * (p[1] - a[2]) - (p[0] - a[0]) * (b[2] - a[2])) / det;
+        let outside = (-u).max(0.0) + (-w).max(0.0) + (u + w - 1.0).max(0.0);
+        if outside < best.0 {
+            best = (outside, a[1] + u * (b[1] - a[1]) + w * (c[1] - a[1]));
+        }
+    }
+    best.1
+}
+
+/// Pairs of polygons whose interiors overlap in XZ, except polygons of different layers whose
+/// surfaces are more than the mesh's `max_climb` apart everywhere over the overlap (one floor
+/// above another); bounding boxes prune the quadratic scan.
 pub fn overlapping_pairs(mesh: &NavMesh) -> Vec<(usize, usize)> {
+    let climb = mesh.settings().max_climb;
     let rings: Vec<Vec<Point2>> = (0..mesh.polygon_count()).map(|i| ring(mesh, i)).collect();
+    let stacked = |i: usize, j: usize| {
+        if mesh.polygon(i).layer == mesh.polygon(j).layer {
+            return false;
+        }
+        // The overlap of two convex polygons is convex: its corners bound the height gap.
+        let mut overlap = rings[i].clone();
+        let r = &rings[j];
+        for k in 0..r.len() {
+            let (a, b) = (r[k], r[(k + 1) % r.len()]);
+            let f = |q: Point2| (b[0] - a[0]) * (q[1] - a[1]) - (b[1] - a[1]) * (q[0] - a[0]);
+            let mut out = Vec::new();
+            for m in 0..overlap.len() {
+                let (p, q) = (overlap[m], overlap[(m + 1) % overlap.len()]);
+                let (fp, fq) = (f(p), f(q));
+                if fp >= 0.0 {
+                    out.push(p);
+                }
+                if (fp >= 0.0) != (fq >= 0.0) {
+                    let t = fp / (fp - fq);
+                    out.push([p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t]);
+                }
+            }
+            overlap = out;
+        }
+        !overlap.is_empty() && overlap.iter().all(|&q| (height_at(mesh, i, q) - height_at(mesh, j, q)).abs() > climb)
+    };
     let boxes: Vec<[f64; 4]> = rings
         .iter()
         .map(|r| {
@@ -179,7 +229,7 @@ pub fn overlapping_pairs(mesh: &NavMesh) -> Vec<(usize, usize)> {
             if boxes[j][1] >= boxes[i][3] || boxes[i][1] >= boxes[j][3] {
                 continue;
             }
-            if convex_interiors_overlap(&rings[i], &rings[j]) {
+            if convex_interiors_overlap(&rings[i], &rings[j]) && !stacked(i, j) {
                 out.push((i.min(j), i.max(j)));
             }
         }
@@ -257,7 +307,10 @@ fn footprint_distance(p: Point2, poly: &[[f64; 3]]) -> f64 {
     let r: Vec<Point2> = poly.iter().map(|v| [v[0], v[2]]).collect();
     if r.len() >= 3 {
         let s = geom::signed_area(&r).signum();
-        if s != 0.0 && (0..r.len()).all(|k| geom::orient2d(r[k], r[(k + 1) % r.len()], p) * s >= 0.0) {
+        let o: Vec<f64> = (0..r.len()).map(|k| geom::orient2d(r[k], r[(k + 1) % r.len()], p)).collect();
+        // A footprint that rounding left with a sliver of area (a vertical face) contains no
+        // point merely collinear with it: some orientation must be strictly positive.
+        if s != 0.0 && o.iter().all(|&x| x * s >= 0.0) && o.iter().any(|&x| x != 0.0) {
             return 0.0;
         }
     }
@@ -290,11 +343,11 @@ pub fn min_blocker_clearance(mesh: &NavMesh, blocking: &[[[f64; 3]; 3]]) -> (f64
     worst
 }
 
-/// Points every `spacing` metres along the borders of the walkable surface as seen from above:
-/// edge points of a walkable triangle that no other walkable triangle covers (in XZ, closed)
-/// at a height within `climb` of the edge there, and that no walkable triangle hides from above
-/// (covers more than `climb` higher). An agent must keep its radius from these (walls, drops).
-pub fn walkable_border_samples(walkable: &[[[f64; 3]; 3]], climb: f64, spacing: f64) -> Vec<Point2> {
+/// Points (with their heights) every `spacing` metres along the borders of the walkable
+/// surface: edge points of a walkable triangle that no other walkable triangle covers (in XZ,
+/// closed) at a height within `climb` of the edge there. An agent on that level must keep its
+/// radius from these (walls, drops).
+pub fn walkable_border_samples(walkable: &[[[f64; 3]; 3]], climb: f64, spacing: f64) -> Vec<[f64; 3]> {
     // Height of `t` over the XZ of `p`, if `p` is in its closed footprint.
     let height_at = |t: &[[f64; 3]; 3], p: [f64; 3]| -> Option<f64> {
         let (a, b, c) = ([t[0][0], t[0][2]], [t[1][0], t[1][2]], [t[2][0], t[2][2]]);
@@ -319,16 +372,12 @@ pub fn walkable_border_samples(walkable: &[[[f64; 3]; 3]], climb: f64, spacing: 
             for j in 0..=n {
                 let s = j as f64 / n as f64;
                 let p = [a[0] + (b[0] - a[0]) * s, a[1] + (b[1] - a[1]) * s, a[2] + (b[2] - a[2]) * s];
-                let mut joined = false;
-                let mut hidden = false;
-                for (o, u) in walkable.iter().enumerate() {
-                    if let Some(y) = height_at(u, p) {
-                        joined |= o != i && (y - p[1]).abs() <= climb;
-                        hidden |= y > p[1] + climb;
-                    }
-                }
-                if !joined && !hidden {
-                    out.push([p[0], p[2]]);
+                let joined = walkable
+                    .iter()
+                    .enumerate()
+                    .any(|(o, u)| o != i && height_at(u, p).is_some_and(|y| (y - p[1]).abs() <= climb));
+                if !joined {
+                    out.push(p);
                 }
             }
         }
@@ -336,12 +385,15 @@ pub fn walkable_border_samples(walkable: &[[[f64; 3]; 3]], climb: f64, spacing: 
     out
 }
 
-/// The smallest XZ distance from any navmesh vertex to any of `points`.
-pub fn min_point_clearance(mesh: &NavMesh, points: &[Point2]) -> f64 {
+/// The smallest XZ distance from a navmesh vertex to one of `points` less than `span` above or
+/// below it (floors far above or below do not count).
+pub fn min_point_clearance(mesh: &NavMesh, points: &[[f64; 3]], span: f64) -> f64 {
     let mut worst = f64::INFINITY;
     for v in mesh.vertices() {
         for p in points {
-            worst = worst.min(((v[0] - p[0]).powi(2) + (v[2] - p[1]).powi(2)).sqrt());
+            if (v[1] - p[1]).abs() < span {
+                worst = worst.min(((v[0] - p[0]).powi(2) + (v[2] - p[2]).powi(2)).sqrt());
+            }
         }
     }
     worst

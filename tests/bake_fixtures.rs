@@ -39,7 +39,7 @@ fn check_invariants(path: &Path, s: &BakeSettings) -> NavMesh {
     assert!(d >= s.radius - tolerance, "{name}: vertex {v} is {d} from blocking triangle {t} (radius {})", s.radius);
     let walkable: Vec<_> = classified.walkable.iter().map(|w| w.vertices).collect();
     let borders = walkable_border_samples(&walkable, s.max_climb, SAMPLING);
-    let d = min_point_clearance(&mesh, &borders);
+    let d = min_point_clearance(&mesh, &borders, s.max_climb);
     assert!(
         d >= s.radius - tolerance - SAMPLING / 2.0,
         "{name}: a vertex is {d} from a walkable border (radius {})",

@@ -11,13 +11,10 @@ use meadow::{AreaType, BakeSettings, EdgeLink, NavMesh, NavMeshData, Outline, Po
 pub fn assemble(
     mesh: &PolygonMesh,
     links: &[Vec<EdgeLink>],
-    walkable: &[WalkableTriangle],
     areas: &[AreaType],
     settings: &BakeSettings,
 ) -> Result<NavMesh, ValidationError> {
-    let heights = SurfaceHeights::new(walkable);
-    let mut heights = heights;
-    let vertices: Vec<[f64; 3]> = mesh.vertices.iter().map(|&p| [p[0], heights.at(p), p[1]]).collect();
+    let vertices: Vec<[f64; 3]> = mesh.vertices.iter().zip(&mesh.heights).map(|(&p, &y)| [p[0], y, p[1]]).collect();
     let mut polygons = Vec::with_capacity(mesh.polygons.len());
     let mut polygon_vertices = Vec::new();
     let mut edge_links = Vec::new();
@@ -26,7 +23,7 @@ pub fn assemble(
             first: polygon_vertices.len() as u32,
             vertex_count: poly.len() as u8,
             area: mesh.areas[i],
-            layer: 0,
+            layer: mesh.layers[i],
         });
         polygon_vertices.extend_from_slice(poly);
         edge_links.extend_from_slice(&links[i]);
@@ -99,24 +96,30 @@ fn turn_angle(a: Point2, b: Point2, c: Point2) -> f64 {
     (d1[0] * d2[1] - d1[1] * d2[0]).atan2(d1[0] * d2[0] + d1[1] * d2[1])
 }
 
-/// Heights of the walkable surface over XZ points.
-struct SurfaceHeights<'a> {
+/// Heights of the walkable surface of each layer over XZ points.
+pub struct SurfaceHeights<'a> {
     triangles: &'a [WalkableTriangle],
+    /// Per triangle: its layer.
+    layers: &'a [u32],
     grid: BoxGrid,
     near: Vec<u32>,
 }
 
 impl<'a> SurfaceHeights<'a> {
-    fn new(triangles: &'a [WalkableTriangle]) -> Self {
+    /// Indexes the walkable triangles, each with its layer.
+    pub fn new(triangles: &'a [WalkableTriangle], layers: &'a [u32]) -> Self {
         let boxes: Vec<_> = triangles.iter().map(|t| triangle_box(&t.vertices)).collect();
-        SurfaceHeights { triangles, grid: BoxGrid::new(&boxes, 2.0), near: Vec::new() }
+        SurfaceHeights { triangles, layers, grid: BoxGrid::new(&boxes, 2.0), near: Vec::new() }
     }
 
-    /// The highest walkable surface whose footprint contains `p`; failing that (a vertex a
-    /// grid step outside the surface), the height at the nearest point of the nearest triangle.
-    fn at(&mut self, p: Point2) -> f64 {
+    /// The highest surface of `layer` whose footprint contains `p`; failing that (a vertex a
+    /// grid step outside the surface), the height at the nearest point of the nearest triangle
+    /// of the layer.
+    pub fn at(&mut self, p: Point2, layer: u32) -> f64 {
         let mut best: Option<f64> = None;
         self.grid.query(&[p[0], p[1], p[0], p[1]], &mut self.near);
+        let layers = self.layers;
+        self.near.retain(|&i| layers.get(i as usize).is_none_or(|&l| l == layer));
         for &i in &self.near {
             let t = &self.triangles[i as usize].vertices;
             if let Some(y) = height_in(t, p) {
@@ -129,6 +132,7 @@ impl<'a> SurfaceHeights<'a> {
         let mut reach = 0.01;
         while reach < 1e7 {
             self.grid.query(&[p[0] - reach, p[1] - reach, p[0] + reach, p[1] + reach], &mut self.near);
+            self.near.retain(|&i| layers.get(i as usize).is_none_or(|&l| l == layer));
             let nearest = self
                 .near
                 .iter()

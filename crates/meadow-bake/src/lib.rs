@@ -10,6 +10,7 @@ pub mod classify;
 pub mod convex;
 mod grid;
 pub mod ingest;
+pub mod layers;
 pub mod portals;
 pub mod progress;
 pub mod region;
@@ -74,15 +75,6 @@ pub fn bake(scene: &Scene, settings: &BakeSettings, progress: &mut dyn Progress)
     progress.finish(Stage::Classify);
 
     let regions = region::build_regions(&classified, &region::RegionParams::from(settings), progress)?;
-    for o in regions.overlaps.iter().take(8) {
-        progress.warn(&format!(
-            "walkable surfaces overlap (multi-floor geometry is flattened into one layer): {:.2} m² within x {:.2}..{:.2}, z {:.2}..{:.2}",
-            o.area, o.bounds[0], o.bounds[2], o.bounds[1], o.bounds[3]
-        ));
-    }
-    if regions.overlaps.len() > 8 {
-        progress.warn(&format!("... and {} more overlapping areas", regions.overlaps.len() - 8));
-    }
     if regions.areas.is_empty() {
         return Err(BakeError::NothingWalkable { radius: settings.radius, height: settings.height });
     }
@@ -99,7 +91,7 @@ pub fn bake(scene: &Scene, settings: &BakeSettings, progress: &mut dyn Progress)
                 polygon: i,
                 source,
             })?;
-            pieces.push((a.area, tri));
+            pieces.push((a.area, a.layer, tri));
             progress.advance(Stage::Triangulate, pieces.len() as u64);
         }
     }
@@ -107,11 +99,15 @@ pub fn bake(scene: &Scene, settings: &BakeSettings, progress: &mut dyn Progress)
 
     progress.begin(Stage::Convex, pieces.len() as u64);
     let mut mesh = portals::PolygonMesh::default();
-    let mut index = portals::VertexIndex::default();
-    for (k, (area, tri)) in pieces.iter().enumerate() {
+    let mut index = portals::VertexIndex::new(settings.max_climb);
+    let mut surface = assemble::SurfaceHeights::new(&classified.walkable, &regions.triangle_layers);
+    let mut heights = Vec::new();
+    for (k, (area, layer, tri)) in pieces.iter().enumerate() {
         let convex = convex::merge_convex(tri, settings.max_verts_per_poly as usize)
             .map_err(|source| BakeError::Convex { area: *area, source })?;
-        mesh.add(&tri.vertices, &convex.polygons, *area, &mut index);
+        heights.clear();
+        heights.extend(tri.vertices.iter().map(|&p| surface.at(p, *layer as u32)));
+        mesh.add(&tri.vertices, &heights, &convex.polygons, *area, *layer, &mut index);
         progress.advance(Stage::Convex, k as u64 + 1);
     }
     progress.finish(Stage::Convex);
@@ -121,7 +117,7 @@ pub fn bake(scene: &Scene, settings: &BakeSettings, progress: &mut dyn Progress)
     progress.finish(Stage::Portals);
 
     progress.begin(Stage::Assemble, 0);
-    let nav = assemble::assemble(&mesh, &links, &classified.walkable, &scene.areas, settings)?;
+    let nav = assemble::assemble(&mesh, &links, &scene.areas, settings)?;
     progress.finish(Stage::Assemble);
     Ok(nav)
 }
