@@ -1,0 +1,240 @@
+//! `find_shortest_path` against the brute-force visibility-graph oracle, the funnel path, the
+//! mesh walk, and a mesh with the excluded cells removed.
+
+use super::*;
+
+/// Polygons whose closed XZ region holds `p` (linear scan).
+fn polygons_at(mesh: &QueryMesh, p: Point2) -> Vec<u32> {
+    (0..mesh.mesh().polygon_count() as u32).filter(|&q| mesh.polygon_contains(q, p)).collect()
+}
+
+/// Whether `p` is a vertex where walkable sectors touch only at a point (checked independently:
+/// at least two wall edges of polygons around `p` start there).
+fn is_pinch(mesh: &QueryMesh, p: Point2) -> bool {
+    let data = mesh.mesh().data();
+    let starts = (0..data.edge_links.len())
+        .filter(|&h| data.edge_links[h] == crate::asset::EdgeLink::Wall && xz(mesh.edge_endpoints(h).0) == p)
+        .count();
+    starts >= 2
+}
+
+/// Start/goal pairs: random points, plus mesh vertices and edge midpoints (degenerate starts).
+fn sample_points(mesh: &QueryMesh, rng: &mut SplitMix64, count: usize) -> Vec<[f64; 3]> {
+    let verts = mesh.mesh().vertices();
+    let edges = mesh.half_edge_count();
+    (0..count * 2)
+        .map(|i| match i % 5 {
+            0 => verts[(rng.next_u64() % verts.len() as u64) as usize],
+            1 => {
+                let (a, b) = mesh.edge_endpoints((rng.next_u64() % edges as u64) as usize);
+                [(a[0] + b[0]) * 0.5, (a[1] + b[1]) * 0.5, (a[2] + b[2]) * 0.5]
+            }
+            _ => mesh.random_point(rng).unwrap().point,
+        })
+        .filter(|&p| mesh.locate(p).is_ok()) // vertices of blocked cells only are off the mesh
+        .take(count)
+        .collect()
+}
+
+/// Runs `pairs` queries and checks them against the oracle, the funnel path and the mesh walk;
+/// returns (found, unreachable).
+fn check_shortest(mesh: &QueryMesh, pairs: usize, seed: u64) -> (usize, usize) {
+    let oracle = Oracle::new(mesh);
+    let mut rng = SplitMix64::new(seed);
+    let points = sample_points(mesh, &mut rng, 2 * pairs);
+    let mut sq = ShortestPathQuery::new(mesh);
+    let mut pq = PathQuery::new(mesh);
+    let filter = QueryFilter::new();
+    let (mut found, mut unreachable) = (0, 0);
+    for i in 0..pairs {
+        let s = points[2 * i];
+        let g = if i % 23 == 0 { s } else { points[2 * i + 1] };
+        // (The oracle's collinearity test is not meant for a zero-length segment.)
+        let truth = if s == g { Some(0.0) } else { oracle.shortest(xz(s), xz(g)) };
+        let result = sq.find_shortest_path(mesh, s, g, &filter);
+        let path = match (result, truth) {
+            (Ok(p), Some(t)) => {
+                let tol = 1e-9 * (1.0 + t);
+                let flat = p.points.windows(2).map(|w| dist2(xz(w[0]), xz(w[1]))).sum::<f64>();
+                assert!((flat - t).abs() <= tol, "{s:?} -> {g:?}: shortest {flat} vs oracle {t}: {:?}", p.points);
+                p
+            }
+            (Err(PathError::Unreachable), None) => {
+                unreachable += 1;
+                continue;
+            }
+            (r, t) => panic!("{s:?} -> {g:?}: shortest {r:?} but oracle {t:?}"),
+        };
+        found += 1;
+        let (sl, gl) = (mesh.locate(s).unwrap(), mesh.locate(g).unwrap());
+        assert_eq!(path.points.first(), Some(&sl.point));
+        assert_eq!(path.points.last(), Some(&gl.point));
+        assert_eq!(path.corridor.first(), Some(&sl.polygon));
+        assert_eq!(path.corridor.last(), Some(&gl.polygon));
+        assert!((path.length - polyline_length(&path.points)).abs() <= 1e-12 * (1.0 + path.length));
+        // Every segment is on the mesh: the oracle's independent test, and the mesh walk from
+        // some polygon holding its start reaches a polygon holding its end (a walk cannot pass
+        // a point where polygons touch only at a vertex, so such segments are left to the
+        // oracle).
+        for w in path.points.windows(2) {
+            let (a, b) = (xz(w[0]), xz(w[1]));
+            if a == b {
+                continue;
+            }
+            assert!(oracle.visible(a, b), "segment {a:?} -> {b:?} leaves the mesh");
+            if path.points.iter().any(|&p| is_pinch(mesh, xz(p))) {
+                continue;
+            }
+            let walked = polygons_at(mesh, a).into_iter().any(|from| match mesh.walk_segment(from, a, b, |_| {}) {
+                raycast::WalkEnd::Clear(end) => mesh.polygon_contains(end, b),
+                _ => false,
+            });
+            assert!(walked, "segment {a:?} -> {b:?} does not walk through the mesh");
+        }
+        // Never longer than the funnel path of `find_path` (when that finds one).
+        if let Ok(funnel) = pq.find_path(mesh, s, g, &filter) {
+            assert!(
+                path.length <= funnel.length + 1e-9 * (1.0 + funnel.length),
+                "{s:?} -> {g:?}: shortest {} > funnel {}",
+                path.length,
+                funnel.length
+            );
+        }
+    }
+    (found, unreachable)
+}
+
+#[test]
+fn shortest_matches_the_oracle_on_open_meshes() {
+    let squares = query_mesh(GridSpec { cols: 9, rows: 6, ..GridSpec::default() }.build());
+    assert_eq!(check_shortest(&squares, 200, 31), (200, 0));
+    let spec = GridSpec { cols: 8, rows: 8, triangulate: true, jitter: 0.2, seed: 5, ..GridSpec::default() };
+    let triangles = query_mesh(spec.build());
+    assert_eq!(check_shortest(&triangles, 200, 32), (200, 0));
+}
+
+#[test]
+fn shortest_matches_the_oracle_around_obstacles() {
+    let mut total = 0;
+    for (triangulate, jitter, seed) in [(false, 0.0, 41u64), (true, 0.0, 42), (true, 0.2, 43), (false, 0.0, 44)] {
+        let spec = GridSpec {
+            cols: 12,
+            rows: 10,
+            triangulate,
+            jitter,
+            seed,
+            blocked: random_blocked(12, 10, 0.25, seed),
+            ..GridSpec::default()
+        };
+        let mesh = query_mesh(spec.build());
+        let (found, unreachable) = check_shortest(&mesh, 300, seed);
+        println!("obstacles (triangulated {triangulate}, jitter {jitter}): {found} found, {unreachable} unreachable");
+        assert!(found > 100);
+        total += found + unreachable;
+    }
+    assert_eq!(total, 1200);
+}
+
+#[test]
+fn shortest_on_a_slope_measures_3d_length() {
+    let spec = GridSpec {
+        cols: 10,
+        rows: 8,
+        slope: [0.3, -0.2],
+        blocked: random_blocked(10, 8, 0.2, 5),
+        triangulate: true,
+        ..GridSpec::default()
+    };
+    let mesh = query_mesh(spec.build());
+    let (found, _) = check_shortest(&mesh, 150, 51);
+    assert!(found > 50);
+    // Points lie on the plane y = 0.3 x - 0.2 z.
+    let mut q = ShortestPathQuery::new(&mesh);
+    let mut rng = SplitMix64::new(52);
+    for _ in 0..50 {
+        let (s, g) = (mesh.random_point(&mut rng).unwrap().point, mesh.random_point(&mut rng).unwrap().point);
+        if let Ok(p) = q.find_shortest_path(&mesh, s, g, &QueryFilter::new()) {
+            for v in &p.points {
+                assert!((v[1] - (0.3 * v[0] - 0.2 * v[2])).abs() < 1e-9, "{v:?} off the surface");
+            }
+        }
+    }
+}
+
+#[test]
+fn excluded_areas_act_as_obstacles() {
+    // Excluding area 1 must give the same lengths as removing its cells from the mesh.
+    let (cols, rows) = (12, 9);
+    let marked = random_blocked(cols, rows, 0.25, 61);
+    let areas = vec![AreaType { name: "default".into(), cost: 1.0 }, AreaType { name: "lava".into(), cost: 1.0 }];
+    let cell_area: Vec<u16> = marked.iter().map(|&b| b as u16).collect();
+    for triangulate in [false, true] {
+        let with_area = query_mesh(
+            GridSpec {
+                cols,
+                rows,
+                triangulate,
+                cell_area: cell_area.clone(),
+                areas: areas.clone(),
+                ..GridSpec::default()
+            }
+            .build(),
+        );
+        let removed =
+            query_mesh(GridSpec { cols, rows, triangulate, blocked: marked.clone(), ..GridSpec::default() }.build());
+        let filter = QueryFilter::new().exclude(1);
+        let mut a = ShortestPathQuery::new(&with_area);
+        let mut b = ShortestPathQuery::new(&removed);
+        let mut rng = SplitMix64::new(62);
+        let mut compared = 0;
+        for _ in 0..300 {
+            let (s, g) = (removed.random_point(&mut rng).unwrap().point, removed.random_point(&mut rng).unwrap().point);
+            let ra = a.find_shortest_path(&with_area, s, g, &filter);
+            let rb = b.find_shortest_path(&removed, s, g, &QueryFilter::new());
+            match (ra, rb) {
+                (Ok(pa), Ok(pb)) => {
+                    assert!((pa.length - pb.length).abs() <= 1e-9 * (1.0 + pb.length), "{s:?} -> {g:?}");
+                    for &poly in &pa.corridor {
+                        let area = with_area.mesh().data().polygons[poly as usize].area;
+                        assert_eq!(area, 0, "corridor enters an excluded polygon");
+                    }
+                    compared += 1;
+                }
+                (Err(PathError::Unreachable), Err(PathError::Unreachable)) => {}
+                (ra, rb) => panic!("{s:?} -> {g:?}: with exclusion {ra:?}, with cells removed {rb:?}"),
+            }
+        }
+        assert!(compared > 100);
+    }
+}
+
+#[test]
+fn shortest_degenerate_inputs() {
+    let mesh = query_mesh(
+        GridSpec { cols: 3, rows: 3, blocked: vec![false, false, false, false, true], ..GridSpec::default() }.build(),
+    );
+    let mut q = ShortestPathQuery::new(&mesh);
+    let f = QueryFilter::new();
+    // Start == goal, same polygon, on a vertex, on an edge.
+    let p = q.find_shortest_path(&mesh, [0.5, 0.0, 0.5], [0.5, 0.0, 0.5], &f).unwrap();
+    assert_eq!(p.length, 0.0);
+    let p = q.find_shortest_path(&mesh, [0.1, 0.0, 0.2], [0.9, 0.0, 0.7], &f).unwrap();
+    assert_eq!(p.points, vec![[0.1, 0.0, 0.2], [0.9, 0.0, 0.7]]);
+    assert_eq!(p.corridor, vec![0]);
+    // Around the blocked centre cell: from corner (1,1) of the hole to (2,2) goes along its sides.
+    let p = q.find_shortest_path(&mesh, [1.0, 0.0, 1.0], [2.0, 0.0, 2.0], &f).unwrap();
+    assert!((p.length - 2.0).abs() < 1e-12, "{p:?}");
+    let p = q.find_shortest_path(&mesh, [0.5, 0.0, 1.5], [2.5, 0.0, 1.5], &f).unwrap();
+    let expect = 2.0 * (0.5f64 * 0.5 + 0.5 * 0.5).sqrt() + 1.0;
+    assert!((p.length - expect).abs() < 1e-12, "{p:?}");
+    assert_eq!(p.points.len(), 4);
+    // Errors.
+    assert_eq!(q.find_shortest_path(&mesh, [f64::NAN, 0.0, 0.0], [1.0, 0.0, 1.0], &f), Err(PathError::NonFiniteInput));
+    assert_eq!(q.find_shortest_path(&mesh, [9.0, 0.0, 9.0], [1.0, 0.0, 1.0], &f), Err(PathError::StartOffMesh));
+    assert_eq!(q.find_shortest_path(&mesh, [1.0, 0.0, 1.0], [1.5, 0.0, 1.5], &f), Err(PathError::GoalOffMesh));
+    let bad = QueryFilter::new().with_cost(0, -1.0);
+    assert!(matches!(
+        q.find_shortest_path(&mesh, [0.5, 0.0, 0.5], [2.5, 0.0, 2.5], &bad),
+        Err(PathError::InvalidFilter { .. })
+    ));
+}
