@@ -145,6 +145,11 @@ pub struct ShortestPathQuery {
     /// Per vertex: best `g` at which it became a root, valid when `root_stamp` is current.
     root_g: Vec<f64>,
     root_stamp: Vec<u32>,
+    /// Per vertex: the previous root and the sides (bits: left, right, unrestricted) of the
+    /// turns made there at `root_g`, so that repeated equal turns are made once.
+    turn_from: Vec<u32>,
+    turn_sides: Vec<u8>,
+    turn_from_point: Vec<Point2>,
     /// Per vertex: `CORNER | PINCH` bits, valid when `corner_stamp` is current.
     corner: Vec<u8>,
     corner_stamp: Vec<u32>,
@@ -255,6 +260,9 @@ impl ShortestPathQuery {
         if self.root_g.len() < v {
             self.root_g.resize(v, 0.0);
             self.root_stamp.resize(v, 0);
+            self.turn_from.resize(v, NONE);
+            self.turn_sides.resize(v, 0);
+            self.turn_from_point.resize(v, [0.0; 2]);
             self.corner.resize(v, 0);
             self.corner_stamp.resize(v, 0);
         }
@@ -347,6 +355,17 @@ impl ShortestPathQuery {
         Ok(())
     }
 
+    /// Statistics of the last query's search, for tests: (nodes, distinct (root, g) pairs,
+    /// nodes that exactly repeat an earlier one).
+    #[cfg(test)]
+    pub(crate) fn search_stats(&self) -> (usize, usize, usize) {
+        let roots: std::collections::BTreeSet<(u32, u64)> =
+            self.nodes.iter().map(|n| (n.root_id, n.g.to_bits())).collect();
+        let key = |n: &Node| (n.root_id, n.edge, n.g.to_bits(), n.ia.map(f64::to_bits), n.ib.map(f64::to_bits));
+        let distinct: std::collections::BTreeSet<_> = self.nodes.iter().map(key).collect();
+        (self.nodes.len(), roots.len(), self.nodes.len() - distinct.len())
+    }
+
     /// Starts a new query generation (wiping the stamps once every 2^32 queries).
     fn next_generation(&mut self, mesh: &QueryMesh) -> u32 {
         self.reserve(mesh);
@@ -401,15 +420,19 @@ impl ShortestPathQuery {
         None
     }
 
-    /// `CORNER` / `PINCH` bits of vertex `v` under the filter: the number of boundary edges
-    /// (walls or edges into excluded polygons) of the included polygons around it is 2 at an
-    /// ordinary boundary vertex and 4 or more where walkable sectors touch only at the vertex.
+    /// `CORNER` / `PINCH` bits of vertex `v` under the filter. Boundary edges are walls and
+    /// edges into excluded polygons. An ordinary boundary vertex has two of them around it (one
+    /// ending, one starting there) and is a corner only when the walkable angle there exceeds
+    /// 180°: a taut path never bends where the free space is locally convex (a chord would cut
+    /// the bend). Four or more make a pinch: walkable sectors touching only at the vertex.
     fn corner_bits(&mut self, s: &Search, v: u32) -> u8 {
         if self.corner_stamp[v as usize] == s.gen {
             return self.corner[v as usize];
         }
         let mesh = s.mesh;
-        let mut boundary = 0;
+        let data = mesh.mesh().data();
+        let verts = mesh.mesh().vertices();
+        let (mut boundary, mut prev, mut next) = (0, None, None);
         for &(q, k) in s.fans.fan(v) {
             if !s.included(q) {
                 continue;
@@ -417,18 +440,28 @@ impl ShortestPathQuery {
             let first = mesh.poly_first(q);
             let n = mesh.poly_len(q);
             let k = k as usize;
-            for h in [first + k, first + (k + n - 1) % n] {
-                if s.passable(h).is_none() {
-                    boundary += 1;
-                }
+            let (out_h, in_h) = (first + k, first + (k + n - 1) % n);
+            if s.passable(out_h).is_none() {
+                boundary += 1;
+                next = Some(data.polygon_vertices[first + (k + 1) % n]);
+            }
+            if s.passable(in_h).is_none() {
+                boundary += 1;
+                prev = Some(data.polygon_vertices[in_h]);
             }
         }
-        let bits = if boundary >= 4 {
-            CORNER | PINCH
-        } else if boundary > 0 {
-            CORNER
-        } else {
-            0
+        let bits = match (boundary, prev, next) {
+            (0, _, _) => 0,
+            (2, Some(a), Some(b)) => {
+                let (a, p, b) = (xz(verts[a as usize]), xz(verts[v as usize]), xz(verts[b as usize]));
+                if orient2d(a, p, b) < 0.0 {
+                    CORNER
+                } else {
+                    0
+                }
+            }
+            (b, _, _) if b >= 4 => CORNER | PINCH,
+            _ => CORNER,
         };
         self.corner[v as usize] = bits;
         self.corner_stamp[v as usize] = s.gen;
@@ -449,6 +482,9 @@ impl ShortestPathQuery {
         if let Some(v) = start_vertex {
             self.root_g[v as usize] = 0.0;
             self.root_stamp[v as usize] = s.gen;
+            self.turn_from[v as usize] = START;
+            self.turn_from_point[v as usize] = sp;
+            self.turn_sides[v as usize] = 0;
         }
         // The start's polygons: the goal in one of them is seen directly.
         let polys = s.mesh.mesh().polygon_count() as u32;
@@ -573,7 +609,11 @@ impl ShortestPathQuery {
                 continue; // the root is on this edge's line: the polygon across holds it too
             }
             let piece = match clip_to {
-                Some((p0, p1, side)) => clip(a, b, p0, p1, side),
+                // Pieces on the boundary line itself are left out: the path straight through
+                // the corner is the previous root's, not a turn.
+                Some((p0, p1, side)) => {
+                    clip(a, b, p0, p1, side).filter(|&(u, w)| orient2d(p0, p1, u) != 0.0 || orient2d(p0, p1, w) != 0.0)
+                }
                 None => Some((a, b)),
             };
             if let Some((ia, ib)) = piece {
@@ -616,21 +656,46 @@ impl ShortestPathQuery {
             return;
         }
         let vi = v as usize;
-        if self.root_stamp[vi] == s.gen {
+        let root_point = xz(s.mesh.mesh().vertices()[vi]);
+        let clip_to = if bits & PINCH != 0 { None } else { clip_to };
+        let side = match clip_to {
+            Some((_, _, d)) if d > 0.0 => 1u8,
+            Some(_) => 2,
+            None => 4,
+        };
+        let (pred, pred_point) = self.nodes.get(parent as usize).map_or((START, root_point), |n| (n.root_id, n.root));
+        if self.root_stamp[vi] == s.gen && g >= self.root_g[vi] * (1.0 - ROOT_SLACK) {
             if g > self.root_g[vi] * (1.0 + ROOT_SLACK) {
                 return;
+            }
+            // As good as the best turn here (up to rounding): skip it when it repeats one
+            // already made (same side, coming along the same line: the same previous root or
+            // one in line with it), else make it too, since a tie reached from elsewhere may
+            // turn the other way.
+            let same_line =
+                self.turn_from[vi] == pred || orient2d(self.turn_from_point[vi], pred_point, root_point) == 0.0;
+            if same_line {
+                if self.turn_sides[vi] & side != 0 {
+                    return;
+                }
+                self.turn_sides[vi] |= side;
+            } else {
+                self.turn_from[vi] = pred;
+                self.turn_from_point[vi] = pred_point;
+                self.turn_sides[vi] = side;
             }
             self.root_g[vi] = self.root_g[vi].min(g);
         } else {
             self.root_g[vi] = g;
             self.root_stamp[vi] = s.gen;
+            self.turn_from[vi] = pred;
+            self.turn_from_point[vi] = pred_point;
+            self.turn_sides[vi] = side;
         }
-        let clip_to = if bits & PINCH != 0 { None } else { clip_to };
-        let root = xz(s.mesh.mesh().vertices()[vi]);
         for i in 0..s.fans.fan(v).len() {
             let (q, _) = s.fans.fan(v)[i];
             if s.included(q) {
-                self.fan_polygon(s, q, root, v, g, clip_to, parent);
+                self.fan_polygon(s, q, root_point, v, g, clip_to, parent);
             }
         }
     }
