@@ -153,11 +153,11 @@ fn shortest_paths_match_the_oracle_on_every_fixture() {
         let mut sq = ShortestPathQuery::new(&mesh);
         let mut pq = PathQuery::new(&mesh);
         let filter = QueryFilter::new();
-        let mut sample = |rng: &mut SplitMix64| -> [f64; 3] {
+        let sample = |rng: &mut SplitMix64| -> [f64; 3] {
             loop {
                 // Mostly random points; every fourth a mesh vertex (the baked boundaries have many
                 // collinear ones).
-                let p = if rng.next_u64() % 4 == 0 {
+                let p = if rng.next_u64().is_multiple_of(4) {
                     verts[(rng.next_u64() % verts.len() as u64) as usize]
                 } else {
                     mesh.random_point(rng).expect("mesh has area").point
