@@ -80,10 +80,14 @@ impl VertexFans {
 const START: u32 = u32::MAX;
 /// `edge` of a goal node.
 const GOAL: u32 = u32::MAX;
+/// `edge` of a pending turn at the pinch vertex `ia` of polygon `from` (which holds the root):
+/// made when taken from the open list rather than at once, so that chains of pinches need no
+/// recursion.
+const TURN: u32 = u32::MAX - 1;
 
-/// A search node: root, interval on half-edge `edge` (crossed from `from` into its neighbour),
+/// A search node: root, interval on half-edge `edge` (crossed from `from` into its neighbour);
 /// or, with `edge == GOAL`, the goal reached from the root via `ia` (the goal itself when the
-/// goal is seen directly).
+/// goal is seen directly); or, with `edge == TURN`, a turn at a pinch vertex seen from the root.
 #[derive(Clone, Copy, Debug)]
 struct Node {
     root: Point2,
@@ -95,7 +99,7 @@ struct Node {
     g: f64,
     /// Mesh vertex of the root, or `START`.
     root_id: u32,
-    /// Half-edge the interval lies on (in polygon `from`), or `GOAL`.
+    /// Half-edge the interval lies on (in polygon `from`), or `GOAL` or `TURN`.
     edge: u32,
     /// The polygon the interval's half-edge belongs to (holding the root side).
     from: u32,
@@ -547,8 +551,15 @@ impl ShortestPathQuery {
                     break;
                 }
                 self.succ.clear();
-                self.expand(s, cur, cur_idx);
-                if self.succ.len() == 1 && self.succ[0].edge != GOAL && self.succ[0].root_id == cur.root_id {
+                if cur.edge == TURN {
+                    if let Some(v) = vertex_at(s.mesh, cur.from, cur.ia) {
+                        self.turn(s, v, cur.g + dist2(cur.root, cur.ia), None, cur_idx);
+                    }
+                } else {
+                    self.expand(s, cur, cur_idx);
+                }
+                let single = self.succ.len() == 1 && self.succ[0].edge < TURN;
+                if single && self.succ[0].root_id == cur.root_id {
                     let next = self.succ[0];
                     self.nodes.push(next);
                     cur_idx = self.nodes.len() as u32 - 1;
@@ -566,7 +577,7 @@ impl ShortestPathQuery {
     fn push_successors(&mut self, s: &Search) {
         for i in 0..self.succ.len() {
             let n = self.succ[i];
-            let f = if n.edge == GOAL {
+            let f = if n.edge >= TURN {
                 n.g + dist2(n.root, n.ia) + dist2(n.ia, s.goal)
             } else {
                 n.g + via_interval(n.root, n.ia, n.ib, s.goal).0
@@ -598,6 +609,15 @@ impl ShortestPathQuery {
             return;
         }
         let first = s.mesh.poly_first(poly);
+        // Pinch vertices of the polygon are seen from the root: the path may pass through them.
+        for k in 0..s.mesh.poly_len(poly) {
+            let v = s.mesh.mesh().data().polygon_vertices[first + k];
+            let w = xz(s.mesh.mesh().vertices()[v as usize]);
+            let inside = clip_to.is_none_or(|(p0, p1, side)| orient2d(p0, p1, w) * side >= 0.0);
+            if w != root && inside && self.corner_bits(s, v) & PINCH != 0 {
+                self.succ.push(Node { ia: w, ib: w, edge: TURN, ..base });
+            }
+        }
         for k in 0..s.mesh.poly_len(poly) {
             let h = first + k;
             if s.passable(h).is_none() {
@@ -780,9 +800,11 @@ impl ShortestPathQuery {
                 }
                 root = n.root_id;
             }
-            if let Some(q) = mesh.edge_neighbour(n.edge as usize) {
-                if path.corridor.last() != Some(&q) {
-                    path.corridor.push(q);
+            if n.edge < TURN {
+                if let Some(q) = mesh.edge_neighbour(n.edge as usize) {
+                    if path.corridor.last() != Some(&q) {
+                        path.corridor.push(q);
+                    }
                 }
             }
             if path.corridor.last() != Some(&n.from) {
