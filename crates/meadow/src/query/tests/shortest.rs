@@ -330,3 +330,44 @@ mod fuzz {
         }
     }
 }
+
+#[test]
+fn snapped_points_on_slanted_walls_work() {
+    // `nearest_point` on a slanted wall rounds, and the point may fall a hair outside its
+    // polygon; the search takes the polygon as given and must still find the path.
+    let spec = GridSpec {
+        cols: 10,
+        rows: 10,
+        triangulate: true,
+        jitter: 0.2,
+        seed: 9,
+        blocked: random_blocked(10, 10, 0.2, 9),
+        ..GridSpec::default()
+    };
+    let mesh = query_mesh(spec.build());
+    let mut sq = ShortestPathQuery::new(&mesh);
+    let mut pq = PathQuery::new(&mesh);
+    let mut rng = SplitMix64::new(91);
+    let (mut outside, mut compared) = (0, 0);
+    for _ in 0..300 {
+        let probe = [rng.next_f64() * 10.0, 0.0, rng.next_f64() * 10.0];
+        let Ok(start) = mesh.nearest_point(probe, [0.6, 1.0, 0.6]) else { continue };
+        outside += !mesh.polygon_contains(start.polygon, xz(start.point)) as usize;
+        let goal = mesh.random_point(&mut rng).unwrap();
+        let (mut a, mut b) = (Path::default(), Path::default());
+        let options = PathOptions::default();
+        let funnel = pq.find_path_between(&mesh, start, goal, &QueryFilter::new(), options, &mut b);
+        let shortest = sq.find_shortest_path_between(&mesh, start, goal, &QueryFilter::new(), &mut a);
+        if funnel.is_ok() {
+            shortest.unwrap_or_else(|e| panic!("{start:?} -> {goal:?}: {e}"));
+            assert_eq!(a.points.first(), Some(&start.point));
+            assert_eq!(a.points.last(), Some(&goal.point));
+            let (fa, fb) = (flat_length(&a.points), flat_length(&b.points));
+            assert!(fa <= fb + 1e-9 * (1.0 + fb), "{start:?} -> {goal:?}: {fa} > funnel {fb}");
+            assert!(fa >= dist2(xz(start.point), xz(goal.point)) - 1e-12);
+            compared += 1;
+        }
+    }
+    println!("snapped starts: {compared} compared, {outside} a hair outside their polygon");
+    assert!(compared > 150);
+}
