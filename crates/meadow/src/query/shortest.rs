@@ -14,16 +14,24 @@
 //! interval's line when it lies on the root's side), an exact lower bound, so the first goal
 //! node taken from the open list is optimal.
 //!
+//! Corners: a vertex is a corner when, under the filter, boundary edges (walls, or edges into
+//! excluded polygons) meet there and the walkable angle exceeds 180° — a taut path never bends
+//! where free space is locally convex, so the baked meshes' many collinear boundary vertices
+//! are not turning points. Mesh adjacency decides this (per-vertex polygon fans, built on first
+//! use and kept in the [`QueryMesh`]); all topology tests are exact `orient2d` predicates.
+//!
 //! Pruning: a per-vertex table of the best `g` at which the vertex became a root discards every
-//! node whose root was since reached more cheaply; a node with a single successor is expanded at
-//! once without the open list ("collapsing"). Turning uses the whole fan of polygons around the
-//! vertex (restricted to the half-plane behind the corner), which also handles vertices where
-//! walkable polygons touch only at a point ("pinch" vertices); like the visibility-graph
-//! definition of shortest paths, a path may pass through such a point.
+//! node whose root was since reached more cheaply (equal turns are made once); a node with a
+//! single successor of the same root is expanded at once without the open list ("collapsing").
+//! Turning searches the whole fan of polygons around the vertex, restricted to the open
+//! half-plane behind the corner; this also covers vertices where walkable sectors touch only at
+//! a point ("pinch" vertices, turned at without restriction): like the visibility-graph
+//! definition of shortest paths (and its brute-force oracle in the tests), a path may pass
+//! through such a point. Point intervals are kept only at corner vertices (to turn there).
 //!
 //! Areas: polygons of areas the filter excludes are obstacles. Area costs are not honoured: a
 //! Euclidean search treats every included area as cost 1 (use `PathQuery::find_path` for costed
-//! paths).
+//! paths). The search is in XZ; on slopes the XZ-shortest path need not be the 3D-shortest.
 
 use super::{dist2, finite3, polyline_length, xz, Location, Path, PathError, QueryFilter, QueryMesh, NONE};
 use crate::geom::{orient2d, Point2};
@@ -140,7 +148,29 @@ const ROOT_SLACK: f64 = 1e-12;
 
 /// Reusable state of [`find_shortest_path`](ShortestPathQuery::find_shortest_path) queries: node
 /// pool, open list and per-vertex / per-polygon tables stamped per query (never cleared). Queries
-/// allocate only when they need more room than any before them.
+/// allocate only when they need more room than any before them; keep one per thread.
+///
+/// The path is the Euclidean-shortest one in XZ (Polyanya search: any-angle, optimal, no baked
+/// visibility graph), turning only at mesh vertices; its `length` is the 3D length of that
+/// polyline, like [`PathQuery::find_path`](super::PathQuery::find_path)'s. Areas the filter
+/// excludes are obstacles; every included area counts as cost 1 (a Euclidean search cannot
+/// weigh areas, use `find_path` for that), cost overrides are only validated. Polygons touching
+/// at a single vertex are connected through it, as in the visibility-graph definition of
+/// shortest paths. An unreachable goal is [`PathError::Unreachable`] (no partial paths).
+///
+/// ```
+/// use meadow::query::{QueryFilter, QueryMesh, ShortestPathQuery};
+/// # let data = meadow::query::testmesh::GridSpec {
+/// #     cols: 3, rows: 3, blocked: vec![false, false, false, false, true], ..Default::default()
+/// # }.build();
+/// let mesh = QueryMesh::new(meadow::NavMesh::new(data)?); // a 3 × 3 grid, centre cell blocked
+/// let mut query = ShortestPathQuery::new(&mesh); // one per thread, reused for every query
+/// let path = query.find_shortest_path(&mesh, [0.5, 0.0, 1.5], [2.5, 0.0, 1.4], &QueryFilter::new())?;
+/// assert_eq!(path.points[1], [1.0, 0.0, 1.0]); // taut around the blocked cell's corners
+/// assert_eq!(path.points[2], [2.0, 0.0, 1.0]);
+/// assert!((path.length - (0.5f64.sqrt() + 1.0 + 0.41f64.sqrt())).abs() < 1e-12);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct ShortestPathQuery {
     nodes: Vec<Node>,
