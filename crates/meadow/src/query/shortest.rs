@@ -190,8 +190,10 @@ pub struct ShortestPathQuery {
     /// Per polygon: stamps marking the polygons holding the start / the goal.
     start_mark: Vec<u32>,
     goal_mark: Vec<u32>,
-    /// Scratch: polygon stack of the start/goal flood, successors of one expansion.
+    /// Scratch: polygon stack of the start/goal flood and the included polygons it found,
+    /// successors of one expansion.
     stack: Vec<u32>,
+    found: Vec<u32>,
     succ: Vec<Node>,
     /// Buffers of `find_shortest_path`'s result before it is copied out.
     scratch_path: Path,
@@ -356,7 +358,9 @@ impl ShortestPathQuery {
     ///
     /// The path's points are the start, the mesh vertices where it turns, and the goal (always at
     /// least two points); `corridor` lists the polygons it crosses, where consecutive polygons
-    /// share an edge or, at a turn, the turning vertex.
+    /// share an edge or, at a turn, the turning vertex. A start or goal on the border of an
+    /// excluded polygon uses the included polygon next to it; [`PathError::StartExcluded`] means
+    /// no included polygon holds the start.
     pub fn find_shortest_path_between(
         &mut self,
         mesh: &QueryMesh,
@@ -379,13 +383,11 @@ impl ShortestPathQuery {
         filter.heuristic_scale()?;
         let fans = mesh.vertex_fans();
         let search = Search { mesh, fans, filter, goal: xz(goal.point), gen: self.next_generation(mesh) };
-        if !search.included(start.polygon) {
-            return Err(PathError::StartExcluded);
-        }
-        let Some(end) = self.search(&search, start, goal) else {
+        let Some(end) = self.search(&search, start, goal)? else {
             return Err(PathError::Unreachable);
         };
-        self.write_path(mesh, start, goal, end, path);
+        let ends_included = (search.included(start.polygon), search.included(goal.polygon));
+        self.write_path(mesh, start, goal, end, ends_included, path);
         Ok(())
     }
 
@@ -415,27 +417,31 @@ impl ShortestPathQuery {
         self.generation
     }
 
-    /// Marks (with stamp `gen` in `marks`) the included polygons holding `p`: the whole fan when
-    /// `p` is a mesh vertex, else `poly` and the polygons across edges through `p`. Returns the
-    /// vertex `p` sits on, if any.
+    /// Marks (with stamp `gen`) the polygons holding `p`: the whole fan when `p` is a mesh
+    /// vertex, else `poly` and the polygons across edges through `p` (excluded ones too, so that
+    /// a point on the border of an excluded polygon still finds its included neighbour); the
+    /// included ones are listed in `found`. Returns the vertex `p` sits on, if any.
     fn mark_polygons(&mut self, s: &Search, poly: u32, p: Point2, goal_side: bool) -> Option<u32> {
         let mesh = s.mesh;
         let marks = if goal_side { &mut self.goal_mark } else { &mut self.start_mark };
+        self.found.clear();
         let vertex = vertex_at(mesh, poly, p);
         if let Some(v) = vertex {
             for &(q, _) in s.fans.fan(v) {
-                if s.included(q) {
+                if s.included(q) && marks[q as usize] != s.gen {
                     marks[q as usize] = s.gen;
+                    self.found.push(q);
                 }
             }
             return vertex;
         }
         self.stack.clear();
-        if s.included(poly) {
-            marks[poly as usize] = s.gen;
-            self.stack.push(poly);
-        }
+        marks[poly as usize] = s.gen;
+        self.stack.push(poly);
         while let Some(r) = self.stack.pop() {
+            if s.included(r) {
+                self.found.push(r);
+            }
             let first = mesh.poly_first(r);
             for k in 0..mesh.poly_len(r) {
                 let (a, b) = mesh.edge_endpoints(first + k);
@@ -443,7 +449,7 @@ impl ShortestPathQuery {
                 if orient2d(xz(a), xz(b), p) > 0.0 {
                     continue;
                 }
-                if let Some(q) = s.passable(first + k) {
+                if let Some(q) = mesh.edge_neighbour(first + k) {
                     if marks[q as usize] != s.gen {
                         marks[q as usize] = s.gen;
                         self.stack.push(q);
@@ -507,11 +513,14 @@ impl ShortestPathQuery {
         v != START && self.root_stamp[v as usize] == s.gen && g > self.root_g[v as usize] * (1.0 + ROOT_SLACK)
     }
 
-    /// Runs the search; returns the goal node.
-    fn search(&mut self, s: &Search, start: Location, goal: Location) -> Option<u32> {
+    /// Runs the search; returns the goal node, or `None` when the goal is unreachable.
+    fn search(&mut self, s: &Search, start: Location, goal: Location) -> Result<Option<u32>, PathError> {
         let sp = xz(start.point);
-        let start_vertex = self.mark_polygons(s, start.polygon, sp, false);
         self.mark_polygons(s, goal.polygon, xz(goal.point), true);
+        let start_vertex = self.mark_polygons(s, start.polygon, sp, false);
+        if self.found.is_empty() {
+            return Err(PathError::StartExcluded);
+        }
         let root_id = start_vertex.unwrap_or(START);
         if let Some(v) = start_vertex {
             self.root_g[v as usize] = 0.0;
@@ -520,50 +529,18 @@ impl ShortestPathQuery {
             self.turn_from_point[v as usize] = sp;
             self.turn_sides[v as usize] = 0;
         }
-        // The start's polygons: the goal in one of them is seen directly.
-        let polys = s.mesh.mesh().polygon_count() as u32;
-        let mut seeds = 0usize;
+        // Seeds: the start's polygons seen whole from the start (the goal in one of them is
+        // seen directly).
         self.succ.clear();
-        if let Some(v) = start_vertex {
-            for i in 0..s.fans.fan(v).len() {
-                let (q, _) = s.fans.fan(v)[i];
-                if self.start_mark[q as usize] == s.gen {
-                    self.fan_polygon(s, q, sp, v, 0.0, None, NONE);
-                    seeds += 1;
-                }
-            }
-        } else {
-            // Only the marked polygons (few) are visited: walk them via the flood again.
-            self.stack.clear();
-            self.stack.push(start.polygon);
-            let mut seen = 0;
-            while let Some(r) = self.stack.pop() {
-                if self.start_mark[r as usize] != s.gen || seen > polys {
-                    continue;
-                }
-                seen += 1;
-                // Re-stamp so each polygon is seeded once.
-                self.start_mark[r as usize] = s.gen.wrapping_sub(1);
-                self.fan_polygon(s, r, sp, root_id, 0.0, None, NONE);
-                seeds += 1;
-                let first = s.mesh.poly_first(r);
-                for k in 0..s.mesh.poly_len(r) {
-                    if let Some(q) = s.passable(first + k) {
-                        if self.start_mark[q as usize] == s.gen {
-                            self.stack.push(q);
-                        }
-                    }
-                }
-            }
-        }
-        if seeds == 0 {
-            return None;
+        for i in 0..self.found.len() {
+            let q = self.found[i];
+            self.fan_polygon(s, q, sp, root_id, 0.0, None, NONE);
         }
         // A goal node among the seeds means the straight segment: done.
         if let Some(goal_node) = self.succ.iter().position(|n| n.edge == GOAL) {
             let n = self.succ[goal_node];
             self.nodes.push(n);
-            return Some(self.nodes.len() as u32 - 1);
+            return Ok(Some(self.nodes.len() as u32 - 1));
         }
         self.push_successors(s);
         // Cap on node count: no input should get near it (each vertex is a root a few times at
@@ -572,7 +549,7 @@ impl ShortestPathQuery {
         while let Some(OpenEntry { node, .. }) = self.open.pop() {
             let mut cur = self.nodes[node as usize];
             if cur.edge == GOAL {
-                return Some(node);
+                return Ok(Some(node));
             }
             let mut cur_idx = node;
             // Collapse chains of single same-root successors without the open list.
@@ -600,7 +577,7 @@ impl ShortestPathQuery {
                 break;
             }
         }
-        None
+        Ok(None)
     }
 
     /// Moves `succ` into the node pool and the open list.
@@ -809,7 +786,15 @@ impl ShortestPathQuery {
     }
 
     /// Writes the path ending in goal node `end` into `path`.
-    fn write_path(&mut self, mesh: &QueryMesh, start: Location, goal: Location, end: u32, path: &mut Path) {
+    fn write_path(
+        &mut self,
+        mesh: &QueryMesh,
+        start: Location,
+        goal: Location,
+        end: u32,
+        ends_included: (bool, bool),
+        path: &mut Path,
+    ) {
         // Goal side first, then reversed: goal, bend point, roots (turning vertices), start.
         let goal_node = self.nodes[end as usize];
         path.points.push(goal.point);
@@ -847,13 +832,14 @@ impl ShortestPathQuery {
         }
         path.points.push(start.point);
         // The start (goal) may sit on several polygons and the search leave (arrive) through
-        // another one; the corridor still begins (ends) with the located polygon.
-        if path.corridor.last() != Some(&start.polygon) {
+        // another one; the corridor still begins (ends) with the located polygon unless the
+        // filter excludes it.
+        if path.corridor.last() != Some(&start.polygon) && ends_included.0 {
             path.corridor.push(start.polygon);
         }
         path.points.reverse();
         path.corridor.reverse();
-        if path.corridor.last() != Some(&goal.polygon) {
+        if path.corridor.last() != Some(&goal.polygon) && ends_included.1 {
             path.corridor.push(goal.polygon);
         }
         path.length = polyline_length(&path.points);
