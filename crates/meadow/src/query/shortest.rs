@@ -494,7 +494,11 @@ impl ShortestPathQuery {
             (0, _, _) => 0,
             (2, Some(a), Some(b)) => {
                 let (a, p, b) = (xz(verts[a as usize]), xz(verts[v as usize]), xz(verts[b as usize]));
-                if orient2d(a, p, b) < 0.0 {
+                let o = orient2d(a, p, b);
+                // In line: straight (180°, no corner) or, with both walls on the same side, the
+                // tip of a wall with walkable space all around (360°).
+                let same_side = (a[0] - p[0]) * (b[0] - p[0]) + (a[1] - p[1]) * (b[1] - p[1]) > 0.0;
+                if o < 0.0 || (o == 0.0 && same_side) {
                     CORNER
                 } else {
                     0

@@ -377,3 +377,46 @@ fn snapped_points_on_slanted_walls_work() {
     println!("snapped starts: {compared} compared, {outside} a hair outside their polygon");
     assert!(compared > 150);
 }
+
+#[test]
+fn paths_wrap_around_the_tip_of_a_thin_wall() {
+    // A 2 × 2 grid whose two lower cells are separated by a wall of no thickness from (1, 0) to
+    // (1, 1): walkable space surrounds the tip (1, 1) on all sides (a 360° corner).
+    let mut data = GridSpec { cols: 2, rows: 2, ..GridSpec::default() }.build();
+    let on_wall = |p: [f64; 3]| p[0] == 1.0 && p[2] <= 1.0;
+    let mut walled = 0;
+    for h in 0..data.polygon_vertices.len() {
+        let poly = data
+            .polygons
+            .iter()
+            .position(|p| (p.first as usize..(p.first + p.vertex_count as u32) as usize).contains(&h))
+            .unwrap();
+        let p = data.polygons[poly];
+        let k = h - p.first as usize;
+        let a = data.vertices[data.polygon_vertices[h] as usize];
+        let b = data.vertices[data.polygon_vertices[p.first as usize + (k + 1) % p.vertex_count as usize] as usize];
+        if on_wall(a) && on_wall(b) {
+            data.edge_links[h] = crate::asset::EdgeLink::Wall;
+            walled += 1;
+        }
+    }
+    assert_eq!(walled, 2);
+    let mesh = query_mesh(data);
+    let oracle = Oracle::new(&mesh);
+    // (The wall's foot (1, 0) is a pinch point on the outer boundary; the goal is nearer the tip.)
+    let (s, g) = ([0.5, 0.0, 0.5], [1.5, 0.0, 0.8]);
+    let truth = oracle.shortest(xz(s), xz(g)).unwrap();
+    assert!((truth - 0.5f64.sqrt() - 0.29f64.sqrt()).abs() < 1e-12);
+    let p = ShortestPathQuery::new(&mesh).find_shortest_path(&mesh, s, g, &QueryFilter::new()).unwrap();
+    assert_eq!(p.points, vec![s, [1.0, 0.0, 1.0], g]);
+    assert!((p.length - truth).abs() < 1e-12);
+    // Random pairs (not on the wall itself, whose side would be ambiguous).
+    let mut q = ShortestPathQuery::new(&mesh);
+    let mut rng = SplitMix64::new(81);
+    for _ in 0..200 {
+        let (s, g) = (mesh.random_point(&mut rng).unwrap().point, mesh.random_point(&mut rng).unwrap().point);
+        let truth = oracle.shortest(xz(s), xz(g)).unwrap();
+        let p = q.find_shortest_path(&mesh, s, g, &QueryFilter::new()).unwrap();
+        assert!((flat_length(&p.points) - truth).abs() <= 1e-9 * (1.0 + truth), "{s:?} -> {g:?}");
+    }
+}
