@@ -44,6 +44,10 @@ pub(crate) struct VertexFans {
     fan_start: Vec<u32>,
     /// The polygons around each vertex, with the vertex's index in that polygon.
     fan: Vec<(u32, u32)>,
+    /// Per polygon: its connected component, polygons being connected when they share a vertex
+    /// (a superset of portal adjacency: paths may pass where polygons touch at a point). With
+    /// no area excluded, a goal in another component is unreachable without a search.
+    component: Vec<u32>,
 }
 
 impl QueryMesh {
@@ -75,7 +79,29 @@ impl VertexFans {
                 fill[v] += 1;
             }
         }
-        VertexFans { fan_start: counts, fan }
+        // Union-find over polygons sharing a vertex.
+        let polys = mesh.mesh().polygon_count();
+        let mut parent: Vec<u32> = (0..polys as u32).collect();
+        fn find(parent: &mut [u32], mut x: u32) -> u32 {
+            while parent[x as usize] != x {
+                parent[x as usize] = parent[parent[x as usize] as usize];
+                x = parent[x as usize];
+            }
+            x
+        }
+        for v in 0..vcount {
+            let group = &fan[counts[v] as usize..counts[v + 1] as usize];
+            if let Some(&(first, _)) = group.first() {
+                for &(q, _) in &group[1..] {
+                    let (a, b) = (find(&mut parent, first), find(&mut parent, q));
+                    if a != b {
+                        parent[a.max(b) as usize] = a.min(b);
+                    }
+                }
+            }
+        }
+        let component = (0..polys as u32).map(|p| find(&mut parent, p)).collect();
+        VertexFans { fan_start: counts, fan, component }
     }
 
     fn fan(&self, v: u32) -> &[(u32, u32)] {
@@ -268,6 +294,8 @@ struct Search<'a> {
     filter: &'a QueryFilter,
     goal: Point2,
     gen: u32,
+    /// Whether the filter excludes any area the mesh uses.
+    any_excluded: bool,
 }
 
 impl Search<'_> {
@@ -382,7 +410,11 @@ impl ShortestPathQuery {
         }
         filter.heuristic_scale()?;
         let fans = mesh.vertex_fans();
-        let search = Search { mesh, fans, filter, goal: xz(goal.point), gen: self.next_generation(mesh) };
+        let nav = mesh.mesh();
+        // (Validation keeps every polygon's area index below the area count.)
+        let any_excluded = (0..nav.areas().len()).any(|a| filter.area_cost(nav, a as u16).is_none());
+        let gen = self.next_generation(mesh);
+        let search = Search { mesh, fans, filter, goal: xz(goal.point), gen, any_excluded };
         let Some(end) = self.search(&search, start, goal)? else {
             return Err(PathError::Unreachable);
         };
@@ -524,6 +556,9 @@ impl ShortestPathQuery {
         let start_vertex = self.mark_polygons(s, start.polygon, sp, false);
         if self.found.is_empty() {
             return Err(PathError::StartExcluded);
+        }
+        if !s.any_excluded && s.fans.component[start.polygon as usize] != s.fans.component[goal.polygon as usize] {
+            return Ok(None);
         }
         let root_id = start_vertex.unwrap_or(START);
         if let Some(v) = start_vertex {
