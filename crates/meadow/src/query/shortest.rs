@@ -23,11 +23,14 @@
 //! Pruning: a per-vertex table of the best `g` at which the vertex became a root discards every
 //! node whose root was since reached more cheaply (equal turns are made once); a node with a
 //! single successor of the same root is expanded at once without the open list ("collapsing").
-//! Turning searches the whole fan of polygons around the vertex, restricted to the open
-//! half-plane behind the corner; this also covers vertices where walkable sectors touch only at
-//! a point ("pinch" vertices, turned at without restriction): like the visibility-graph
-//! definition of shortest paths (and its brute-force oracle in the tests), a path may pass
-//! through such a point. Point intervals are kept only at corner vertices (to turn there).
+//! A turn searches, with the corner as root, the polygons from the next one round the corner up
+//! to the obstacle (the only directions in which a bend there is taut), clipped to the open
+//! half-plane behind the corner. Vertices where walkable sectors touch only at a point ("pinch"
+//! vertices) are turned at over their whole fan: like the visibility-graph definition of
+//! shortest paths (and its brute-force oracle in the tests), a path may pass through such a
+//! point. Point intervals are kept only at corner vertices (to turn there). Without excluded
+//! areas, a goal in another component (polygons linked by shared vertices) is unreachable at
+//! once; otherwise an unreachable goal costs a search of everything reachable.
 //!
 //! Areas: polygons of areas the filter excludes are obstacles. Area costs are not honoured: a
 //! Euclidean search treats every included area as cost 1 (use `PathQuery::find_path` for costed
