@@ -23,9 +23,8 @@
 //! Pruning: a per-vertex table of the best `g` at which the vertex became a root discards every
 //! node whose root was since reached more cheaply (equal turns are made once); a node with a
 //! single successor of the same root is expanded at once without the open list ("collapsing").
-//! A turn searches, with the corner as root, the polygons from the next one round the corner up
-//! to the obstacle (the only directions in which a bend there is taut), clipped to the open
-//! half-plane behind the corner. Vertices where walkable sectors touch only at a point ("pinch"
+//! A turn searches, with the corner as root, the whole fan of polygons around it, clipped to the
+//! open half-plane behind the corner (the side the path bends to). Vertices where walkable sectors touch only at a point ("pinch"
 //! vertices) are turned at over their whole fan: like the visibility-graph definition of
 //! shortest paths (and its brute-force oracle in the tests), a path may pass through such a
 //! point. Point intervals are kept only at corner vertices (to turn there). Without excluded
