@@ -131,6 +131,12 @@ struct Node {
     ia: Point2,
     /// Interval end nearer the edge's end vertex `b` (on the root's left).
     ib: Point2,
+    /// The wedge's right and left boundary rays as lines through two exact points, oriented
+    /// away from the root: a computed interval end is rounded, but whether a vertex lies on,
+    /// inside or outside the wedge is decided on these exact lines (grid meshes put vertices
+    /// exactly on rays through corners all the time).
+    ra: [Point2; 2],
+    rb: [Point2; 2],
     /// Path length from the start to the root (XZ).
     g: f64,
     /// Mesh vertex of the root, or `START`.
@@ -272,7 +278,14 @@ fn mirror(p: Point2, a: Point2, b: Point2) -> Point2 {
 /// Length of the shortest path from `root` through the interval `[ia, ib]` (seen from the root
 /// with `ia` on the right) to `goal`, which lies beyond the interval's line (mirrored if not);
 /// also the interval point where that path bends (`None` when straight).
-fn via_interval(root: Point2, ia: Point2, ib: Point2, goal: Point2) -> (f64, Option<Point2>) {
+fn via_interval(
+    root: Point2,
+    ia: Point2,
+    ib: Point2,
+    ra: [Point2; 2],
+    rb: [Point2; 2],
+    goal: Point2,
+) -> (f64, Option<Point2>) {
     if ia == ib {
         return (dist2(root, ia) + dist2(ia, goal), (ia != goal).then_some(ia));
     }
@@ -280,9 +293,9 @@ fn via_interval(root: Point2, ia: Point2, ib: Point2, goal: Point2) -> (f64, Opt
     let side_root = orient2d(ia, ib, root);
     let side_goal = orient2d(ia, ib, goal);
     let g = if ia != ib && side_root * side_goal > 0.0 { mirror(goal, ia, ib) } else { goal };
-    if orient2d(root, ia, g) < 0.0 {
+    if orient2d(ra[0], ra[1], g) < 0.0 {
         (dist2(root, ia) + dist2(ia, g), Some(ia))
-    } else if orient2d(root, ib, g) > 0.0 {
+    } else if orient2d(rb[0], rb[1], g) > 0.0 {
         (dist2(root, ib) + dist2(ib, g), Some(ib))
     } else {
         (dist2(root, g), None)
@@ -628,7 +641,7 @@ impl ShortestPathQuery {
             let f = if n.edge >= TURN {
                 n.g + dist2(n.root, n.ia) + dist2(n.ia, s.goal)
             } else {
-                n.g + via_interval(n.root, n.ia, n.ib, s.goal).0
+                n.g + via_interval(n.root, n.ia, n.ib, n.ra, n.rb, s.goal).0
             };
             self.nodes.push(n);
             self.open.push(OpenEntry { f, node: self.nodes.len() as u32 - 1 });
@@ -651,7 +664,8 @@ impl ShortestPathQuery {
         clip_to: Option<(Point2, Point2, f64)>,
         parent: u32,
     ) {
-        let base = Node { root, ia: root, ib: root, g, root_id, edge: GOAL, from: poly, parent };
+        let base =
+            Node { root, ia: root, ib: root, ra: [root; 2], rb: [root; 2], g, root_id, edge: GOAL, from: poly, parent };
         if self.goal_mark[poly as usize] == s.gen {
             self.succ.push(Node { ia: s.goal, ib: s.goal, ..base });
             return;
@@ -685,7 +699,22 @@ impl ShortestPathQuery {
                 None => Some((a, b)),
             };
             if let Some((ia, ib)) = piece {
-                self.offer(s, Node { ia, ib, edge: h as u32, ..base }, a, b);
+                // An end moved by the clip lies on the clip line, which passes through the root.
+                let ray = |end: Point2, vertex: Point2| -> [Point2; 2] {
+                    match clip_to {
+                        Some((p0, p1, _)) if end != vertex => {
+                            let d = [p1[0] - p0[0], p1[1] - p0[1]];
+                            if (end[0] - root[0]) * d[0] + (end[1] - root[1]) * d[1] >= 0.0 {
+                                [p0, p1]
+                            } else {
+                                [p1, p0]
+                            }
+                        }
+                        _ => [root, vertex],
+                    }
+                };
+                let (ra, rb) = (ray(ia, a), ray(ib, b));
+                self.offer(s, Node { ia, ib, ra, rb, edge: h as u32, ..base }, a, b);
             }
         }
     }
@@ -779,7 +808,7 @@ impl ShortestPathQuery {
         let base = Node { from: q, parent: idx, ..n };
         if self.goal_mark[q as usize] == s.gen {
             // The goal's polygon: the exact remaining distance ends the search through here.
-            let (_, via) = via_interval(r, ia, ib, s.goal);
+            let (_, via) = via_interval(r, ia, ib, n.ra, n.rb, s.goal);
             let via = via.unwrap_or(s.goal);
             self.succ.push(Node { ia: via, ib: via, edge: GOAL, ..base });
             return;
@@ -811,7 +840,7 @@ impl ShortestPathQuery {
             let (u, w) = (xz(u3), xz(w3));
             // Pinch vertices strictly inside the wedge: the path may pass through them into
             // polygons touching only there.
-            if k > 1 && orient2d(r, ia, u) >= 0.0 && orient2d(r, ib, u) <= 0.0 {
+            if k > 1 && orient2d(n.ra[0], n.ra[1], u) >= 0.0 && orient2d(n.rb[0], n.rb[1], u) <= 0.0 {
                 let v = self.edge_vertex(s, e, false);
                 if self.corner_bits(s, v) & PINCH != 0 {
                     self.turn(s, v, n.g + dist2(r, u), None, idx);
@@ -820,9 +849,24 @@ impl ShortestPathQuery {
             if s.passable(e).is_none() {
                 continue;
             }
-            let Some((u1, w1)) = clip(u, w, r, ia, 1.0) else { continue };
-            let Some((u2, w2)) = clip(u1, w1, r, ib, -1.0) else { continue };
-            self.offer(s, Node { ia: u2, ib: w2, edge: e as u32, from: q, parent: idx, ..n }, u, w);
+            let Some((u1, w1)) = clip(u, w, n.ra[0], n.ra[1], 1.0) else { continue };
+            let Some((u2, w2)) = clip(u1, w1, n.rb[0], n.rb[1], -1.0) else { continue };
+            // Each new boundary: through the unclipped vertex, or the boundary that clipped it.
+            let ra = if u2 == u {
+                [r, u]
+            } else if u2 != u1 {
+                n.rb
+            } else {
+                n.ra
+            };
+            let rb = if w2 == w {
+                [r, w]
+            } else if w2 != w1 {
+                n.rb
+            } else {
+                n.ra
+            };
+            self.offer(s, Node { ia: u2, ib: w2, ra, rb, edge: e as u32, from: q, parent: idx, ..n }, u, w);
         }
     }
 
