@@ -23,8 +23,9 @@
 //! Pruning: a per-vertex table of the best `g` at which the vertex became a root discards every
 //! node whose root was since reached more cheaply (equal turns are made once); a node with a
 //! single successor of the same root is expanded at once without the open list ("collapsing").
-//! A turn searches, with the corner as root, the whole fan of polygons around it, clipped to the
-//! open half-plane behind the corner (the side the path bends to). Vertices where walkable sectors touch only at a point ("pinch"
+//! A turn searches, with the corner as root, the polygons from the next one round the corner up
+//! to the obstacle (the only directions in which a bend there is taut), clipped to the open
+//! half-plane behind the corner. Vertices where walkable sectors touch only at a point ("pinch"
 //! vertices) are turned at over their whole fan: like the visibility-graph definition of
 //! shortest paths (and its brute-force oracle in the tests), a path may pass through such a
 //! point. Point intervals are kept only at corner vertices (to turn there). Without excluded
@@ -614,7 +615,7 @@ impl ShortestPathQuery {
                 self.succ.clear();
                 if cur.edge == TURN {
                     if let Some(v) = vertex_at(s.mesh, cur.from, cur.ia) {
-                        self.turn(s, v, cur.g + dist2(cur.root, cur.ia), None, cur_idx);
+                        self.turn(s, v, cur.g + dist2(cur.root, cur.ia), None, None, cur_idx);
                     }
                 } else {
                     self.expand(s, cur, cur_idx);
@@ -745,9 +746,21 @@ impl ShortestPathQuery {
         data.polygon_vertices[first + if end { (k + 1) % n } else { k }]
     }
 
-    /// Turns at vertex `v` (reached with cost `g`): every polygon around it is searched with `v`
-    /// as the root, in the closed half-plane `clip_to` unless `v` is a pinch vertex.
-    fn turn(&mut self, s: &Search, v: u32, g: f64, clip_to: Option<(Point2, Point2, f64)>, parent: u32) {
+    /// Turns at vertex `v` (reached with cost `g`): polygons around it are searched with `v` as
+    /// the root, in the half-plane `clip_to`. With `walk = (poly, edge, clockwise)` only the
+    /// polygons from `poly` round `v` through its half-edge `edge` (at `v`) in that sense, up to
+    /// the first boundary edge: a taut path bends at `v` only into directions between the ray
+    /// through `v` and the obstacle (beyond them a chord near `v` would be free). Pinch vertices
+    /// and the other callers search the whole fan without restriction.
+    fn turn(
+        &mut self,
+        s: &Search,
+        v: u32,
+        g: f64,
+        clip_to: Option<(Point2, Point2, f64)>,
+        walk: Option<(u32, usize, bool)>,
+        parent: u32,
+    ) {
         let bits = self.corner_bits(s, v);
         if bits & CORNER == 0 {
             return;
@@ -789,10 +802,31 @@ impl ShortestPathQuery {
             self.turn_from_point[vi] = pred_point;
             self.turn_sides[vi] = side;
         }
-        for i in 0..s.fans.fan(v).len() {
-            let (q, _) = s.fans.fan(v)[i];
-            if s.included(q) {
-                self.fan_polygon(s, q, root_point, v, g, clip_to, parent);
+        let fan_len = s.fans.fan(v).len();
+        match walk {
+            Some((mut poly, mut e, clockwise)) if bits & PINCH == 0 => {
+                let mesh = s.mesh;
+                for _ in 0..fan_len {
+                    self.fan_polygon(s, poly, root_point, v, g, clip_to, parent);
+                    let Some(next) = s.passable(e) else { break };
+                    let t = mesh.half_edges[e].twin;
+                    if next == walk.map_or(NONE, |w| w.0) || t == NONE {
+                        break;
+                    }
+                    // The twin ends (starts) at `v`; the next edge round `v` follows (precedes) it.
+                    let (first, len) = (mesh.poly_first(next), mesh.poly_len(next));
+                    let k = t as usize - first;
+                    e = first + if clockwise { (k + 1) % len } else { (k + len - 1) % len };
+                    poly = next;
+                }
+            }
+            _ => {
+                for i in 0..fan_len {
+                    let (q, _) = s.fans.fan(v)[i];
+                    if s.included(q) {
+                        self.fan_polygon(s, q, root_point, v, g, clip_to, parent);
+                    }
+                }
             }
         }
     }
@@ -813,19 +847,6 @@ impl ShortestPathQuery {
             self.succ.push(Node { ia: via, ib: via, edge: GOAL, ..base });
             return;
         }
-        // Turns at the interval's ends when they are corner vertices: behind the corner on the
-        // right (left) of the ray through it.
-        if ia == a {
-            let v = self.edge_vertex(s, h, false);
-            self.turn(s, v, n.g + dist2(r, a), Some((r, a, -1.0)), idx);
-        }
-        if ib == b {
-            let v = self.edge_vertex(s, h, true);
-            self.turn(s, v, n.g + dist2(r, b), Some((r, b, 1.0)), idx);
-        }
-        if ia == ib {
-            return; // a point interval exists only to turn at its vertex
-        }
         let twin = mesh.half_edges[h].twin;
         if twin == NONE {
             return;
@@ -833,6 +854,21 @@ impl ShortestPathQuery {
         let first = mesh.poly_first(q);
         let len = mesh.poly_len(q);
         let j = twin as usize - first;
+        // Turns at the interval's ends when they are corner vertices: behind the corner on the
+        // right (left) of the ray through it, from `q` round the vertex away from `h`.
+        if ia == a {
+            let v = self.edge_vertex(s, h, false);
+            let walk = (q, first + (j + 1) % len, true);
+            self.turn(s, v, n.g + dist2(r, a), Some((r, a, -1.0)), Some(walk), idx);
+        }
+        if ib == b {
+            let v = self.edge_vertex(s, h, true);
+            let walk = (q, first + (j + len - 1) % len, false);
+            self.turn(s, v, n.g + dist2(r, b), Some((r, b, 1.0)), Some(walk), idx);
+        }
+        if ia == ib {
+            return; // a point interval exists only to turn at its vertex
+        }
         // Far edges of `q`, from `a` round to `b` (right to left as seen from the root).
         for k in 1..len {
             let e = first + (j + k) % len;
@@ -843,7 +879,7 @@ impl ShortestPathQuery {
             if k > 1 && orient2d(n.ra[0], n.ra[1], u) >= 0.0 && orient2d(n.rb[0], n.rb[1], u) <= 0.0 {
                 let v = self.edge_vertex(s, e, false);
                 if self.corner_bits(s, v) & PINCH != 0 {
-                    self.turn(s, v, n.g + dist2(r, u), None, idx);
+                    self.turn(s, v, n.g + dist2(r, u), None, None, idx);
                 }
             }
             if s.passable(e).is_none() {

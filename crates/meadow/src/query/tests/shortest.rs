@@ -453,4 +453,3 @@ fn never_longer_than_the_funnel_path_on_many_small_meshes() {
     }
     assert!(compared > 1000);
 }
-
