@@ -3,7 +3,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use meadow::query::testmesh::{random_blocked, GridSpec};
-use meadow::query::{Path, PathOptions, PathQuery, PathStyle, QueryFilter, QueryMesh, SplitMix64};
+use meadow::query::{Path, PathOptions, PathQuery, PathStyle, QueryFilter, QueryMesh, ShortestPathQuery, SplitMix64};
 use meadow::NavMesh;
 use std::hint::black_box;
 
@@ -72,5 +72,45 @@ fn bench_paths(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, bench_paths);
+/// `find_path` (default: funnel with shortcuts) against `find_shortest_path` (Polyanya) on the
+/// same reachable pairs; each shortest path is checked against the funnel length found first.
+fn bench_shortest(c: &mut Criterion) {
+    let mesh = large_mesh();
+    let mut rng = SplitMix64::new(7);
+    let filter = QueryFilter::new();
+    let mut query = PathQuery::new(&mesh);
+    let mut shortest = ShortestPathQuery::new(&mesh);
+    let mut path = Path::default();
+    // Reachable pairs with their funnel lengths.
+    let mut pairs = Vec::new();
+    while pairs.len() < 256 {
+        let (s, g) = (mesh.random_point(&mut rng).unwrap().point, mesh.random_point(&mut rng).unwrap().point);
+        if let Ok(p) = query.find_path(&mesh, s, g, &filter) {
+            pairs.push((s, g, p.length));
+        }
+    }
+    let mut group = c.benchmark_group("shortest_200x200");
+    let mut i = 0;
+    group.bench_function("find_path", |b| {
+        b.iter(|| {
+            let (s, g, _) = pairs[i % pairs.len()];
+            i += 1;
+            query.find_path_into(&mesh, s, g, &filter, PathOptions::default(), &mut path).expect("reachable");
+            black_box(path.length)
+        })
+    });
+    let mut i = 0;
+    group.bench_function("find_shortest_path", |b| {
+        b.iter(|| {
+            let (s, g, funnel) = pairs[i % pairs.len()];
+            i += 1;
+            shortest.find_shortest_path_into(&mesh, s, g, &filter, &mut path).expect("reachable");
+            assert!(path.length <= funnel + 1e-9 * (1.0 + funnel), "shortest path longer than the funnel path");
+            black_box(path.length)
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_paths, bench_shortest);
 criterion_main!(benches);

@@ -2,7 +2,7 @@
 //! (Its own test binary, since it installs a `#[global_allocator]`.)
 
 use meadow::query::testmesh::{random_blocked, GridSpec};
-use meadow::query::{Path, PathOptions, PathQuery, PathStyle, QueryFilter, QueryMesh, SplitMix64};
+use meadow::query::{Path, PathOptions, PathQuery, PathStyle, QueryFilter, QueryMesh, ShortestPathQuery, SplitMix64};
 use meadow::NavMesh;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -91,4 +91,56 @@ fn warmed_up_queries_do_not_allocate() {
     let allocated = allocations() - before;
     drop(p);
     assert!(allocated <= 2, "find_path allocated {allocated} times");
+}
+
+#[test]
+fn warmed_up_shortest_path_queries_do_not_allocate() {
+    let spec = GridSpec {
+        cols: 30,
+        rows: 30,
+        triangulate: true,
+        blocked: random_blocked(30, 30, 0.2, 8),
+        cell_area: (0..900).map(|i| (i % 7 == 3) as u16).collect(),
+        areas: vec![
+            meadow::AreaType { name: "default".into(), cost: 1.0 },
+            meadow::AreaType { name: "mud".into(), cost: 1.0 },
+        ],
+        ..GridSpec::default()
+    };
+    let mesh = QueryMesh::new(NavMesh::new(spec.build()).unwrap());
+    let mut rng = SplitMix64::new(2);
+    let pairs: Vec<([f64; 3], [f64; 3])> = (0..200)
+        .map(|_| (mesh.random_point(&mut rng).unwrap().point, mesh.random_point(&mut rng).unwrap().point))
+        .collect();
+    // Excluding an area exercises the per-query corner classification too.
+    let filters = [QueryFilter::new(), QueryFilter::new().exclude(1)];
+    let mut query = ShortestPathQuery::new(&mesh);
+    let mut path = Path::default();
+    let run_all = |query: &mut ShortestPathQuery, path: &mut Path| -> (usize, f64) {
+        let (mut found, mut total) = (0, 0.0);
+        for &(s, g) in &pairs {
+            for filter in &filters {
+                if query.find_shortest_path_into(&mesh, s, g, filter, path).is_ok() {
+                    found += 1;
+                    total += path.length;
+                }
+            }
+        }
+        (found, total)
+    };
+    let warm = run_all(&mut query, &mut path);
+    let before = allocations();
+    let again = run_all(&mut query, &mut path);
+    let allocated = allocations() - before;
+    assert_eq!(warm, again);
+    assert!(warm.0 > 300, "too few paths found: {warm:?}");
+    assert_eq!(allocated, 0, "{allocated} allocations in {} warmed-up shortest-path queries", 2 * pairs.len());
+
+    // The convenience form allocates only the returned path's two vectors.
+    drop(query.find_shortest_path(&mesh, pairs[0].0, pairs[0].1, &filters[0]));
+    let before = allocations();
+    let p = query.find_shortest_path(&mesh, pairs[0].0, pairs[0].1, &filters[0]);
+    let allocated = allocations() - before;
+    drop(p);
+    assert!(allocated <= 2, "find_shortest_path allocated {allocated} times");
 }

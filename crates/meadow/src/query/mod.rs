@@ -28,6 +28,7 @@ mod locate;
 mod random;
 mod raycast;
 mod refine;
+mod shortest;
 #[doc(hidden)]
 pub mod testmesh;
 #[cfg(test)]
@@ -37,6 +38,7 @@ pub use astar::PathQuery;
 pub use locate::LocateIndex;
 pub use random::SplitMix64;
 pub use raycast::{RaycastResult, WallHit};
+pub use shortest::ShortestPathQuery;
 
 use crate::asset::{EdgeLink, NavMesh};
 use crate::geom::Point2;
@@ -228,6 +230,8 @@ pub struct QueryMesh {
     half_edges: Vec<HalfEdge>,
     /// Prefix sums of polygon areas (XZ), for uniform random points.
     area_prefix: Vec<f64>,
+    /// Polygons around each vertex, for the shortest-path search (built on first use).
+    vertex_fans: std::sync::OnceLock<shortest::VertexFans>,
 }
 
 /// The search-relevant data of one half-edge.
@@ -308,7 +312,16 @@ impl QueryMesh {
                 twin: edge_twin[h],
             })
             .collect();
-        QueryMesh { mesh, index, poly_bounds, poly_heights, edge_owner, half_edges, area_prefix }
+        QueryMesh {
+            mesh,
+            index,
+            poly_bounds,
+            poly_heights,
+            edge_owner,
+            half_edges,
+            area_prefix,
+            vertex_fans: std::sync::OnceLock::new(),
+        }
     }
 
     /// The underlying navmesh.

@@ -9,6 +9,8 @@ use crate::asset::{AreaType, NavMesh};
 use crate::geom::orient2d;
 use std::collections::BTreeSet;
 
+mod shortest;
+
 fn query_mesh(data: crate::asset::NavMeshData) -> QueryMesh {
     QueryMesh::new(NavMesh::new(data).expect("test mesh is valid"))
 }
@@ -104,7 +106,14 @@ impl<'a> Oracle<'a> {
         let axis = if (q[0] - p[0]).abs() >= (q[1] - p[1]).abs() { 0 } else { 1 };
         let dir = q[axis] >= p[axis];
         stops.sort_by(|a, b| if dir { a[axis].total_cmp(&b[axis]) } else { b[axis].total_cmp(&a[axis]) });
-        stops.windows(2).all(|w| w[0] == w[1] || self.inside([(w[0][0] + w[1][0]) * 0.5, (w[0][1] + w[1][1]) * 0.5]))
+        // A rounded midpoint can fall just off the mesh when the piece runs along a slanted wall;
+        // a piece with both ends (exact points) in one convex polygon is inside for sure.
+        stops.windows(2).all(|w| {
+            w[0] == w[1]
+                || self.inside([(w[0][0] + w[1][0]) * 0.5, (w[0][1] + w[1][1]) * 0.5])
+                || (0..self.mesh.mesh().polygon_count() as u32)
+                    .any(|poly| self.mesh.polygon_contains(poly, w[0]) && self.mesh.polygon_contains(poly, w[1]))
+        })
     }
 
     /// The shortest walkable length from `s` to `g`, or `None` when unreachable.

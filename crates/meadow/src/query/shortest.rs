@@ -1,0 +1,976 @@
+//! `find_shortest_path`: the Euclidean-shortest any-angle path (in XZ) on the navmesh, by
+//! Polyanya-style search (Cui, Harabor & Grastien, IJCAI 2017, "Compromise-free Pathfinding on a
+//! Navigation Mesh").
+//!
+//! DESIGN.md first planned a baked corner visibility graph; Polyanya gives the same optimal paths
+//! with no asset change, no O(n²) graph and no visibility linking at query time, so it is used
+//! instead. A search node is an interval on a polygon edge plus a root (the start or a mesh
+//! vertex) that sees the whole interval; the path so far runs from the start to the root. A node
+//! is expanded by projecting the rays from the root through the interval's ends across the next
+//! polygon: the edge pieces between the rays are *observable* successors (same root); where the
+//! interval ends at a corner vertex, the path may turn there, and the region behind the corner
+//! is searched with that vertex as the new root (*non-observable* successors). `f = g + h` with
+//! `h` the distance from the root through the interval to the goal (the goal mirrored across the
+//! interval's line when it lies on the root's side), an exact lower bound, so the first goal
+//! node taken from the open list is optimal.
+//!
+//! Corners: a vertex is a corner when, under the filter, boundary edges (walls, or edges into
+//! excluded polygons) meet there and the walkable angle exceeds 180° — a taut path never bends
+//! where free space is locally convex, so the baked meshes' many collinear boundary vertices
+//! are not turning points. Mesh adjacency decides this (per-vertex polygon fans, built on first
+//! use and kept in the [`QueryMesh`]); all topology tests are exact `orient2d` predicates.
+//!
+//! Pruning: a per-vertex table of the best `g` at which the vertex became a root discards every
+//! node whose root was since reached more cheaply (equal turns are made once); a node with a
+//! single successor of the same root is expanded at once without the open list ("collapsing").
+//! A turn searches, with the corner as root, the polygons from the next one round the corner up
+//! to the obstacle (the only directions in which a bend there is taut), clipped to the open
+//! half-plane behind the corner. Vertices where walkable sectors touch only at a point ("pinch"
+//! vertices) are turned at over their whole fan: like the visibility-graph definition of
+//! shortest paths (and its brute-force oracle in the tests), a path may pass through such a
+//! point. Point intervals are kept only at corner vertices (to turn there). Without excluded
+//! areas, a goal in another component (polygons linked by shared vertices) is unreachable at
+//! once; otherwise an unreachable goal costs a search of everything reachable.
+//!
+//! Areas: polygons of areas the filter excludes are obstacles. Area costs are not honoured: a
+//! Euclidean search treats every included area as cost 1 (use `PathQuery::find_path` for costed
+//! paths). The search is in XZ; on slopes the XZ-shortest path need not be the 3D-shortest.
+
+use super::{dist2, finite3, polyline_length, xz, Location, Path, PathError, QueryFilter, QueryMesh, NONE};
+use crate::geom::{orient2d, Point2};
+use std::collections::BinaryHeap;
+
+/// Per-vertex adjacency the search needs, derived once from a [`QueryMesh`].
+#[derive(Clone, Debug, Default)]
+pub(crate) struct VertexFans {
+    /// CSR offsets into `fan` per vertex (`vertex_count + 1` entries).
+    fan_start: Vec<u32>,
+    /// The polygons around each vertex, with the vertex's index in that polygon.
+    fan: Vec<(u32, u32)>,
+    /// Per polygon: its connected component, polygons being connected when they share a vertex
+    /// (a superset of portal adjacency: paths may pass where polygons touch at a point). With
+    /// no area excluded, a goal in another component is unreachable without a search.
+    component: Vec<u32>,
+}
+
+impl QueryMesh {
+    /// The vertex fans of this mesh (built on first use, then shared).
+    pub(crate) fn vertex_fans(&self) -> &VertexFans {
+        self.vertex_fans.get_or_init(|| VertexFans::build(self))
+    }
+}
+
+impl VertexFans {
+    /// Builds the vertex-to-polygon table of a mesh.
+    pub(crate) fn build(mesh: &QueryMesh) -> VertexFans {
+        let data = mesh.mesh().data();
+        let vcount = mesh.mesh().vertices().len();
+        let mut counts = vec![0u32; vcount + 1];
+        for &v in &data.polygon_vertices {
+            counts[v as usize + 1] += 1;
+        }
+        for i in 0..vcount {
+            counts[i + 1] += counts[i];
+        }
+        let mut fill = counts.clone();
+        let mut fan = vec![(0u32, 0u32); data.polygon_vertices.len()];
+        for poly in 0..mesh.mesh().polygon_count() as u32 {
+            let first = mesh.poly_first(poly);
+            for k in 0..mesh.poly_len(poly) {
+                let v = data.polygon_vertices[first + k] as usize;
+                fan[fill[v] as usize] = (poly, k as u32);
+                fill[v] += 1;
+            }
+        }
+        // Union-find over polygons sharing a vertex.
+        let polys = mesh.mesh().polygon_count();
+        let mut parent: Vec<u32> = (0..polys as u32).collect();
+        fn find(parent: &mut [u32], mut x: u32) -> u32 {
+            while parent[x as usize] != x {
+                parent[x as usize] = parent[parent[x as usize] as usize];
+                x = parent[x as usize];
+            }
+            x
+        }
+        for v in 0..vcount {
+            let group = &fan[counts[v] as usize..counts[v + 1] as usize];
+            if let Some(&(first, _)) = group.first() {
+                for &(q, _) in &group[1..] {
+                    let (a, b) = (find(&mut parent, first), find(&mut parent, q));
+                    if a != b {
+                        parent[a.max(b) as usize] = a.min(b);
+                    }
+                }
+            }
+        }
+        let component = (0..polys as u32).map(|p| find(&mut parent, p)).collect();
+        VertexFans { fan_start: counts, fan, component }
+    }
+
+    fn fan(&self, v: u32) -> &[(u32, u32)] {
+        let (a, b) = (self.fan_start[v as usize] as usize, self.fan_start[v as usize + 1] as usize);
+        &self.fan[a..b]
+    }
+}
+
+/// Root id of the start point when it is not a mesh vertex.
+const START: u32 = u32::MAX;
+/// `edge` of a goal node.
+const GOAL: u32 = u32::MAX;
+/// `edge` of a pending turn at the pinch vertex `ia` of polygon `from` (which holds the root):
+/// made when taken from the open list rather than at once, so that chains of pinches need no
+/// recursion.
+const TURN: u32 = u32::MAX - 1;
+
+/// A search node: root, interval on half-edge `edge` (crossed from `from` into its neighbour);
+/// or, with `edge == GOAL`, the goal reached from the root via `ia` (the goal itself when the
+/// goal is seen directly); or, with `edge == TURN`, a turn at a pinch vertex seen from the root.
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    root: Point2,
+    /// Interval end nearer the edge's start vertex `a` (on the root's right).
+    ia: Point2,
+    /// Interval end nearer the edge's end vertex `b` (on the root's left).
+    ib: Point2,
+    /// The wedge's right and left boundary rays as lines through two exact points, oriented
+    /// away from the root: a computed interval end is rounded, but whether a vertex lies on,
+    /// inside or outside the wedge is decided on these exact lines (grid meshes put vertices
+    /// exactly on rays through corners all the time).
+    ra: [Point2; 2],
+    rb: [Point2; 2],
+    /// Path length from the start to the root (XZ).
+    g: f64,
+    /// Mesh vertex of the root, or `START`.
+    root_id: u32,
+    /// Half-edge the interval lies on (in polygon `from`), or `GOAL` or `TURN`.
+    edge: u32,
+    /// The polygon the interval's half-edge belongs to (holding the root side).
+    from: u32,
+    parent: u32,
+}
+
+/// An open-list entry (min-heap on `f` through a reversed order, ties by node index).
+#[derive(Clone, Copy, Debug)]
+struct OpenEntry {
+    f: f64,
+    node: u32,
+}
+
+impl PartialEq for OpenEntry {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == std::cmp::Ordering::Equal
+    }
+}
+impl Eq for OpenEntry {}
+impl PartialOrd for OpenEntry {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for OpenEntry {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        other.f.total_cmp(&self.f).then(other.node.cmp(&self.node))
+    }
+}
+
+/// Per-vertex corner status, cached per query (the filter's exclusions change it).
+const CORNER: u8 = 1;
+const PINCH: u8 = 2;
+
+/// Relative slack of the root-level pruning, so that the same vertex reached with the same
+/// length along different prefixes (equal up to rounding) is turned at from each of them.
+const ROOT_SLACK: f64 = 1e-12;
+
+/// Reusable state of [`find_shortest_path`](ShortestPathQuery::find_shortest_path) queries: node
+/// pool, open list and per-vertex / per-polygon tables stamped per query (never cleared). Queries
+/// allocate only when they need more room than any before them; keep one per thread.
+///
+/// The path is the Euclidean-shortest one in XZ (Polyanya search: any-angle, optimal, no baked
+/// visibility graph), turning only at mesh vertices; its `length` is the 3D length of that
+/// polyline, like [`PathQuery::find_path`](super::PathQuery::find_path)'s. Areas the filter
+/// excludes are obstacles; every included area counts as cost 1 (a Euclidean search cannot
+/// weigh areas, use `find_path` for that), cost overrides are only validated. Polygons touching
+/// at a single vertex are connected through it, as in the visibility-graph definition of
+/// shortest paths. An unreachable goal is [`PathError::Unreachable`] (no partial paths).
+///
+/// ```
+/// use meadow::query::{QueryFilter, QueryMesh, ShortestPathQuery};
+/// # let data = meadow::query::testmesh::GridSpec {
+/// #     cols: 3, rows: 3, blocked: vec![false, false, false, false, true], ..Default::default()
+/// # }.build();
+/// let mesh = QueryMesh::new(meadow::NavMesh::new(data)?); // a 3 × 3 grid, centre cell blocked
+/// let mut query = ShortestPathQuery::new(&mesh); // one per thread, reused for every query
+/// let path = query.find_shortest_path(&mesh, [0.5, 0.0, 1.5], [2.5, 0.0, 1.4], &QueryFilter::new())?;
+/// assert_eq!(path.points[1], [1.0, 0.0, 1.0]); // taut around the blocked cell's corners
+/// assert_eq!(path.points[2], [2.0, 0.0, 1.0]);
+/// assert!((path.length - (0.5f64.sqrt() + 1.0 + 0.41f64.sqrt())).abs() < 1e-12);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct ShortestPathQuery {
+    nodes: Vec<Node>,
+    open: BinaryHeap<OpenEntry>,
+    generation: u32,
+    /// Per vertex: best `g` at which it became a root, valid when `root_stamp` is current.
+    root_g: Vec<f64>,
+    root_stamp: Vec<u32>,
+    /// Per vertex: the previous root and the sides (bits: left, right, unrestricted) of the
+    /// turns made there at `root_g`, so that repeated equal turns are made once.
+    turn_from: Vec<u32>,
+    turn_sides: Vec<u8>,
+    turn_from_point: Vec<Point2>,
+    /// Per vertex: `CORNER | PINCH` bits, valid when `corner_stamp` is current.
+    corner: Vec<u8>,
+    corner_stamp: Vec<u32>,
+    /// Per polygon: stamps marking the polygons holding the start / the goal.
+    start_mark: Vec<u32>,
+    goal_mark: Vec<u32>,
+    /// Scratch: polygon stack of the start/goal flood and the included polygons it found,
+    /// successors of one expansion.
+    stack: Vec<u32>,
+    found: Vec<u32>,
+    succ: Vec<Node>,
+    /// Buffers of `find_shortest_path`'s result before it is copied out.
+    scratch_path: Path,
+}
+
+/// Where the start or goal sits: a mesh vertex (exactly) or not.
+fn vertex_at(mesh: &QueryMesh, poly: u32, p: Point2) -> Option<u32> {
+    let first = mesh.poly_first(poly);
+    let data = mesh.mesh().data();
+    (0..mesh.poly_len(poly)).find_map(|k| {
+        let v = data.polygon_vertices[first + k];
+        (xz(mesh.mesh().vertices()[v as usize]) == p).then_some(v)
+    })
+}
+
+/// Clips segment `u -> v` to the closed half-plane `side * orient2d(p0, p1, x) >= 0`; `None`
+/// when nothing remains. Ends that need no clipping are returned unchanged (bit-exact), and an
+/// end on the boundary line is kept as is, so vertex identity survives clipping.
+fn clip(u: Point2, v: Point2, p0: Point2, p1: Point2, side: f64) -> Option<(Point2, Point2)> {
+    let ou = orient2d(p0, p1, u) * side;
+    let ov = orient2d(p0, p1, v) * side;
+    match (ou >= 0.0, ov >= 0.0) {
+        (true, true) => Some((u, v)),
+        (false, false) => None,
+        (false, true) => Some((if ov == 0.0 { v } else { lerp_at(u, v, ou, ov) }, v)),
+        (true, false) => Some((u, if ou == 0.0 { u } else { lerp_at(u, v, ou, ov) })),
+    }
+}
+
+/// The point of `u -> v` where an affine function with values `fu`, `fv` at the ends is zero.
+fn lerp_at(u: Point2, v: Point2, fu: f64, fv: f64) -> Point2 {
+    let t = (fu / (fu - fv)).clamp(0.0, 1.0);
+    [u[0] + (v[0] - u[0]) * t, u[1] + (v[1] - u[1]) * t]
+}
+
+/// Reflection of `p` across the line through `a` and `b`.
+fn mirror(p: Point2, a: Point2, b: Point2) -> Point2 {
+    let d = [b[0] - a[0], b[1] - a[1]];
+    let len2 = d[0] * d[0] + d[1] * d[1];
+    if len2 == 0.0 {
+        return p;
+    }
+    let t = ((p[0] - a[0]) * d[0] + (p[1] - a[1]) * d[1]) / len2;
+    let foot = [a[0] + d[0] * t, a[1] + d[1] * t];
+    [2.0 * foot[0] - p[0], 2.0 * foot[1] - p[1]]
+}
+
+/// Length of the shortest path from `root` through the interval `[ia, ib]` (seen from the root
+/// with `ia` on the right) to `goal`, which lies beyond the interval's line (mirrored if not);
+/// also the interval point where that path bends (`None` when straight).
+fn via_interval(
+    root: Point2,
+    ia: Point2,
+    ib: Point2,
+    ra: [Point2; 2],
+    rb: [Point2; 2],
+    goal: Point2,
+) -> (f64, Option<Point2>) {
+    if ia == ib {
+        return (dist2(root, ia) + dist2(ia, goal), (ia != goal).then_some(ia));
+    }
+    // Beyond = on the side of the line opposite the root; a goal on the root's side is mirrored.
+    let side_root = orient2d(ia, ib, root);
+    let side_goal = orient2d(ia, ib, goal);
+    let g = if ia != ib && side_root * side_goal > 0.0 { mirror(goal, ia, ib) } else { goal };
+    if orient2d(ra[0], ra[1], g) < 0.0 {
+        (dist2(root, ia) + dist2(ia, g), Some(ia))
+    } else if orient2d(rb[0], rb[1], g) > 0.0 {
+        (dist2(root, ib) + dist2(ib, g), Some(ib))
+    } else {
+        (dist2(root, g), None)
+    }
+}
+
+/// The search context of one query (borrowed pieces of the query state and the inputs).
+struct Search<'a> {
+    mesh: &'a QueryMesh,
+    fans: &'a VertexFans,
+    filter: &'a QueryFilter,
+    goal: Point2,
+    gen: u32,
+    /// Whether the filter excludes any area the mesh uses.
+    any_excluded: bool,
+}
+
+impl Search<'_> {
+    fn included(&self, poly: u32) -> bool {
+        let nav = self.mesh.mesh();
+        self.filter.area_cost(nav, nav.data().polygons[poly as usize].area).is_some()
+    }
+
+    /// Whether half-edge `h` leads into a polygon the path may enter.
+    fn passable(&self, h: usize) -> Option<u32> {
+        self.mesh.edge_neighbour(h).filter(|&q| self.included(q))
+    }
+}
+
+impl ShortestPathQuery {
+    /// Query state sized for `mesh`.
+    pub fn new(mesh: &QueryMesh) -> ShortestPathQuery {
+        let mut q = ShortestPathQuery::default();
+        q.reserve(mesh);
+        q
+    }
+
+    /// Grows the per-vertex and per-polygon tables to fit `mesh`.
+    pub fn reserve(&mut self, mesh: &QueryMesh) {
+        let v = mesh.mesh().vertices().len();
+        if self.root_g.len() < v {
+            self.root_g.resize(v, 0.0);
+            self.root_stamp.resize(v, 0);
+            self.turn_from.resize(v, NONE);
+            self.turn_sides.resize(v, 0);
+            self.turn_from_point.resize(v, [0.0; 2]);
+            self.corner.resize(v, 0);
+            self.corner_stamp.resize(v, 0);
+        }
+        let p = mesh.mesh().polygon_count();
+        if self.start_mark.len() < p {
+            self.start_mark.resize(p, 0);
+            self.goal_mark.resize(p, 0);
+        }
+        let want = mesh.half_edge_count().saturating_sub(self.nodes.len());
+        self.nodes.reserve(want);
+        let want = mesh.half_edge_count().saturating_sub(self.open.len());
+        self.open.reserve(want);
+    }
+
+    /// Finds the shortest path from `start` to `goal` (see the module docs). Allocates only the
+    /// returned [`Path`]'s two vectors once warmed up; see
+    /// [`ShortestPathQuery::find_shortest_path_into`] for the allocation-free form.
+    pub fn find_shortest_path(
+        &mut self,
+        mesh: &QueryMesh,
+        start: [f64; 3],
+        goal: [f64; 3],
+        filter: &QueryFilter,
+    ) -> Result<Path, PathError> {
+        let mut scratch = std::mem::take(&mut self.scratch_path);
+        let result = self.find_shortest_path_into(mesh, start, goal, filter, &mut scratch);
+        let path = result.map(|()| Path {
+            points: scratch.points.clone(),
+            length: scratch.length,
+            corridor: scratch.corridor.clone(),
+            partial: false,
+        });
+        self.scratch_path = scratch;
+        path
+    }
+
+    /// Finds the shortest path and writes it into `path`, reusing its buffers (cleared on error).
+    pub fn find_shortest_path_into(
+        &mut self,
+        mesh: &QueryMesh,
+        start: [f64; 3],
+        goal: [f64; 3],
+        filter: &QueryFilter,
+        path: &mut Path,
+    ) -> Result<(), PathError> {
+        clear(path);
+        if !finite3(start) || !finite3(goal) {
+            return Err(PathError::NonFiniteInput);
+        }
+        let s = mesh.locate(start).map_err(|_| PathError::StartOffMesh)?;
+        let g = mesh.locate(goal).map_err(|_| PathError::GoalOffMesh)?;
+        self.find_shortest_path_between(mesh, s, g, filter, path)
+    }
+
+    /// Like [`ShortestPathQuery::find_shortest_path_into`], for a start and goal already placed on
+    /// polygons (by [`QueryMesh::locate`] or [`QueryMesh::nearest_point`]).
+    ///
+    /// The path's points are the start, the mesh vertices where it turns, and the goal (always at
+    /// least two points); `corridor` lists the polygons it crosses, where consecutive polygons
+    /// share an edge or, at a turn, the turning vertex. A start or goal on the border of an
+    /// excluded polygon uses the included polygon next to it; [`PathError::StartExcluded`] means
+    /// no included polygon holds the start.
+    pub fn find_shortest_path_between(
+        &mut self,
+        mesh: &QueryMesh,
+        start: Location,
+        goal: Location,
+        filter: &QueryFilter,
+        path: &mut Path,
+    ) -> Result<(), PathError> {
+        clear(path);
+        if !finite3(start.point) || !finite3(goal.point) {
+            return Err(PathError::NonFiniteInput);
+        }
+        let polygon_count = mesh.mesh().polygon_count();
+        if start.polygon as usize >= polygon_count {
+            return Err(PathError::StartOffMesh);
+        }
+        if goal.polygon as usize >= polygon_count {
+            return Err(PathError::GoalOffMesh);
+        }
+        filter.heuristic_scale()?;
+        let fans = mesh.vertex_fans();
+        let nav = mesh.mesh();
+        // (Validation keeps every polygon's area index below the area count.)
+        let any_excluded = (0..nav.areas().len()).any(|a| filter.area_cost(nav, a as u16).is_none());
+        let gen = self.next_generation(mesh);
+        let search = Search { mesh, fans, filter, goal: xz(goal.point), gen, any_excluded };
+        let Some(end) = self.search(&search, start, goal)? else {
+            return Err(PathError::Unreachable);
+        };
+        let ends_included = (search.included(start.polygon), search.included(goal.polygon));
+        self.write_path(mesh, start, goal, end, ends_included, path);
+        Ok(())
+    }
+
+    /// Statistics of the last query's search, for tests: (nodes, distinct (root, g) pairs,
+    /// nodes that exactly repeat an earlier one).
+    #[cfg(test)]
+    pub(crate) fn search_stats(&self) -> (usize, usize, usize) {
+        let roots: std::collections::BTreeSet<(u32, u64)> =
+            self.nodes.iter().map(|n| (n.root_id, n.g.to_bits())).collect();
+        let key = |n: &Node| (n.root_id, n.edge, n.g.to_bits(), n.ia.map(f64::to_bits), n.ib.map(f64::to_bits));
+        let distinct: std::collections::BTreeSet<_> = self.nodes.iter().map(key).collect();
+        (self.nodes.len(), roots.len(), self.nodes.len() - distinct.len())
+    }
+
+    /// Starts a new query generation (wiping the stamps once every 2^32 queries).
+    fn next_generation(&mut self, mesh: &QueryMesh) -> u32 {
+        self.reserve(mesh);
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            for v in [&mut self.root_stamp, &mut self.corner_stamp, &mut self.start_mark, &mut self.goal_mark] {
+                v.fill(0);
+            }
+            self.generation = 1;
+        }
+        self.nodes.clear();
+        self.open.clear();
+        self.generation
+    }
+
+    /// Marks (with stamp `gen`) the polygons holding `p`: the whole fan when `p` is a mesh
+    /// vertex, else `poly` and the polygons across edges through `p` (excluded ones too, so that
+    /// a point on the border of an excluded polygon still finds its included neighbour); the
+    /// included ones are listed in `found`. Returns the vertex `p` sits on, if any.
+    fn mark_polygons(&mut self, s: &Search, poly: u32, p: Point2, goal_side: bool) -> Option<u32> {
+        let mesh = s.mesh;
+        let marks = if goal_side { &mut self.goal_mark } else { &mut self.start_mark };
+        self.found.clear();
+        let vertex = vertex_at(mesh, poly, p);
+        if let Some(v) = vertex {
+            for &(q, _) in s.fans.fan(v) {
+                if s.included(q) && marks[q as usize] != s.gen {
+                    marks[q as usize] = s.gen;
+                    self.found.push(q);
+                }
+            }
+            return vertex;
+        }
+        self.stack.clear();
+        marks[poly as usize] = s.gen;
+        self.stack.push(poly);
+        while let Some(r) = self.stack.pop() {
+            if s.included(r) {
+                self.found.push(r);
+            }
+            let first = mesh.poly_first(r);
+            for k in 0..mesh.poly_len(r) {
+                let (a, b) = mesh.edge_endpoints(first + k);
+                // On the edge (or, after rounding, just outside it): the neighbour holds `p` too.
+                if orient2d(xz(a), xz(b), p) > 0.0 {
+                    continue;
+                }
+                if let Some(q) = mesh.edge_neighbour(first + k) {
+                    if marks[q as usize] != s.gen {
+                        marks[q as usize] = s.gen;
+                        self.stack.push(q);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// `CORNER` / `PINCH` bits of vertex `v` under the filter. Boundary edges are walls and
+    /// edges into excluded polygons. An ordinary boundary vertex has two of them around it (one
+    /// ending, one starting there) and is a corner only when the walkable angle there exceeds
+    /// 180°: a taut path never bends where the free space is locally convex (a chord would cut
+    /// the bend). Four or more make a pinch: walkable sectors touching only at the vertex.
+    fn corner_bits(&mut self, s: &Search, v: u32) -> u8 {
+        if self.corner_stamp[v as usize] == s.gen {
+            return self.corner[v as usize];
+        }
+        let mesh = s.mesh;
+        let data = mesh.mesh().data();
+        let verts = mesh.mesh().vertices();
+        let (mut boundary, mut prev, mut next) = (0, None, None);
+        for &(q, k) in s.fans.fan(v) {
+            if !s.included(q) {
+                continue;
+            }
+            let first = mesh.poly_first(q);
+            let n = mesh.poly_len(q);
+            let k = k as usize;
+            let (out_h, in_h) = (first + k, first + (k + n - 1) % n);
+            if s.passable(out_h).is_none() {
+                boundary += 1;
+                next = Some(data.polygon_vertices[first + (k + 1) % n]);
+            }
+            if s.passable(in_h).is_none() {
+                boundary += 1;
+                prev = Some(data.polygon_vertices[in_h]);
+            }
+        }
+        let bits = match (boundary, prev, next) {
+            (0, _, _) => 0,
+            (2, Some(a), Some(b)) => {
+                let (a, p, b) = (xz(verts[a as usize]), xz(verts[v as usize]), xz(verts[b as usize]));
+                let o = orient2d(a, p, b);
+                // In line: straight (180°, no corner) or, with both walls on the same side, the
+                // tip of a wall with walkable space all around (360°).
+                let same_side = (a[0] - p[0]) * (b[0] - p[0]) + (a[1] - p[1]) * (b[1] - p[1]) > 0.0;
+                if o < 0.0 || (o == 0.0 && same_side) {
+                    CORNER
+                } else {
+                    0
+                }
+            }
+            (b, _, _) if b >= 4 => CORNER | PINCH,
+            _ => CORNER,
+        };
+        self.corner[v as usize] = bits;
+        self.corner_stamp[v as usize] = s.gen;
+        bits
+    }
+
+    /// Whether a node rooted at `v` with cost `g` is dominated by an earlier root at `v`.
+    fn root_dominated(&self, s: &Search, v: u32, g: f64) -> bool {
+        v != START && self.root_stamp[v as usize] == s.gen && g > self.root_g[v as usize] * (1.0 + ROOT_SLACK)
+    }
+
+    /// Runs the search; returns the goal node, or `None` when the goal is unreachable.
+    fn search(&mut self, s: &Search, start: Location, goal: Location) -> Result<Option<u32>, PathError> {
+        let sp = xz(start.point);
+        self.mark_polygons(s, goal.polygon, xz(goal.point), true);
+        let start_vertex = self.mark_polygons(s, start.polygon, sp, false);
+        if self.found.is_empty() {
+            return Err(PathError::StartExcluded);
+        }
+        if !s.any_excluded && s.fans.component[start.polygon as usize] != s.fans.component[goal.polygon as usize] {
+            return Ok(None);
+        }
+        let root_id = start_vertex.unwrap_or(START);
+        if let Some(v) = start_vertex {
+            self.root_g[v as usize] = 0.0;
+            self.root_stamp[v as usize] = s.gen;
+            self.turn_from[v as usize] = START;
+            self.turn_from_point[v as usize] = sp;
+            self.turn_sides[v as usize] = 0;
+        }
+        // Seeds: the start's polygons seen whole from the start (the goal in one of them is
+        // seen directly).
+        self.succ.clear();
+        for i in 0..self.found.len() {
+            let q = self.found[i];
+            self.fan_polygon(s, q, sp, root_id, 0.0, None, NONE);
+        }
+        // A goal node among the seeds means the straight segment: done.
+        if let Some(goal_node) = self.succ.iter().position(|n| n.edge == GOAL) {
+            let n = self.succ[goal_node];
+            self.nodes.push(n);
+            return Ok(Some(self.nodes.len() as u32 - 1));
+        }
+        self.push_successors(s);
+        // Cap on node count: no input should get near it (each vertex is a root a few times at
+        // most); it turns a reasoning error or numeric loop into "unreachable" instead of a hang.
+        let cap = 64 * (s.mesh.half_edge_count() + 16);
+        while let Some(OpenEntry { node, .. }) = self.open.pop() {
+            let mut cur = self.nodes[node as usize];
+            if cur.edge == GOAL {
+                return Ok(Some(node));
+            }
+            let mut cur_idx = node;
+            // Collapse chains of single same-root successors without the open list.
+            loop {
+                if self.root_dominated(s, cur.root_id, cur.g) || self.nodes.len() > cap {
+                    break;
+                }
+                self.succ.clear();
+                if cur.edge == TURN {
+                    if let Some(v) = vertex_at(s.mesh, cur.from, cur.ia) {
+                        self.turn(s, v, cur.g + dist2(cur.root, cur.ia), None, None, cur_idx);
+                    }
+                } else {
+                    self.expand(s, cur, cur_idx);
+                }
+                let single = self.succ.len() == 1 && self.succ[0].edge < TURN;
+                if single && self.succ[0].root_id == cur.root_id {
+                    let next = self.succ[0];
+                    self.nodes.push(next);
+                    cur_idx = self.nodes.len() as u32 - 1;
+                    cur = next;
+                    continue;
+                }
+                self.push_successors(s);
+                break;
+            }
+        }
+        Ok(None)
+    }
+
+    /// Moves `succ` into the node pool and the open list.
+    fn push_successors(&mut self, s: &Search) {
+        for i in 0..self.succ.len() {
+            let n = self.succ[i];
+            let f = if n.edge >= TURN {
+                n.g + dist2(n.root, n.ia) + dist2(n.ia, s.goal)
+            } else {
+                n.g + via_interval(n.root, n.ia, n.ib, n.ra, n.rb, s.goal).0
+            };
+            self.nodes.push(n);
+            self.open.push(OpenEntry { f, node: self.nodes.len() as u32 - 1 });
+        }
+        self.succ.clear();
+    }
+
+    /// Successors of polygon `poly` seen from `root` (a point of `poly`'s boundary or interior)
+    /// through the whole polygon, optionally only in the closed half-plane `clip_to`:
+    /// `(p0, p1, side)` keeps `side * orient2d(p0, p1, x) >= 0`. Adds the goal node when `poly`
+    /// holds the goal.
+    #[allow(clippy::too_many_arguments)]
+    fn fan_polygon(
+        &mut self,
+        s: &Search,
+        poly: u32,
+        root: Point2,
+        root_id: u32,
+        g: f64,
+        clip_to: Option<(Point2, Point2, f64)>,
+        parent: u32,
+    ) {
+        let base =
+            Node { root, ia: root, ib: root, ra: [root; 2], rb: [root; 2], g, root_id, edge: GOAL, from: poly, parent };
+        if self.goal_mark[poly as usize] == s.gen {
+            self.succ.push(Node { ia: s.goal, ib: s.goal, ..base });
+            return;
+        }
+        let first = s.mesh.poly_first(poly);
+        // Pinch vertices of the polygon are seen from the root: the path may pass through them.
+        for k in 0..s.mesh.poly_len(poly) {
+            let v = s.mesh.mesh().data().polygon_vertices[first + k];
+            let w = xz(s.mesh.mesh().vertices()[v as usize]);
+            let inside = clip_to.is_none_or(|(p0, p1, side)| orient2d(p0, p1, w) * side >= 0.0);
+            if w != root && inside && self.corner_bits(s, v) & PINCH != 0 {
+                self.succ.push(Node { ia: w, ib: w, edge: TURN, ..base });
+            }
+        }
+        for k in 0..s.mesh.poly_len(poly) {
+            let h = first + k;
+            if s.passable(h).is_none() {
+                continue;
+            }
+            let (a, b) = s.mesh.edge_endpoints(h);
+            let (a, b) = (xz(a), xz(b));
+            if orient2d(a, b, root) <= 0.0 {
+                continue; // the root is on this edge's line: the polygon across holds it too
+            }
+            let piece = match clip_to {
+                // Pieces on the boundary line itself are left out: the path straight through
+                // the corner is the previous root's, not a turn.
+                Some((p0, p1, side)) => {
+                    clip(a, b, p0, p1, side).filter(|&(u, w)| orient2d(p0, p1, u) != 0.0 || orient2d(p0, p1, w) != 0.0)
+                }
+                None => Some((a, b)),
+            };
+            if let Some((ia, ib)) = piece {
+                // An end moved by the clip lies on the clip line, which passes through the root.
+                let ray = |end: Point2, vertex: Point2| -> [Point2; 2] {
+                    match clip_to {
+                        Some((p0, p1, _)) if end != vertex => {
+                            let d = [p1[0] - p0[0], p1[1] - p0[1]];
+                            if (end[0] - root[0]) * d[0] + (end[1] - root[1]) * d[1] >= 0.0 {
+                                [p0, p1]
+                            } else {
+                                [p1, p0]
+                            }
+                        }
+                        _ => [root, vertex],
+                    }
+                };
+                let (ra, rb) = (ray(ia, a), ray(ib, b));
+                self.offer(s, Node { ia, ib, ra, rb, edge: h as u32, ..base }, a, b);
+            }
+        }
+    }
+
+    /// Adds an interval node to `succ` unless it is a point that is not a corner vertex (a ray
+    /// through a point reaches nothing the neighbouring intervals do not, except turning there).
+    fn offer(&mut self, s: &Search, node: Node, a: Point2, b: Point2) {
+        if node.ia == node.ib {
+            let at_vertex = node.ia == a || node.ia == b;
+            if !at_vertex || a == b {
+                return;
+            }
+            let v = self.edge_vertex(s, node.edge as usize, node.ia == b);
+            if self.corner_bits(s, v) & CORNER == 0 {
+                return;
+            }
+        }
+        self.succ.push(node);
+    }
+
+    /// Vertex id of half-edge `h`'s start (or end when `end`).
+    fn edge_vertex(&self, s: &Search, h: usize, end: bool) -> u32 {
+        let data = s.mesh.mesh().data();
+        let owner = s.mesh.edge_owner[h];
+        let first = s.mesh.poly_first(owner);
+        let n = s.mesh.poly_len(owner);
+        let k = h - first;
+        data.polygon_vertices[first + if end { (k + 1) % n } else { k }]
+    }
+
+    /// Turns at vertex `v` (reached with cost `g`): polygons around it are searched with `v` as
+    /// the root, in the half-plane `clip_to`. With `walk = (poly, edge, clockwise)` only the
+    /// polygons from `poly` round `v` through its half-edge `edge` (at `v`) in that sense, up to
+    /// the first boundary edge: a taut path bends at `v` only into directions between the ray
+    /// through `v` and the obstacle (beyond them a chord near `v` would be free). Pinch vertices
+    /// and the other callers search the whole fan without restriction.
+    fn turn(
+        &mut self,
+        s: &Search,
+        v: u32,
+        g: f64,
+        clip_to: Option<(Point2, Point2, f64)>,
+        walk: Option<(u32, usize, bool)>,
+        parent: u32,
+    ) {
+        let bits = self.corner_bits(s, v);
+        if bits & CORNER == 0 {
+            return;
+        }
+        let vi = v as usize;
+        let root_point = xz(s.mesh.mesh().vertices()[vi]);
+        let clip_to = if bits & PINCH != 0 { None } else { clip_to };
+        let side = match clip_to {
+            Some((_, _, d)) if d > 0.0 => 1u8,
+            Some(_) => 2,
+            None => 4,
+        };
+        let (pred, pred_point) = self.nodes.get(parent as usize).map_or((START, root_point), |n| (n.root_id, n.root));
+        if self.root_stamp[vi] == s.gen && g >= self.root_g[vi] * (1.0 - ROOT_SLACK) {
+            if g > self.root_g[vi] * (1.0 + ROOT_SLACK) {
+                return;
+            }
+            // As good as the best turn here (up to rounding): skip it when it repeats one
+            // already made (same side, coming along the same line: the same previous root or
+            // one in line with it), else make it too, since a tie reached from elsewhere may
+            // turn the other way.
+            let same_line =
+                self.turn_from[vi] == pred || orient2d(self.turn_from_point[vi], pred_point, root_point) == 0.0;
+            if same_line {
+                if self.turn_sides[vi] & side != 0 {
+                    return;
+                }
+                self.turn_sides[vi] |= side;
+            } else {
+                self.turn_from[vi] = pred;
+                self.turn_from_point[vi] = pred_point;
+                self.turn_sides[vi] = side;
+            }
+            self.root_g[vi] = self.root_g[vi].min(g);
+        } else {
+            self.root_g[vi] = g;
+            self.root_stamp[vi] = s.gen;
+            self.turn_from[vi] = pred;
+            self.turn_from_point[vi] = pred_point;
+            self.turn_sides[vi] = side;
+        }
+        let fan_len = s.fans.fan(v).len();
+        match walk {
+            Some((mut poly, mut e, clockwise)) if bits & PINCH == 0 => {
+                let mesh = s.mesh;
+                for _ in 0..fan_len {
+                    self.fan_polygon(s, poly, root_point, v, g, clip_to, parent);
+                    let Some(next) = s.passable(e) else { break };
+                    let t = mesh.half_edges[e].twin;
+                    if next == walk.map_or(NONE, |w| w.0) || t == NONE {
+                        break;
+                    }
+                    // The twin ends (starts) at `v`; the next edge round `v` follows (precedes) it.
+                    let (first, len) = (mesh.poly_first(next), mesh.poly_len(next));
+                    let k = t as usize - first;
+                    e = first + if clockwise { (k + 1) % len } else { (k + len - 1) % len };
+                    poly = next;
+                }
+            }
+            _ => {
+                for i in 0..fan_len {
+                    let (q, _) = s.fans.fan(v)[i];
+                    if s.included(q) {
+                        self.fan_polygon(s, q, root_point, v, g, clip_to, parent);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Writes the successors of node `n` (index `idx`) into `succ`.
+    fn expand(&mut self, s: &Search, n: Node, idx: u32) {
+        let mesh = s.mesh;
+        let h = n.edge as usize;
+        let Some(q) = s.passable(h) else { return };
+        let (a3, b3) = mesh.edge_endpoints(h);
+        let (a, b) = (xz(a3), xz(b3));
+        let (r, ia, ib) = (n.root, n.ia, n.ib);
+        let base = Node { from: q, parent: idx, ..n };
+        if self.goal_mark[q as usize] == s.gen {
+            // The goal's polygon: the exact remaining distance ends the search through here.
+            let (_, via) = via_interval(r, ia, ib, n.ra, n.rb, s.goal);
+            let via = via.unwrap_or(s.goal);
+            self.succ.push(Node { ia: via, ib: via, edge: GOAL, ..base });
+            return;
+        }
+        let twin = mesh.half_edges[h].twin;
+        if twin == NONE {
+            return;
+        }
+        let first = mesh.poly_first(q);
+        let len = mesh.poly_len(q);
+        let j = twin as usize - first;
+        // Turns at the interval's ends when they are corner vertices: behind the corner on the
+        // right (left) of the ray through it, from `q` round the vertex away from `h`.
+        if ia == a {
+            let v = self.edge_vertex(s, h, false);
+            let walk = (q, first + (j + 1) % len, true);
+            self.turn(s, v, n.g + dist2(r, a), Some((r, a, -1.0)), Some(walk), idx);
+        }
+        if ib == b {
+            let v = self.edge_vertex(s, h, true);
+            let walk = (q, first + (j + len - 1) % len, false);
+            self.turn(s, v, n.g + dist2(r, b), Some((r, b, 1.0)), Some(walk), idx);
+        }
+        if ia == ib {
+            return; // a point interval exists only to turn at its vertex
+        }
+        // Far edges of `q`, from `a` round to `b` (right to left as seen from the root).
+        for k in 1..len {
+            let e = first + (j + k) % len;
+            let (u3, w3) = mesh.edge_endpoints(e);
+            let (u, w) = (xz(u3), xz(w3));
+            // Pinch vertices strictly inside the wedge: the path may pass through them into
+            // polygons touching only there.
+            if k > 1 && orient2d(n.ra[0], n.ra[1], u) >= 0.0 && orient2d(n.rb[0], n.rb[1], u) <= 0.0 {
+                let v = self.edge_vertex(s, e, false);
+                if self.corner_bits(s, v) & PINCH != 0 {
+                    self.turn(s, v, n.g + dist2(r, u), None, None, idx);
+                }
+            }
+            if s.passable(e).is_none() {
+                continue;
+            }
+            let Some((u1, w1)) = clip(u, w, n.ra[0], n.ra[1], 1.0) else { continue };
+            let Some((u2, w2)) = clip(u1, w1, n.rb[0], n.rb[1], -1.0) else { continue };
+            // Each new boundary: through the unclipped vertex, or the boundary that clipped it.
+            let ra = if u2 == u {
+                [r, u]
+            } else if u2 != u1 {
+                n.rb
+            } else {
+                n.ra
+            };
+            let rb = if w2 == w {
+                [r, w]
+            } else if w2 != w1 {
+                n.rb
+            } else {
+                n.ra
+            };
+            self.offer(s, Node { ia: u2, ib: w2, ra, rb, edge: e as u32, from: q, parent: idx, ..n }, u, w);
+        }
+    }
+
+    /// Writes the path ending in goal node `end` into `path`.
+    fn write_path(
+        &mut self,
+        mesh: &QueryMesh,
+        start: Location,
+        goal: Location,
+        end: u32,
+        ends_included: (bool, bool),
+        path: &mut Path,
+    ) {
+        // Goal side first, then reversed: goal, bend point, roots (turning vertices), start.
+        let goal_node = self.nodes[end as usize];
+        path.points.push(goal.point);
+        if goal_node.ia != xz(goal.point) {
+            let p = goal_node.ia;
+            path.points.push([p[0], mesh.surface_height(goal_node.from, p), p[1]]);
+        }
+        path.corridor.push(goal_node.from);
+        let mut root = goal_node.root_id;
+        let mut i = goal_node.parent;
+        let mut steps = 0;
+        while i != NONE && steps <= self.nodes.len() {
+            steps += 1;
+            let n = self.nodes[i as usize];
+            if n.root_id != root {
+                if root != START {
+                    path.points.push(mesh.mesh().vertices()[root as usize]);
+                }
+                root = n.root_id;
+            }
+            if n.edge < TURN {
+                if let Some(q) = mesh.edge_neighbour(n.edge as usize) {
+                    if path.corridor.last() != Some(&q) {
+                        path.corridor.push(q);
+                    }
+                }
+            }
+            if path.corridor.last() != Some(&n.from) {
+                path.corridor.push(n.from);
+            }
+            i = n.parent;
+        }
+        if root != START && xz(mesh.mesh().vertices()[root as usize]) != xz(start.point) {
+            path.points.push(mesh.mesh().vertices()[root as usize]);
+        }
+        path.points.push(start.point);
+        // The start (goal) may sit on several polygons and the search leave (arrive) through
+        // another one; the corridor still begins (ends) with the located polygon unless the
+        // filter excludes it.
+        if path.corridor.last() != Some(&start.polygon) && ends_included.0 {
+            path.corridor.push(start.polygon);
+        }
+        path.points.reverse();
+        path.corridor.reverse();
+        if path.corridor.last() != Some(&goal.polygon) && ends_included.1 {
+            path.corridor.push(goal.polygon);
+        }
+        path.length = polyline_length(&path.points);
+    }
+}
+
+/// Empties a path, keeping its buffers.
+fn clear(path: &mut Path) {
+    path.points.clear();
+    path.corridor.clear();
+    path.length = 0.0;
+    path.partial = false;
+}
