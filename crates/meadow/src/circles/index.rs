@@ -1,5 +1,5 @@
 //! Uniform grid over the circles: line-of-sight tests visit only the cells a segment passes
-//! through, and neighbour searches grow square rings of cells around a point.
+//! through, and searches for circles near a path visit the cells of an ellipse.
 
 use super::geometry::point_segment_distance2;
 use super::Circle;
@@ -17,12 +17,17 @@ pub(crate) struct Grid {
     items: Vec<u32>,
 }
 
-/// The cells visited by a ring search so far and how far from the query point they reach.
-pub(crate) struct RingCursor {
-    column: i64,
-    row: i64,
-    point: Point2,
-    pub ring: i64,
+/// `⌊v⌋` clamped to ±10¹⁵ (NaN gives 0). Not `f64::floor`: without SSE4.1 that is a library
+/// call, and this runs for every cell lookup.
+#[inline]
+fn floor_index(v: f64) -> i64 {
+    let v = v.clamp(-1e15, 1e15);
+    let t = v as i64;
+    if (t as f64) > v {
+        t - 1
+    } else {
+        t
+    }
 }
 
 impl Grid {
@@ -88,14 +93,17 @@ impl Grid {
         grid
     }
 
+    #[inline]
     fn column_of(&self, x: f64) -> i64 {
-        ((x - self.origin[0]) / self.cell).floor().clamp(-1e15, 1e15) as i64
+        floor_index((x - self.origin[0]) / self.cell)
     }
 
+    #[inline]
     fn row_of(&self, y: f64) -> i64 {
-        ((y - self.origin[1]) / self.cell).floor().clamp(-1e15, 1e15) as i64
+        floor_index((y - self.origin[1]) / self.cell)
     }
 
+    #[inline]
     fn clamped_cell(&self, p: Point2) -> (usize, usize) {
         (
             self.column_of(p[0]).clamp(0, self.columns as i64 - 1) as usize,
@@ -185,51 +193,50 @@ impl Grid {
         }
     }
 
-    /// Starts a ring search around `p`.
-    pub(crate) fn ring_cursor(&self, p: Point2) -> RingCursor {
-        let (column, row) = self.clamped_cell(p);
-        RingCursor { column: column as i64, row: row as i64, point: p, ring: 0 }
-    }
-
-    /// Visits the cells of the cursor's current ring (Chebyshev distance `ring` from the start
-    /// cell), advances the cursor, and returns the radius around the point within which every
-    /// circle centre has now been visited (`INFINITY` once the whole grid has been visited).
-    pub(crate) fn visit_ring(&self, cursor: &mut RingCursor, mut visit: impl FnMut(u32)) -> f64 {
-        let k = cursor.ring;
-        let (c0, c1, r0, r1) = (cursor.column - k, cursor.column + k, cursor.row - k, cursor.row + k);
-        let in_grid = |c: i64, r: i64| c >= 0 && r >= 0 && c < self.columns as i64 && r < self.rows as i64;
+    /// Visits the circles listed in every cell that may hold a point `x` with
+    /// `|x − a| + |x − b| <= sum` (an ellipse with foci `a` and `b`), with repeats; returns
+    /// whether that was every cell of the grid.
+    pub(crate) fn visit_ellipse(&self, a: Point2, b: Point2, sum: f64, mut visit: impl FnMut(u32)) -> bool {
+        let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+        let focal = 0.5 * (dx * dx + dy * dy).sqrt();
+        let major = 0.5 * sum;
+        // Also rejects NaN.
+        if major.partial_cmp(&focal).is_none_or(|o| o == std::cmp::Ordering::Less) {
+            return false;
+        }
+        let minor = ((major - focal) * (major + focal)).sqrt();
+        let (ux, uy) = if focal > 0.0 { (dx / (2.0 * focal), dy / (2.0 * focal)) } else { (1.0, 0.0) };
+        // Half-extents of the ellipse's bounding box, padded against rounding.
+        let pad = self.cell * 1e-9 + sum.abs() * 1e-12;
+        let ex = (major * ux).hypot(minor * uy) + pad;
+        let ey = (major * uy).hypot(minor * ux) + pad;
+        let mid = [0.5 * (a[0] + b[0]), 0.5 * (a[1] + b[1])];
+        let (c0, c1) = (self.column_of(mid[0] - ex), self.column_of(mid[0] + ex));
+        let (r0, r1) = (self.row_of(mid[1] - ey), self.row_of(mid[1] + ey));
+        let (columns, rows) = (self.columns as i64, self.rows as i64);
+        let mut every = c0 <= 0 && r0 <= 0 && c1 >= columns - 1 && r1 >= rows - 1;
+        let (c0, c1, r0, r1) = (c0.max(0), c1.min(columns - 1), r0.max(0), r1.min(rows - 1));
+        if c0 > c1 || r0 > r1 {
+            return false;
+        }
+        // Distance from `p` to the padded box of a cell, per axis.
+        let gap = |p: f64, lo: f64| (lo - pad - p).max(p - (lo + self.cell + pad)).max(0.0);
         for row in r0..=r1 {
-            if row == r0 || row == r1 {
-                for column in c0..=c1 {
-                    if in_grid(column, row) {
-                        self.cell_items(column as usize, row as usize).iter().for_each(|&i| visit(i));
-                    }
-                }
-            } else {
-                for column in [c0, c1] {
-                    if in_grid(column, row) {
-                        self.cell_items(column as usize, row as usize).iter().for_each(|&i| visit(i));
-                    }
+            let y = self.origin[1] + row as f64 * self.cell;
+            let (ga, gb) = (gap(a[1], y), gap(b[1], y));
+            for column in c0..=c1 {
+                let x = self.origin[0] + column as f64 * self.cell;
+                let (xa, xb) = (gap(a[0], x), gap(b[0], x));
+                let da = (xa * xa + ga * ga).sqrt();
+                let db = (xb * xb + gb * gb).sqrt();
+                if da + db <= sum {
+                    self.cell_items(column as usize, row as usize).iter().for_each(|&i| visit(i));
+                } else {
+                    every = false;
                 }
             }
         }
-        cursor.ring += 1;
-        // Distance from the point to each side of the visited block that still has grid beyond it.
-        let p = cursor.point;
-        let mut reach = f64::INFINITY;
-        if c0 > 0 {
-            reach = reach.min(p[0] - (self.origin[0] + c0 as f64 * self.cell));
-        }
-        if c1 < self.columns as i64 - 1 {
-            reach = reach.min(self.origin[0] + (c1 + 1) as f64 * self.cell - p[0]);
-        }
-        if r0 > 0 {
-            reach = reach.min(p[1] - (self.origin[1] + r0 as f64 * self.cell));
-        }
-        if r1 < self.rows as i64 - 1 {
-            reach = reach.min(self.origin[1] + (r1 + 1) as f64 * self.cell - p[1]);
-        }
-        reach.max(0.0)
+        every
     }
 }
 
@@ -276,28 +283,31 @@ mod tests {
     }
 
     #[test]
-    fn rings_reach_every_centre_within_their_radius() {
-        let mut rng = Rng(12345);
-        let circles: Vec<Circle> = (0..200)
-            .map(|_| Circle { center: [rng.next() * 100.0, rng.next() * 100.0], radius: 0.5 + rng.next() })
+    fn ellipse_visits_every_centre_inside() {
+        let mut rng = Rng(4242);
+        let circles: Vec<Circle> = (0..300)
+            .map(|_| Circle { center: [rng.next() * 120.0, rng.next() * 60.0], radius: 0.3 + rng.next() * 2.0 })
             .collect();
         let grid = Grid::new(&circles, 0.0);
-        for p in [[50.0, 50.0], [0.0, 0.0], [-20.0, 130.0], [99.0, 3.0]] {
-            let mut cursor = grid.ring_cursor(p);
+        let mut whole = 0;
+        for round in 0..400 {
+            let a = [rng.next() * 160.0 - 20.0, rng.next() * 100.0 - 20.0];
+            let b = if round % 10 == 0 { a } else { [rng.next() * 160.0 - 20.0, rng.next() * 100.0 - 20.0] };
+            let focal = (b[0] - a[0]).hypot(b[1] - a[1]);
+            let sum = focal * (1.0 + rng.next() * if round % 7 == 0 { 3.0 } else { 0.2 }) + rng.next() * 5.0;
             let mut seen = vec![false; circles.len()];
-            loop {
-                let reach = grid.visit_ring(&mut cursor, |i| seen[i as usize] = true);
-                for (i, c) in circles.iter().enumerate() {
-                    let d = (c.center[0] - p[0]).hypot(c.center[1] - p[1]);
-                    if d < reach {
-                        assert!(seen[i]);
-                    }
-                }
-                if reach.is_infinite() {
-                    assert!(seen.iter().all(|&s| s));
-                    break;
+            let every = grid.visit_ellipse(a, b, sum, |i| seen[i as usize] = true);
+            for (i, c) in circles.iter().enumerate() {
+                let d = (c.center[0] - a[0]).hypot(c.center[1] - a[1]) + (c.center[0] - b[0]).hypot(c.center[1] - b[1]);
+                if d <= sum {
+                    assert!(seen[i], "round {round}: circle {i} inside the ellipse was not visited");
                 }
             }
+            if every {
+                whole += 1;
+                assert!(seen.iter().all(|&s| s), "round {round}: every cell reported but a circle was missed");
+            }
         }
+        assert!(whole > 5, "the whole grid was covered only {whole} times");
     }
 }

@@ -6,123 +6,77 @@
 //! direction only, to the departure points of the circle's outgoing surfing edges — so a path
 //! never reverses on a circle (no cusps).
 //!
-//! A circle's outgoing surfing edges are found once and cached (for later queries too). To avoid
-//! computing all `4(n − 1)` bitangents, the search grows square rings of grid cells around the
-//! circle and keeps, per direction of travel and per bin of tangent-point angle (1024 bins), the
-//! distance within which one circle already seen blocks *every* tangent ray of the bin. A
-//! candidate circle is skipped without computing its tangents when all bins its tangents can
-//! leave from are blocked sooner than its shortest possible tangent; a tangent whose own bin is
-//! blocked sooner than its length is dropped before any line-of-sight walk. The ring search stops
-//! once every bin is blocked within some `L` and the rings cover `sqrt(L² + (r + r_max)²)`: a
-//! bitangent to a circle at distance `d` is at least `sqrt(d² − (r + r_j)²)` long. In a forest
-//! with open lanes to its edge the rings run to the edge, but the per-circle work left there
-//! is a few arithmetic operations. The start point is handled the same way as a circle of
-//! radius zero.
+//! Successors are generated per expansion, in rounds bounded by the A* cost, not per circle:
+//! any successor through a tangent point on circle `j` costs at least
+//! `g + (|P − c_j| − r_j) + (|c_j − goal| − r_j)` (straight-line bounds on the way to the
+//! tangent point and on the rest of the path), where `P` is the node's point and `g` its cost.
+//! A round with upper limit `U` visits the grid cells of the ellipse with foci `P` and the goal
+//! that can hold such circles, and relaxes the edges to the circles whose bound lies in
+//! `(previous U, U]`; it then queues a *resume* entry with key `U` (a lower bound on every
+//! successor not yet relaxed). The first round stops at half the largest obstacle radius above
+//! the node's own `f`; each resumed round at least doubles the distance over it. A* stays exact:
+//! the resume entry leaves the open list before anything that costs more than the successors it
+//! still owes. Most nodes are never resumed, so only a thin ellipse towards the goal is looked
+//! at instead of everything a circle can see.
+//!
+//! The visible surfing edges of each (circle, direction, target circle) pair examined are kept
+//! in a hash map, blocked pairs included, for later arrivals and later queries. Line of sight
+//! walks the grid cells from the near end of the segment and stops at the first blocker.
 
 use super::geometry::{arc_blocked, distance, segments_cross, strictly_covered, sweep, tangent, Tangent};
 use super::graph::{assemble, start_arrival_id, Arrival, Entry, SurfEdge, GOAL, START};
 use super::world::World;
 use super::{Circle, CirclePath, CirclesError, PathError, SearchStats};
 use crate::geom::Point2;
-use std::collections::BinaryHeap;
-use std::f64::consts::TAU;
+use std::collections::{BinaryHeap, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
 
-const BINS: usize = 1024;
 const NONE: u32 = u32::MAX;
-
-/// Per direction of travel (0: counter-clockwise, 1: clockwise) and bin of tangent-point angle:
-/// a length beyond which every tangent ray in the bin is known to be blocked.
-#[derive(Clone, Debug)]
-struct Bins {
-    blocked_within: Vec<f64>,
-    /// Bins with no blocker yet.
-    open: usize,
-}
-
-impl Bins {
-    fn reset(&mut self, directions: usize) {
-        self.blocked_within.clear();
-        self.blocked_within.resize(2 * BINS, f64::INFINITY);
-        self.open = directions * BINS;
-    }
-
-    fn at(&self, s: f64, bin: usize) -> f64 {
-        self.blocked_within[dir_index(s) * BINS + bin]
-    }
-
-    fn lower(&mut self, s: f64, bin: usize, length: f64) {
-        let slot = &mut self.blocked_within[dir_index(s) * BINS + bin];
-        if slot.is_infinite() {
-            self.open -= 1;
-        }
-        *slot = slot.min(length);
-    }
-
-    /// Whether some bin meeting the angle range `x0..x1` may hold an unblocked ray of `length`.
-    fn may_see(&self, s: f64, x0: f64, x1: f64, length: f64) -> bool {
-        if x1 - x0 >= TAU {
-            return true;
-        }
-        let width = TAU / BINS as f64;
-        let shift = x0.rem_euclid(TAU) - x0;
-        let first = ((x0 + shift) / width).floor() as usize;
-        let last = ((x1 + shift) / width).floor() as usize;
-        (first..=last).any(|b| self.at(s, b % BINS) > length)
-    }
-}
-
-impl Default for Bins {
-    fn default() -> Bins {
-        Bins { blocked_within: vec![f64::INFINITY; 2 * BINS], open: 2 * BINS }
-    }
-}
+/// Open-list entries with this bit set resume an expansion: the rest is an index into
+/// `Search::resume`. Node ids stay below it.
+const RESUME: u32 = 1 << 31;
 
 fn dir_index(s: f64) -> usize {
     usize::from(s < 0.0)
 }
 
-fn bin_of(angle: f64) -> usize {
-    ((angle.rem_euclid(TAU) / (TAU / BINS as f64)) as usize).min(BINS - 1)
-}
+/// Hasher for the pair-cache keys (plain integers): one multiply instead of SipHash.
+#[derive(Clone, Copy, Debug, Default)]
+struct PairHasher(u64);
 
-/// A circle's cached outgoing surfing edges: `edges[start..mid]` leave counter-clockwise,
-/// `edges[mid..end]` clockwise.
-#[derive(Clone, Debug)]
-struct CachedCircle {
-    start: u32,
-    mid: u32,
-    end: u32,
-}
-
-/// Dedup set of circle indices for one ring search.
-#[derive(Clone, Debug, Default)]
-struct Seen {
-    stamp: Vec<u32>,
-    counter: u32,
-    list: Vec<u32>,
-    /// Distance and direction from the origin to each circle of `list`.
-    polar: Vec<(f64, f64)>,
-    bins: Bins,
-}
-
-impl Seen {
-    fn begin(&mut self, n: usize) {
-        self.polar.clear();
-        self.stamp.resize(n, 0);
-        self.counter = self.counter.wrapping_add(1);
-        if self.counter == 0 {
-            self.stamp.iter_mut().for_each(|s| *s = 0);
-            self.counter = 1;
-        }
-        self.list.clear();
+impl Hasher for PairHasher {
+    fn finish(&self) -> u64 {
+        let h = self.0.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        h ^ (h >> 29)
     }
 
-    fn insert(&mut self, k: u32) {
-        if self.stamp[k as usize] != self.counter {
-            self.stamp[k as usize] = self.counter;
-            self.list.push(k);
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
         }
     }
+
+    fn write_u64(&mut self, x: u64) {
+        self.0 = x;
+    }
+}
+
+/// `(circle, target, direction)` → the range of `edges` holding the visible surfing edges that
+/// leave `circle` in that direction and arrive on `target` (often empty: blocked pairs are
+/// remembered too).
+type PairCache = HashMap<u64, (u32, u32), BuildHasherDefault<PairHasher>>;
+
+fn pair_key(circle: u32, target: u32, s: f64) -> u64 {
+    (u64::from(circle) << 32) | (u64::from(target) << 1) | dir_index(s) as u64
+}
+
+/// An expansion that has handled the successors whose lower bound is at most `done_upto` and
+/// waits in the open list for the rest.
+#[derive(Clone, Copy, Debug)]
+struct Resume {
+    node: u32,
+    g: f64,
+    done_upto: f64,
 }
 
 /// Per-query A* state, reused between queries (reset by stamps, not by clearing).
@@ -139,6 +93,13 @@ struct Search {
     /// Tangent to the goal per `(circle, direction)`, computed on first use in the query.
     goal_stamp: Vec<u32>,
     goal_edges: Vec<Option<Tangent>>,
+    /// Paused expansions, indexed by the `RESUME` open-list entries.
+    resume: Vec<Resume>,
+    /// Dedup stamps of candidate circles within one expansion round.
+    mark: Vec<u32>,
+    mark_stamp: u32,
+    /// Per circle: the query stamp when it was first given new surfing edges (statistics).
+    expanded: Vec<u32>,
     from: Point2,
     to: Point2,
 }
@@ -149,6 +110,7 @@ impl Search {
         if self.stamp == 0 {
             self.node_stamp.iter_mut().for_each(|s| *s = 0);
             self.goal_stamp.iter_mut().for_each(|s| *s = 0);
+            self.expanded.iter_mut().for_each(|s| *s = 0);
             self.stamp = 1;
         }
         self.grow(nodes);
@@ -156,7 +118,10 @@ impl Search {
         self.start_edges.resize(2 * circles, zero);
         self.goal_stamp.resize(2 * circles, 0);
         self.goal_edges.resize(2 * circles, None);
+        self.mark.resize(circles, 0);
+        self.expanded.resize(circles, 0);
         self.heap.clear();
+        self.resume.clear();
         self.from = from;
         self.to = to;
     }
@@ -168,6 +133,16 @@ impl Search {
             self.parent.resize(nodes, NONE);
             self.closed.resize(nodes, false);
         }
+    }
+
+    /// A fresh stamp for deduplicating candidate circles.
+    fn next_mark(&mut self) -> u32 {
+        self.mark_stamp = self.mark_stamp.wrapping_add(1);
+        if self.mark_stamp == 0 {
+            self.mark.iter_mut().for_each(|s| *s = 0);
+            self.mark_stamp = 1;
+        }
+        self.mark_stamp
     }
 
     fn g_of(&self, node: u32) -> f64 {
@@ -198,31 +173,27 @@ impl Search {
 #[derive(Clone, Debug)]
 pub struct CirclePlanner {
     world: World,
-    /// Per circle: its index in `cached`, or `NONE` before its edges are computed.
-    slot_of: Vec<u32>,
-    cached: Vec<CachedCircle>,
+    /// The visible surfing edges of every circle pair examined so far, for this and later queries.
+    pairs: PairCache,
     /// Every cached surfing edge; arrival node id = `2 + 2n + index`.
     edges: Vec<SurfEdge>,
-    seen: Seen,
     search: Search,
     stats: SearchStats,
-    scratch: Vec<SurfEdge>,
+    /// Candidate circles of the current expansion round.
+    targets: Vec<u32>,
 }
 
 impl CirclePlanner {
     /// A planner for a point agent of radius `agent_radius` among `circles`.
     pub fn new(circles: &[Circle], agent_radius: f64) -> Result<CirclePlanner, CirclesError> {
         let world = World::new(circles, agent_radius)?;
-        let n = world.circles.len();
         Ok(CirclePlanner {
             world,
-            slot_of: vec![NONE; n],
-            cached: Vec::new(),
+            pairs: PairCache::default(),
             edges: Vec::new(),
-            seen: Seen::default(),
             search: Search::default(),
             stats: SearchStats::default(),
-            scratch: Vec::new(),
+            targets: Vec::new(),
         })
     }
 
@@ -243,8 +214,7 @@ impl CirclePlanner {
 
     /// Forgets the cached surfing edges (to measure queries from a cold start).
     pub fn clear_cache(&mut self) {
-        self.slot_of.iter_mut().for_each(|s| *s = NONE);
-        self.cached.clear();
+        self.pairs.clear();
         self.edges.clear();
     }
 
@@ -262,16 +232,20 @@ impl CirclePlanner {
         self.search.relax(START, 0.0, NONE, distance(from, to));
         while let Some(entry) = self.search.heap.pop() {
             let node = entry.node;
+            if node & RESUME != 0 {
+                let resume = self.search.resume[(node & !RESUME) as usize];
+                self.expand(resume.node, resume.g, Some((resume.done_upto, entry.f)));
+                continue;
+            }
             if self.search.closed[node as usize] || entry.g > self.search.g[node as usize] {
                 continue;
             }
             self.search.closed[node as usize] = true;
             self.stats.nodes_expanded += 1;
-            match node {
-                GOAL => return Ok(self.reconstruct()),
-                START => self.expand_start(),
-                _ => self.expand_arrival(node, entry.g),
+            if node == GOAL {
+                return Ok(self.reconstruct());
             }
+            self.expand(node, entry.g, None);
         }
         Err(PathError::NoPath)
     }
@@ -292,33 +266,111 @@ impl CirclePlanner {
         }
     }
 
-    fn expand_start(&mut self) {
+    /// One round of expanding `node` (the start or an arrival, reached at cost `g`): relaxes the
+    /// successors through the circles whose lower bound lies in this round's range and queues a
+    /// resume entry for the rest. `resumed` is the previous round's upper end and the resume
+    /// entry's key; `None` on the first round, which also relaxes the goal.
+    fn expand(&mut self, node: u32, g: f64, resumed: Option<(f64, f64)>) {
+        let goal = self.search.to;
+        let arrival = (node != START).then(|| self.arrival(node));
+        let (own, point) = arrival.map_or((NONE, self.search.from), |a| (a.circle, a.tangent.to));
+        let h = distance(point, goal);
+        // First round: successors within one obstacle size of the node's own f; each later
+        // round at least doubles the margin over it.
+        let step = 0.5 * self.world.max_radius;
+        let (lo, hi) = match resumed {
+            None => {
+                match arrival {
+                    None => self.relax_straight(),
+                    Some(a) => self.relax_goal(node, g, &a),
+                }
+                (f64::NEG_INFINITY, g + h + step)
+            }
+            Some((done, key)) => (done, key.max(done) + (done - g - h).max(step)),
+        };
+        // Rounding must not lift a bound over a true cost.
+        let margin = 1e-9 * (1.0 + g.abs() + h);
+        let stamp = self.search.next_mark();
+        let mut targets = std::mem::take(&mut self.targets);
+        targets.clear();
+        let mark = &mut self.search.mark;
+        let reach = hi - g + 2.0 * self.world.max_radius + 2.0 * margin;
+        let every_cell = self.world.grid.visit_ellipse(point, goal, reach, |k| {
+            if mark[k as usize] != stamp {
+                mark[k as usize] = stamp;
+                targets.push(k);
+            }
+        });
+        let mut deferred = f64::INFINITY;
+        for &j in &targets {
+            if j == own {
+                continue;
+            }
+            let c = self.world.circles[j as usize];
+            // Any path through a tangent point on circle j costs at least this.
+            let bound =
+                g + (distance(point, c.center) - c.radius).max(0.0) + (distance(c.center, goal) - c.radius).max(0.0)
+                    - margin;
+            if bound <= lo {
+                continue;
+            }
+            if bound > hi {
+                deferred = deferred.min(bound);
+                continue;
+            }
+            match arrival {
+                None => self.relax_from_start(j),
+                Some(a) => self.relax_hugging(node, g, &a, j),
+            }
+        }
+        self.targets = targets;
+        if !(every_cell && deferred == f64::INFINITY) {
+            // Unvisited cells hold only circles bounded above `hi`.
+            let key = if every_cell { deferred } else { hi };
+            let index = self.search.resume.len() as u32;
+            self.search.resume.push(Resume { node, g, done_upto: hi });
+            self.search.heap.push(Entry { f: key, g, node: RESUME | index });
+        }
+    }
+
+    /// The straight segment from the start to the goal, if unblocked.
+    fn relax_straight(&mut self) {
         let (from, to) = (self.search.from, self.search.to);
         if !self.world.segment_blocked(from, to, [NONE, NONE], &mut self.stats.circle_tests) {
             self.search.relax(GOAL, distance(from, to), START, 0.0);
         }
-        let mut out = std::mem::take(&mut self.scratch);
-        out.clear();
-        surfing_edges_from(&self.world, from, 0.0, NONE, &[1.0], &mut self.seen, &mut self.stats, &mut out);
-        for edge in &out {
-            let node = start_arrival_id(edge.to, edge.to_dir);
-            self.search.start_edges[node as usize - 2] = edge.tangent;
-            self.search.relax(node, edge.tangent.length, START, distance(edge.tangent.to, to));
-        }
-        self.scratch = out;
     }
 
-    fn expand_arrival(&mut self, node: u32, g: f64) {
-        let arrival = self.arrival(node);
+    /// The tangents from the start to circle `j`.
+    fn relax_from_start(&mut self, j: u32) {
+        let (from, goal) = (self.search.from, self.search.to);
+        let target = self.world.circles[j as usize];
+        for sb in [1.0, -1.0] {
+            let Some(t) = tangent(from, 0.0, 1.0, target.center, target.radius, sb, self.world.eps, true) else {
+                continue;
+            };
+            self.stats.surfing_edges += 1;
+            if strictly_covered(t.to_angle, &self.world.covered[j as usize])
+                || self.world.segment_blocked(t.from, t.to, [NONE, j], &mut self.stats.circle_tests)
+            {
+                continue;
+            }
+            self.stats.visible_surfing_edges += 1;
+            let node = start_arrival_id(j, sb);
+            self.search.start_edges[node as usize - 2] = t;
+            self.search.relax(node, t.length, START, distance(t.to, goal));
+        }
+    }
+
+    /// The hugging edges from an arrival to the surfing edges leaving its circle for circle `j`.
+    fn relax_hugging(&mut self, node: u32, g: f64, arrival: &Arrival, j: u32) {
+        let (first, end) = self.pair_edges(arrival.circle, arrival.dir, j);
         let circle = arrival.circle as usize;
-        let slot = self.ensure_cached(circle);
         let (s, at) = (arrival.dir, arrival.tangent.to_angle);
         let radius = self.world.circles[circle].radius;
-        let cached = &self.cached[slot];
-        let range = if s > 0.0 { cached.start..cached.mid } else { cached.mid..cached.end };
         let first_cached = 2 + 2 * self.world.circles.len() as u32;
         let goal = self.search.to;
-        for e in range {
+        for e in first..end {
             let edge = self.edges[e as usize];
             let swept = sweep(at, edge.tangent.from_angle, s);
             if arc_blocked(at, swept, s, &self.world.covered[circle]) {
@@ -332,48 +384,58 @@ impl CirclePlanner {
             let cost = g + radius * swept + edge.tangent.length;
             self.search.relax(first_cached + e, cost, node, distance(edge.tangent.to, goal));
         }
+    }
+
+    /// The hugging edge from an arrival to the tangent to the goal.
+    fn relax_goal(&mut self, node: u32, g: f64, arrival: &Arrival) {
+        let circle = arrival.circle as usize;
+        let (s, at) = (arrival.dir, arrival.tangent.to_angle);
         if let Some(last) = self.goal_tangent(circle, s) {
             let swept = sweep(at, last.from_angle, s);
             if !arc_blocked(at, swept, s, &self.world.covered[circle])
                 && !segments_cross(arrival.tangent.from, arrival.tangent.to, last.from, last.to)
             {
                 self.stats.hugging_edges += 1;
+                let radius = self.world.circles[circle].radius;
                 self.search.relax(GOAL, g + radius * swept + last.length, node, 0.0);
             }
         }
     }
 
-    /// Computes and caches the outgoing surfing edges of a circle; returns its cache slot.
-    fn ensure_cached(&mut self, circle: usize) -> usize {
-        if self.slot_of[circle] != NONE {
-            return self.slot_of[circle] as usize;
+    /// The cached surfing edges leaving `circle` in direction `s` for circle `target`, computed
+    /// on first use; returns their range in `edges`.
+    fn pair_edges(&mut self, circle: u32, s: f64, target: u32) -> (u32, u32) {
+        let key = pair_key(circle, target, s);
+        if let Some(&range) = self.pairs.get(&key) {
+            return range;
         }
-        self.stats.circles_expanded += 1;
-        let mut out = std::mem::take(&mut self.scratch);
-        out.clear();
-        let c = self.world.circles[circle];
-        surfing_edges_from(
-            &self.world,
-            c.center,
-            c.radius,
-            circle as u32,
-            &[1.0, -1.0],
-            &mut self.seen,
-            &mut self.stats,
-            &mut out,
-        );
-        // Counter-clockwise departures first; stable order keeps the search deterministic.
-        out.sort_by_key(|e| dir_index(e.from_dir));
-        let start = self.edges.len() as u32;
-        let mid = start + out.iter().filter(|e| e.from_dir > 0.0).count() as u32;
-        self.edges.extend_from_slice(&out);
+        if self.search.expanded[circle as usize] != self.search.stamp {
+            self.search.expanded[circle as usize] = self.search.stamp;
+            self.stats.circles_expanded += 1;
+        }
+        let (a, b) = (self.world.circles[circle as usize], self.world.circles[target as usize]);
+        let first = self.edges.len() as u32;
+        for sb in [1.0, -1.0] {
+            let Some(t) = tangent(a.center, a.radius, s, b.center, b.radius, sb, self.world.eps, false) else {
+                continue;
+            };
+            self.stats.surfing_edges += 1;
+            if strictly_covered(t.from_angle, &self.world.covered[circle as usize])
+                || strictly_covered(t.to_angle, &self.world.covered[target as usize])
+                || self.world.segment_blocked(t.from, t.to, [circle, target], &mut self.stats.circle_tests)
+            {
+                continue;
+            }
+            self.stats.visible_surfing_edges += 1;
+            self.edges.push(SurfEdge { to: target, from_dir: s, to_dir: sb, tangent: t });
+        }
         let end = self.edges.len() as u32;
-        self.scratch = out;
-        self.cached.push(CachedCircle { start, mid, end });
-        self.slot_of[circle] = (self.cached.len() - 1) as u32;
-        let nodes = self.node_count();
-        self.search.grow(nodes);
-        self.cached.len() - 1
+        self.pairs.insert(key, (first, end));
+        if end > first {
+            let nodes = self.node_count();
+            self.search.grow(nodes);
+        }
+        (first, end)
     }
 
     /// The tangent from a circle (left in direction `s`) to the goal, if unblocked.
@@ -418,224 +480,5 @@ impl CirclePlanner {
     }
 }
 
-/// Finds the unblocked surfing edges from a circle (or, with radius 0 and `own == NONE`, from a
-/// point) leaving in the given directions.
-#[allow(clippy::too_many_arguments)]
-fn surfing_edges_from(
-    world: &World,
-    origin: Point2,
-    radius: f64,
-    own: u32,
-    directions: &[f64],
-    seen: &mut Seen,
-    stats: &mut SearchStats,
-    out: &mut Vec<SurfEdge>,
-) {
-    seen.begin(world.circles.len());
-    let mut bins = std::mem::take(&mut seen.bins);
-    bins.reset(directions.len());
-    let mut cursor = world.grid.ring_cursor(origin);
-    let mut processed = 0;
-    loop {
-        let reach = world.grid.visit_ring(&mut cursor, |k| {
-            if k != own {
-                seen.insert(k);
-            }
-        });
-        for &k in &seen.list[processed..] {
-            let circle = &world.circles[k as usize];
-            let v = [circle.center[0] - origin[0], circle.center[1] - origin[1]];
-            let polar = ((v[0] * v[0] + v[1] * v[1]).sqrt(), v[1].atan2(v[0]));
-            seen.polar.push(polar);
-            add_blocker(&mut bins, world, radius, circle, polar, directions);
-        }
-        processed = seen.list.len();
-        if reach.is_infinite() || (bins.open == 0 && reach >= needed_radius(&bins, radius + world.max_radius)) {
-            break;
-        }
-    }
-    let point = radius == 0.0;
-    for (&j, &(d, centre)) in seen.list.iter().zip(&seen.polar) {
-        let target = world.circles[j as usize];
-        if d == 0.0 {
-            continue;
-        }
-        // Every tangent to this circle is at least this long and leaves from a tangent point
-        // in the angle range below: skip the circle when all those bins are blocked sooner.
-        let shortest = (d * d - (radius + target.radius).powi(2)).max(0.0).sqrt() * (1.0 - 1e-9);
-        let near = ((radius + target.radius) / d).clamp(-1.0, 1.0).acos();
-        let far = ((radius - target.radius) / d).clamp(-1.0, 1.0).acos();
-        for &sa in directions {
-            let (x0, x1) = if sa > 0.0 { (centre - far, centre - near) } else { (centre + near, centre + far) };
-            if !bins.may_see(sa, x0 - 1e-9, x1 + 1e-9, shortest) {
-                continue;
-            }
-            for sb in [1.0, -1.0] {
-                let Some(t) = tangent(origin, radius, sa, target.center, target.radius, sb, world.eps, point) else {
-                    continue;
-                };
-                stats.surfing_edges += 1;
-                if (own != NONE && strictly_covered(t.from_angle, &world.covered[own as usize]))
-                    || strictly_covered(t.to_angle, &world.covered[j as usize])
-                    || bins.at(sa, bin_of(t.from_angle)) <= t.length
-                    || world.segment_blocked(t.from, t.to, [own, j], &mut stats.circle_tests)
-                {
-                    continue;
-                }
-                stats.visible_surfing_edges += 1;
-                out.push(SurfEdge { to: j, from_dir: sa, to_dir: sb, tangent: t });
-            }
-        }
-    }
-    seen.bins = bins;
-}
-
-/// The distance beyond which no circle can have an unblocked tangent from the origin (all bins
-/// must be blocked).
-fn needed_radius(bins: &Bins, reach_radius: f64) -> f64 {
-    let longest = bins.blocked_within.iter().copied().filter(|b| b.is_finite()).fold(0.0, f64::max);
-    longest.hypot(reach_radius) * (1.0 + 1e-9)
-}
-
-/// Records, for the tangent rays of the origin circle that pass strictly within `blocker`, that
-/// they are blocked within the blocker's centre distance.
-///
-/// The tangent ray at angle φ (tangent point `origin + R·n(φ)`, direction `±rot90(n)`) passes
-/// the blocker's centre at offset `ρ·cos(φ − ψ) − R` from its line, at distance `ρ·|sin(φ − ψ)|
-/// <= ρ` along it, in front of the tangent point when `φ − ψ` has the right sign. The radius is
-/// shrunk a little so that "blocked here" implies the line-of-sight test says blocked too.
-fn add_blocker(bins: &mut Bins, world: &World, radius: f64, blocker: &Circle, polar: (f64, f64), directions: &[f64]) {
-    let (rho, centre) = polar;
-    let reach = blocker.radius * (1.0 - 1e-9) - 2.0 * world.eps;
-    if rho == 0.0 || reach <= 0.0 {
-        return;
-    }
-    let (lo, hi) = ((radius - reach) / rho, (radius + reach) / rho);
-    if lo >= 1.0 {
-        return;
-    }
-    let (near, far) = (hi.min(1.0).acos(), lo.max(-1.0).acos());
-    if far <= near {
-        return;
-    }
-    for &s in directions {
-        let x0 = if s > 0.0 { centre - far } else { centre + near };
-        // Bins scaled to integers: bin b spans [b, b + 1).
-        let scale = BINS as f64 / TAU;
-        let x0 = x0.rem_euclid(TAU) * scale;
-        let x1 = x0 + (far - near) * scale;
-        // Bins lying strictly inside (x0, x1).
-        let first = x0.floor() as usize + 1;
-        let end = (x1.ceil() as usize).saturating_sub(1);
-        for b in first..end {
-            bins.lower(s, b % BINS, rho);
-        }
-    }
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    struct Rng(u64);
-    impl Rng {
-        fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            lo + (hi - lo) * ((self.0 >> 11) as f64 / (1u64 << 53) as f64)
-        }
-    }
-
-    /// Every unblocked tangent from `origin`, by testing all candidates against all circles.
-    fn brute_force(world: &World, origin: Point2, radius: f64, own: u32, directions: &[f64]) -> Vec<(u32, i8, i8)> {
-        let mut found = Vec::new();
-        for (j, target) in world.circles.iter().enumerate() {
-            if j as u32 == own {
-                continue;
-            }
-            for &sa in directions {
-                for sb in [1.0, -1.0] {
-                    let Some(t) =
-                        tangent(origin, radius, sa, target.center, target.radius, sb, world.eps, radius == 0.0)
-                    else {
-                        continue;
-                    };
-                    let endpoints_free = (own == NONE || !strictly_covered(t.from_angle, &world.covered[own as usize]))
-                        && !strictly_covered(t.to_angle, &world.covered[j]);
-                    let clear = world.circles.iter().enumerate().all(|(k, c)| {
-                        k == j
-                            || k as u32 == own
-                            || super::super::geometry::point_segment_distance2(c.center, t.from, t.to)
-                                >= (c.radius - world.eps).max(0.0).powi(2)
-                    });
-                    if endpoints_free && clear {
-                        found.push((j as u32, sa as i8, sb as i8));
-                    }
-                }
-            }
-        }
-        found.sort_unstable();
-        found
-    }
-
-    fn pruned(world: &World, origin: Point2, radius: f64, own: u32, directions: &[f64]) -> Vec<(u32, i8, i8)> {
-        let (mut seen, mut stats, mut out) = (Seen::default(), SearchStats::default(), Vec::new());
-        surfing_edges_from(world, origin, radius, own, directions, &mut seen, &mut stats, &mut out);
-        let mut found: Vec<_> = out.iter().map(|e| (e.to, e.from_dir as i8, e.to_dir as i8)).collect();
-        found.sort_unstable();
-        found
-    }
-
-    /// The ring search, the blocking bins and the early stop must find exactly the tangents a
-    /// brute-force scan finds, from circles and from points, in dense and sparse worlds.
-    #[test]
-    fn pruned_tangents_equal_brute_force() {
-        let mut rng = Rng(0x2545f4914f6cdd1d);
-        for round in 0..12 {
-            let n = 40 + 20 * round;
-            let side = 8.0 + (n as f64).sqrt() * if round % 2 == 0 { 2.0 } else { 3.5 };
-            let circles: Vec<Circle> = (0..n)
-                .map(|_| Circle {
-                    center: [rng.uniform(0.0, side), rng.uniform(0.0, side)],
-                    radius: rng.uniform(0.3, 1.5),
-                })
-                .collect();
-            let world = World::new(&circles, 0.1).unwrap();
-            for i in (0..world.circles.len()).step_by(3) {
-                let c = world.circles[i];
-                let expected = brute_force(&world, c.center, c.radius, i as u32, &[1.0, -1.0]);
-                assert_eq!(
-                    pruned(&world, c.center, c.radius, i as u32, &[1.0, -1.0]),
-                    expected,
-                    "round {round} circle {i}"
-                );
-            }
-            for _ in 0..20 {
-                let p = [rng.uniform(-2.0, side + 2.0), rng.uniform(-2.0, side + 2.0)];
-                if world.check_point(p).unwrap().is_some() {
-                    continue;
-                }
-                assert_eq!(pruned(&world, p, 0.0, NONE, &[1.0]), brute_force(&world, p, 0.0, NONE, &[1.0]));
-            }
-        }
-    }
-
-    /// A circle walled in by a ring with one gap sees the far side only through the gap.
-    #[test]
-    fn tangents_through_a_gap_in_a_ring() {
-        let mut circles = vec![Circle { center: [0.0, 0.0], radius: 1.0 }];
-        for k in 2..15 {
-            let a = k as f64 * TAU / 16.0;
-            circles.push(Circle { center: [5.0 * a.cos(), 5.0 * a.sin()], radius: 1.3 });
-        }
-        // A wide wall of circles behind the gap catches every ray that leaves through it.
-        for k in -8..=8 {
-            circles.push(Circle { center: [40.0, k as f64 * 3.0], radius: 1.6 });
-        }
-        let world = World::new(&circles, 0.0).unwrap();
-        let expected = brute_force(&world, [0.0, 0.0], 1.0, 0, &[1.0, -1.0]);
-        assert!(expected.iter().any(|e| e.0 >= 16), "some wall circle is visible through the gap");
-        assert_eq!(pruned(&world, [0.0, 0.0], 1.0, 0, &[1.0, -1.0]), expected);
-    }
-}
+mod tests {}

@@ -6,8 +6,9 @@
 //! Minkowski inflation: every obstacle grows by it and the agent becomes a point.
 //!
 //! [`CirclePlanner`] runs A* (straight-line heuristic) over that graph, generating edges lazily:
-//! a circle's outgoing surfing edges are computed the first time a path arrives on it and cached
-//! for later queries. Nodes are copies of a tangent point per direction of travel (clockwise or
+//! an expansion only looks at the circles its successors could reach within the current A*
+//! cost bound (an ellipse towards the goal) and comes back for the others if the bound grows;
+//! the surfing edges it finds are cached for later expansions and queries. Nodes are copies of a tangent point per direction of travel (clockwise or
 //! counter-clockwise); a hugging edge keeps the direction the path arrived with, so paths with
 //! cusps never enter the graph. [`EagerPlanner`] builds the whole graph up front and runs
 //! Dijkstra; it is the reference the lazy planner is tested against.
