@@ -93,6 +93,28 @@ impl Grid {
         grid
     }
 
+    /// The grid of the circles with `keep[i]`, renumbered in order (a circle's cells stay as
+    /// they were: valid, as any cell size is).
+    pub(crate) fn retain(&self, keep: &[bool]) -> Grid {
+        let mut renumber = vec![u32::MAX; keep.len()];
+        let mut next = 0;
+        for (i, &k) in keep.iter().enumerate() {
+            if k {
+                renumber[i] = next;
+                next += 1;
+            }
+        }
+        let mut cell_start = Vec::with_capacity(self.cell_start.len());
+        let mut items = Vec::with_capacity(self.items.len());
+        cell_start.push(0);
+        for c in 0..self.columns * self.rows {
+            let range = self.cell_start[c] as usize..self.cell_start[c + 1] as usize;
+            items.extend(self.items[range].iter().map(|&i| renumber[i as usize]).filter(|&i| i != u32::MAX));
+            cell_start.push(items.len() as u32);
+        }
+        Grid { origin: self.origin, cell: self.cell, columns: self.columns, rows: self.rows, cell_start, items }
+    }
+
     #[inline]
     fn column_of(&self, x: f64) -> i64 {
         floor_index((x - self.origin[0]) / self.cell)
@@ -204,36 +226,58 @@ impl Grid {
         if major.partial_cmp(&focal).is_none_or(|o| o == std::cmp::Ordering::Less) {
             return false;
         }
-        let minor = ((major - focal) * (major + focal)).sqrt();
-        let (ux, uy) = if focal > 0.0 { (dx / (2.0 * focal), dy / (2.0 * focal)) } else { (1.0, 0.0) };
-        // Half-extents of the ellipse's bounding box, padded against rounding.
+        // Padded against rounding: every cell is visited that holds a point of the exact ellipse.
         let pad = self.cell * 1e-9 + sum.abs() * 1e-12;
-        let ex = (major * ux).hypot(minor * uy) + pad;
-        let ey = (major * uy).hypot(minor * ux) + pad;
+        let major = major + pad;
+        let minor = ((major - focal) * (major + focal)).sqrt().max(pad);
+        let (ux, uy) = if focal > 0.0 { (dx / (2.0 * focal), dy / (2.0 * focal)) } else { (1.0, 0.0) };
         let mid = [0.5 * (a[0] + b[0]), 0.5 * (a[1] + b[1])];
-        let (c0, c1) = (self.column_of(mid[0] - ex), self.column_of(mid[0] + ex));
-        let (r0, r1) = (self.row_of(mid[1] - ey), self.row_of(mid[1] + ey));
+        // Half-extents of the bounding box, and the heights of its leftmost and rightmost points.
+        let ex = ((major * ux).powi(2) + (minor * uy).powi(2)).sqrt();
+        let ey = ((major * uy).powi(2) + (minor * ux).powi(2)).sqrt();
+        let y_right = mid[1] + ux * uy * (major - minor) * (major + minor) / ex;
+        let y_left = 2.0 * mid[1] - y_right;
+        // The chord at height y: A·t² + B·t + C <= 0 for x = mid + t.
+        let (ia, ib) = (1.0 / (major * major), 1.0 / (minor * minor));
+        let qa = ux * ux * ia + uy * uy * ib;
+        let chord = |y: f64| -> Option<(f64, f64)> {
+            let dy = y - mid[1];
+            let qb = 2.0 * dy * ux * uy * (ia - ib);
+            let qc = dy * dy * (uy * uy * ia + ux * ux * ib) - 1.0;
+            let disc = qb * qb - 4.0 * qa * qc;
+            if disc < 0.0 {
+                return None;
+            }
+            let root = disc.sqrt();
+            Some((mid[0] + (-qb - root) / (2.0 * qa), mid[0] + (-qb + root) / (2.0 * qa)))
+        };
+        let (r0, r1) = (self.row_of(mid[1] - ey - pad), self.row_of(mid[1] + ey + pad));
         let (columns, rows) = (self.columns as i64, self.rows as i64);
-        let mut every = c0 <= 0 && r0 <= 0 && c1 >= columns - 1 && r1 >= rows - 1;
-        let (c0, c1, r0, r1) = (c0.max(0), c1.min(columns - 1), r0.max(0), r1.min(rows - 1));
-        if c0 > c1 || r0 > r1 {
-            return false;
-        }
-        // Distance from `p` to the padded box of a cell, per axis.
-        let gap = |p: f64, lo: f64| (lo - pad - p).max(p - (lo + self.cell + pad)).max(0.0);
-        for row in r0..=r1 {
-            let y = self.origin[1] + row as f64 * self.cell;
-            let (ga, gb) = (gap(a[1], y), gap(b[1], y));
-            for column in c0..=c1 {
-                let x = self.origin[0] + column as f64 * self.cell;
-                let (xa, xb) = (gap(a[0], x), gap(b[0], x));
-                let da = (xa * xa + ga * ga).sqrt();
-                let db = (xb * xb + gb * gb).sqrt();
-                if da + db <= sum {
-                    self.cell_items(column as usize, row as usize).iter().for_each(|&i| visit(i));
-                } else {
-                    every = false;
-                }
+        let mut every = r0 <= 0 && r1 >= rows - 1;
+        for row in r0.max(0)..=r1.min(rows - 1) {
+            // A linear function's extremes over the ellipse within a band: at the band's edges,
+            // or at the ellipse's own extremes when they lie in the band.
+            let y0 = self.origin[1] + row as f64 * self.cell - pad;
+            let y1 = y0 + self.cell + 2.0 * pad;
+            let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+            for (l, h) in [chord(y0), chord(y1)].into_iter().flatten() {
+                lo = lo.min(l);
+                hi = hi.max(h);
+            }
+            if (y0..=y1).contains(&y_left) {
+                lo = lo.min(mid[0] - ex);
+            }
+            if (y0..=y1).contains(&y_right) {
+                hi = hi.max(mid[0] + ex);
+            }
+            if lo > hi {
+                every = false;
+                continue;
+            }
+            let (c0, c1) = (self.column_of(lo - pad), self.column_of(hi + pad));
+            every &= c0 <= 0 && c1 >= columns - 1;
+            for column in c0.max(0)..=c1.min(columns - 1) {
+                self.cell_items(column as usize, row as usize).iter().for_each(|&i| visit(i));
             }
         }
         every

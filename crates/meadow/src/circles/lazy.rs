@@ -6,24 +6,30 @@
 //! direction only, to the departure points of the circle's outgoing surfing edges — so a path
 //! never reverses on a circle (no cusps).
 //!
-//! Successors are generated per expansion, in rounds bounded by the A* cost, not per circle:
-//! any successor through a tangent point on circle `j` costs at least
-//! `g + (|P − c_j| − r_j) + (|c_j − goal| − r_j)` (straight-line bounds on the way to the
-//! tangent point and on the rest of the path), where `P` is the node's point and `g` its cost.
-//! A round with upper limit `U` visits the grid cells of the ellipse with foci `P` and the goal
-//! that can hold such circles, and relaxes the edges to the circles whose bound lies in
-//! `(previous U, U]`; it then queues a *resume* entry with key `U` (a lower bound on every
-//! successor not yet relaxed). The first round stops at half the largest obstacle radius above
-//! the node's own `f`; each resumed round at least doubles the distance over it. A* stays exact:
-//! the resume entry leaves the open list before anything that costs more than the successors it
-//! still owes. Most nodes are never resumed, so only a thin ellipse towards the goal is looked
-//! at instead of everything a circle can see.
+//! Successors are generated per expansion, in rounds bounded by the A* cost, rather than as a
+//! circle's whole visibility set. Let `P` be the node's point and `g` its cost. Any successor
+//! through circle `j` costs at least `g + (|P − c_j| − r_j) + (|c_j − goal| − r_j)`, and the
+//! surfing edge `T → q` itself at least `g + |P − T| + |T − q| + |q − goal|` (the hugging arc
+//! is at least its chord; the rest of the path at least the straight line). A round with upper
+//! limit `U` visits the grid cells of the ellipse with foci `P` and the goal that can hold a
+//! circle of the first bound `<= U` (the rows of cells are found from the ellipse's chords),
+//! computes the tangents of those circles, and relaxes the edges whose own bound lies in
+//! `(previous U, U]`; line of sight is only tested for those. It then queues a *resume* entry
+//! keyed by the smallest bound left out (or `U` when cells were left out), which leaves the
+//! open list before anything costlier than the successors it still owes, so A* stays exact.
+//! The first round stops half the largest obstacle radius above the node's own `f`; each
+//! resumed round at least doubles the distance over it. Most nodes are never resumed: instead
+//! of everything a circle can see, an expansion looks at a thin ellipse towards the goal.
 //!
-//! The visible surfing edges of each (circle, direction, target circle) pair examined are kept
-//! in a hash map, blocked pairs included, for later arrivals and later queries. Line of sight
-//! walks the grid cells from the near end of the segment and stops at the first blocker.
+//! Only the arrival's direction of travel is expanded. The line-of-sight outcome of every
+//! surfing edge tested is cached per (circle, direction) in a small hash map, blocked ones
+//! included, for later arrivals and later queries; tangent angles (`atan2`) are only taken for
+//! edges found visible (or when the circle has covered arcs to test). Line of sight walks the
+//! grid cells from the near end of the segment and stops at the first blocker.
 
-use super::geometry::{arc_blocked, distance, segments_cross, strictly_covered, sweep, tangent, Tangent};
+use super::geometry::{
+    arc_blocked, distance, segments_cross, strictly_covered, sweep, tangent, tangent_points, Tangent, TangentPoints,
+};
 use super::graph::{assemble, start_arrival_id, Arrival, Entry, SurfEdge, GOAL, START};
 use super::world::World;
 use super::{Circle, CirclePath, CirclesError, PathError, SearchStats};
@@ -61,14 +67,10 @@ impl Hasher for PairHasher {
     }
 }
 
-/// `(circle, target, direction)` → the range of `edges` holding the visible surfing edges that
-/// leave `circle` in that direction and arrive on `target` (often empty: blocked pairs are
-/// remembered too).
-type PairCache = HashMap<u64, (u32, u32), BuildHasherDefault<PairHasher>>;
-
-fn pair_key(circle: u32, target: u32, s: f64) -> u64 {
-    (u64::from(circle) << 32) | (u64::from(target) << 1) | dir_index(s) as u64
-}
+/// For one circle and direction of departure: `2·target + arrival bit` → the index in
+/// `CirclePlanner::edges` of that surfing edge, or `NONE` when it is blocked. Only edges whose
+/// line of sight was tested are present.
+type EdgeMap = HashMap<u32, u32, BuildHasherDefault<PairHasher>>;
 
 /// An expansion that has handled the successors whose lower bound is at most `done_upto` and
 /// waits in the open list for the rest.
@@ -173,8 +175,11 @@ impl Search {
 #[derive(Clone, Debug)]
 pub struct CirclePlanner {
     world: World,
-    /// The visible surfing edges of every circle pair examined so far, for this and later queries.
-    pairs: PairCache,
+    /// Per circle and direction of departure (`2·circle + direction bit`): its slot in
+    /// `tested`, or `NONE` before any of its surfing edges was tested.
+    tested_slot: Vec<u32>,
+    /// The surfing edges tested so far, per circle and direction, for this and later queries.
+    tested: Vec<EdgeMap>,
     /// Every cached surfing edge; arrival node id = `2 + 2n + index`.
     edges: Vec<SurfEdge>,
     search: Search,
@@ -187,9 +192,11 @@ impl CirclePlanner {
     /// A planner for a point agent of radius `agent_radius` among `circles`.
     pub fn new(circles: &[Circle], agent_radius: f64) -> Result<CirclePlanner, CirclesError> {
         let world = World::new(circles, agent_radius)?;
+        let n = world.circles.len();
         Ok(CirclePlanner {
             world,
-            pairs: PairCache::default(),
+            tested_slot: vec![NONE; 2 * n],
+            tested: Vec::new(),
             edges: Vec::new(),
             search: Search::default(),
             stats: SearchStats::default(),
@@ -214,7 +221,8 @@ impl CirclePlanner {
 
     /// Forgets the cached surfing edges (to measure queries from a cold start).
     pub fn clear_cache(&mut self) {
-        self.pairs.clear();
+        self.tested_slot.iter_mut().for_each(|s| *s = NONE);
+        self.tested.clear();
         self.edges.clear();
     }
 
@@ -311,17 +319,16 @@ impl CirclePlanner {
             let bound =
                 g + (distance(point, c.center) - c.radius).max(0.0) + (distance(c.center, goal) - c.radius).max(0.0)
                     - margin;
-            if bound <= lo {
-                continue;
-            }
             if bound > hi {
                 deferred = deferred.min(bound);
                 continue;
             }
-            match arrival {
-                None => self.relax_from_start(j),
-                Some(a) => self.relax_hugging(node, g, &a, j),
-            }
+            // Each edge has its own, tighter bound: it may fall in an earlier or a later round.
+            let later = match arrival {
+                None => self.relax_from_start(j, lo, hi, margin),
+                Some(a) => self.relax_hugging(node, g, &a, j, lo, hi, margin),
+            };
+            deferred = deferred.min(later);
         }
         self.targets = targets;
         if !(every_cell && deferred == f64::INFINITY) {
@@ -341,36 +348,66 @@ impl CirclePlanner {
         }
     }
 
-    /// The tangents from the start to circle `j`.
-    fn relax_from_start(&mut self, j: u32) {
+    /// The tangents from the start to circle `j` whose cost bound lies in `(lo, hi]`; returns the
+    /// smallest bound above `hi`.
+    fn relax_from_start(&mut self, j: u32, lo: f64, hi: f64, margin: f64) -> f64 {
         let (from, goal) = (self.search.from, self.search.to);
         let target = self.world.circles[j as usize];
+        let mut later = f64::INFINITY;
         for sb in [1.0, -1.0] {
-            let Some(t) = tangent(from, 0.0, 1.0, target.center, target.radius, sb, self.world.eps, true) else {
+            let Some(t) = tangent_points(from, 0.0, 1.0, target.center, target.radius, sb, self.world.eps, true) else {
                 continue;
             };
+            let bound = t.length + distance(t.to, goal) - margin;
+            if bound <= lo {
+                continue;
+            }
+            if bound > hi {
+                later = later.min(bound);
+                continue;
+            }
             self.stats.surfing_edges += 1;
-            if strictly_covered(t.to_angle, &self.world.covered[j as usize])
+            let covered = &self.world.covered[j as usize];
+            if (!covered.is_empty() && strictly_covered(t.arrival_angle(), covered))
                 || self.world.segment_blocked(t.from, t.to, [NONE, j], &mut self.stats.circle_tests)
             {
                 continue;
             }
             self.stats.visible_surfing_edges += 1;
             let node = start_arrival_id(j, sb);
-            self.search.start_edges[node as usize - 2] = t;
+            self.search.start_edges[node as usize - 2] = t.with_angles();
             self.search.relax(node, t.length, START, distance(t.to, goal));
         }
+        later
     }
 
-    /// The hugging edges from an arrival to the surfing edges leaving its circle for circle `j`.
-    fn relax_hugging(&mut self, node: u32, g: f64, arrival: &Arrival, j: u32) {
-        let (first, end) = self.pair_edges(arrival.circle, arrival.dir, j);
+    /// The hugging edges from an arrival to the surfing edges leaving its circle for circle `j`
+    /// whose cost bound lies in `(lo, hi]`; returns the smallest bound above `hi`.
+    #[allow(clippy::too_many_arguments)]
+    fn relax_hugging(&mut self, node: u32, g: f64, arrival: &Arrival, j: u32, lo: f64, hi: f64, margin: f64) -> f64 {
         let circle = arrival.circle as usize;
-        let (s, at) = (arrival.dir, arrival.tangent.to_angle);
-        let radius = self.world.circles[circle].radius;
+        let (s, at, point) = (arrival.dir, arrival.tangent.to_angle, arrival.tangent.to);
+        let (a, b) = (self.world.circles[circle], self.world.circles[j as usize]);
         let first_cached = 2 + 2 * self.world.circles.len() as u32;
         let goal = self.search.to;
-        for e in first..end {
+        let mut later = f64::INFINITY;
+        for sb in [1.0, -1.0] {
+            let Some(t) = tangent_points(a.center, a.radius, s, b.center, b.radius, sb, self.world.eps, false) else {
+                continue;
+            };
+            // The arc to the departure point is at least its chord.
+            let bound = g + distance(point, t.from) + t.length + distance(t.to, goal) - margin;
+            if bound <= lo {
+                continue;
+            }
+            if bound > hi {
+                later = later.min(bound);
+                continue;
+            }
+            let e = self.surfing_edge(arrival.circle, s, j, sb, &t);
+            if e == NONE {
+                continue;
+            }
             let edge = self.edges[e as usize];
             let swept = sweep(at, edge.tangent.from_angle, s);
             if arc_blocked(at, swept, s, &self.world.covered[circle]) {
@@ -381,9 +418,10 @@ impl CirclePlanner {
                 continue;
             }
             self.stats.hugging_edges += 1;
-            let cost = g + radius * swept + edge.tangent.length;
+            let cost = g + a.radius * swept + edge.tangent.length;
             self.search.relax(first_cached + e, cost, node, distance(edge.tangent.to, goal));
         }
+        later
     }
 
     /// The hugging edge from an arrival to the tangent to the goal.
@@ -402,40 +440,44 @@ impl CirclePlanner {
         }
     }
 
-    /// The cached surfing edges leaving `circle` in direction `s` for circle `target`, computed
-    /// on first use; returns their range in `edges`.
-    fn pair_edges(&mut self, circle: u32, s: f64, target: u32) -> (u32, u32) {
-        let key = pair_key(circle, target, s);
-        if let Some(&range) = self.pairs.get(&key) {
-            return range;
+    /// The index in `edges` of the surfing edge `t` from `circle` (direction `s`) to `target`
+    /// (direction `sb`), or `NONE` when it is blocked; tests line of sight on first use.
+    fn surfing_edge(&mut self, circle: u32, s: f64, target: u32, sb: f64, t: &TangentPoints) -> u32 {
+        let slot_key = 2 * circle as usize + dir_index(s);
+        let key = 2 * target + dir_index(sb) as u32;
+        let slot = self.tested_slot[slot_key];
+        if slot != NONE {
+            if let Some(&e) = self.tested[slot as usize].get(&key) {
+                return e;
+            }
         }
         if self.search.expanded[circle as usize] != self.search.stamp {
             self.search.expanded[circle as usize] = self.search.stamp;
             self.stats.circles_expanded += 1;
         }
-        let (a, b) = (self.world.circles[circle as usize], self.world.circles[target as usize]);
-        let first = self.edges.len() as u32;
-        for sb in [1.0, -1.0] {
-            let Some(t) = tangent(a.center, a.radius, s, b.center, b.radius, sb, self.world.eps, false) else {
-                continue;
-            };
-            self.stats.surfing_edges += 1;
-            if strictly_covered(t.from_angle, &self.world.covered[circle as usize])
-                || strictly_covered(t.to_angle, &self.world.covered[target as usize])
-                || self.world.segment_blocked(t.from, t.to, [circle, target], &mut self.stats.circle_tests)
-            {
-                continue;
-            }
+        self.stats.surfing_edges += 1;
+        let (from_covered, to_covered) = (&self.world.covered[circle as usize], &self.world.covered[target as usize]);
+        let e = if (!from_covered.is_empty() && strictly_covered(t.departure_angle(), from_covered))
+            || (!to_covered.is_empty() && strictly_covered(t.arrival_angle(), to_covered))
+            || self.world.segment_blocked(t.from, t.to, [circle, target], &mut self.stats.circle_tests)
+        {
+            NONE
+        } else {
             self.stats.visible_surfing_edges += 1;
-            self.edges.push(SurfEdge { to: target, from_dir: s, to_dir: sb, tangent: t });
-        }
-        let end = self.edges.len() as u32;
-        self.pairs.insert(key, (first, end));
-        if end > first {
+            self.edges.push(SurfEdge { to: target, from_dir: s, to_dir: sb, tangent: t.with_angles() });
             let nodes = self.node_count();
             self.search.grow(nodes);
-        }
-        (first, end)
+            self.edges.len() as u32 - 1
+        };
+        let slot = if slot == NONE {
+            self.tested.push(EdgeMap::default());
+            self.tested_slot[slot_key] = (self.tested.len() - 1) as u32;
+            self.tested.len() - 1
+        } else {
+            slot as usize
+        };
+        self.tested[slot].insert(key, e);
+        e
     }
 
     /// The tangent from a circle (left in direction `s`) to the goal, if unblocked.
@@ -479,6 +521,3 @@ impl CirclePlanner {
         assemble(&self.world, &chain, last)
     }
 }
-
-#[cfg(test)]
-mod tests {}

@@ -1,7 +1,7 @@
 //! The obstacle set as the planners see it: inflated by the agent radius, circles inside other
 //! circles dropped, each circle's arcs covered by overlapping neighbours, and the grid index.
 
-use super::geometry::{covered_arc, distance, CoveredArc};
+use super::geometry::{covered_arcs, distance, CoveredArc};
 use super::index::Grid;
 use super::{Circle, CirclesError, PathError};
 use crate::geom::Point2;
@@ -71,41 +71,39 @@ impl World {
                     original.push(index);
                 }
             }
-            let grid = Grid::new(&circles, eps);
+            let grid = all_grid.retain(&keep);
             (circles, original, grid)
         };
         let max_radius = circles.iter().map(|c| c.radius).fold(0.0, f64::max);
+        // Each overlapping pair once (lower index first): one centre distance and direction for
+        // the arcs on both circles.
+        let mut covered: Vec<Vec<CoveredArc>> = vec![Vec::new(); circles.len()];
         let mut neighbours = Vec::new();
-        let covered = circles
-            .iter()
-            .enumerate()
-            .map(|(i, c)| {
-                neighbours.clear();
-                let lo = [c.center[0] - c.radius - eps, c.center[1] - c.radius - eps];
-                let hi = [c.center[0] + c.radius + eps, c.center[1] + c.radius + eps];
-                grid.items_in_box(lo, hi, |k| {
+        for (i, c) in circles.iter().enumerate() {
+            neighbours.clear();
+            let lo = [c.center[0] - c.radius - eps, c.center[1] - c.radius - eps];
+            let hi = [c.center[0] + c.radius + eps, c.center[1] + c.radius + eps];
+            grid.items_in_box(lo, hi, |k| {
+                if k as usize > i {
                     let other = &circles[k as usize];
                     let (dx, dy) = (other.center[0] - c.center[0], other.center[1] - c.center[1]);
                     let reach = c.radius + other.radius + eps;
                     // Only overlapping or touching neighbours cover part of the boundary.
-                    if k as usize != i && dx * dx + dy * dy <= reach * reach * (1.0 + 1e-12) {
+                    if dx * dx + dy * dy <= reach * reach * (1.0 + 1e-12) {
                         neighbours.push(k);
                     }
-                });
-                if neighbours.is_empty() {
-                    return Vec::new();
                 }
-                neighbours.sort_unstable();
-                neighbours.dedup();
-                neighbours
-                    .iter()
-                    .filter_map(|&k| {
-                        let other = &circles[k as usize];
-                        covered_arc(c.center, c.radius, other.center, other.radius, eps)
-                    })
-                    .collect()
-            })
-            .collect();
+            });
+            neighbours.sort_unstable();
+            neighbours.dedup();
+            for &k in &neighbours {
+                let other = &circles[k as usize];
+                if let Some((on_c, on_other)) = covered_arcs(c.center, c.radius, other.center, other.radius, eps) {
+                    covered[i].push(on_c);
+                    covered[k as usize].push(on_other);
+                }
+            }
+        }
         Ok(World { circles, original, covered, grid, max_radius, eps, agent_radius })
     }
 
