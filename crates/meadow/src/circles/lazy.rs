@@ -302,7 +302,9 @@ impl CirclePlanner {
         let mut targets = std::mem::take(&mut self.targets);
         targets.clear();
         let mark = &mut self.search.mark;
-        let reach = hi - g + 2.0 * self.world.max_radius + 2.0 * margin;
+        // An edge within this round's bound ends at a point `q` with `|P − q| + |q − goal|`
+        // at most `hi − g`, and the cell holding `q` lists the circle `q` lies on.
+        let reach = hi - g + 2.0 * margin;
         let every_cell = self.world.grid.visit_ellipse(point, goal, reach, |k| {
             if mark[k as usize] != stamp {
                 mark[k as usize] = stamp;
@@ -316,9 +318,7 @@ impl CirclePlanner {
             }
             let c = self.world.circles[j as usize];
             // Any path through a tangent point on circle j costs at least this.
-            let bound =
-                g + (distance(point, c.center) - c.radius).max(0.0) + (distance(c.center, goal) - c.radius).max(0.0)
-                    - margin;
+            let bound = g + through_circle(point, goal, &c, hi - g + margin) - margin;
             if bound > hi {
                 deferred = deferred.min(bound);
                 continue;
@@ -470,7 +470,7 @@ impl CirclePlanner {
             self.edges.len() as u32 - 1
         };
         let slot = if slot == NONE {
-            self.tested.push(EdgeMap::default());
+            self.tested.push(EdgeMap::with_capacity_and_hasher(32, Default::default()));
             self.tested_slot[slot_key] = (self.tested.len() - 1) as u32;
             self.tested.len() - 1
         } else {
@@ -520,4 +520,23 @@ impl CirclePlanner {
         debug_assert!(self.search.g_of(GOAL).is_finite());
         assemble(&self.world, &chain, last)
     }
+}
+
+/// A lower bound on `|p − q| + |q − goal|` over the points `q` of `circle`. The function is
+/// convex, so it is at least its value at the centre minus the radius times its gradient's
+/// length there, `2·cos(α/2)` for the angle `α` the centre sees `p` and `goal` under: near the
+/// segment between them (the circles that matter most) that is far tighter than the plain
+/// triangle bound `(|p − c| − r) + (|c − goal| − r)`, which is taken when larger (and alone
+/// when it already exceeds `limit`).
+fn through_circle(p: Point2, goal: Point2, circle: &Circle, limit: f64) -> f64 {
+    let c = circle.center;
+    let (to_p, to_goal) = ([p[0] - c[0], p[1] - c[1]], [goal[0] - c[0], goal[1] - c[1]]);
+    let (dp, dg) = (distance(p, c), distance(goal, c));
+    let triangle = (dp - circle.radius).max(0.0) + (dg - circle.radius).max(0.0);
+    if dp == 0.0 || dg == 0.0 || triangle > limit {
+        return triangle;
+    }
+    let cos = (to_p[0] * to_goal[0] + to_p[1] * to_goal[1]) / (dp * dg);
+    let gradient = (2.0 + 2.0 * cos).max(0.0).sqrt();
+    triangle.max(dp + dg - circle.radius * gradient)
 }
