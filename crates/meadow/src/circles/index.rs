@@ -93,6 +93,11 @@ impl Grid {
         grid
     }
 
+    /// The side of a cell in metres.
+    pub(crate) fn cell_size(&self) -> f64 {
+        self.cell
+    }
+
     /// The grid of the circles with `keep[i]`, renumbered in order (a circle's cells stay as
     /// they were: valid, as any cell size is).
     pub(crate) fn retain(&self, keep: &[bool]) -> Grid {

@@ -21,6 +21,19 @@
 //! resumed round at least doubles the distance over it. Most nodes are never resumed: instead
 //! of everything a circle can see, an expansion looks at a thin ellipse towards the goal.
 //!
+//! A round with more than `SWEEP_FROM` candidate circles *sweeps* them, nearest to the
+//! expanded circle's centre first (buckets one grid cell wide). Every circle met is recorded as
+//! a blocker in 1024 bins of departure angle: per bin, a length beyond which every tangent ray
+//! of the bin passes strictly inside some circle. A candidate whose bins are all blocked sooner
+//! than its shortest possible tangent is skipped without computing a tangent, and a tangent
+//! whose own bin is blocked sooner than its length is dropped before any line-of-sight walk.
+//! The sweep stops at distance `ρ` once every bin that an edge of this round could still use is
+//! blocked within `L = sqrt(ρ² − (R + r_max)²)`: such an edge ends on a circle at least `ρ`
+//! away, so it is at least `L` long, and its end lies in the round's ellipse, which bounds its
+//! direction from the centre (law of cosines) and hence its departure angle. In a forest the
+//! sight lines towards the goal close within a few metres, so the far part of a long ellipse is
+//! never looked at. A stopped sweep queues its resume entry with key `U`.
+//!
 //! Only the arrival's direction of travel is expanded. The line-of-sight outcome of every
 //! surfing edge tested is cached per (circle, direction) in a small hash map, blocked ones
 //! included, for later arrivals and later queries; tangent angles (`atan2`) are only taken for
@@ -35,12 +48,19 @@ use super::world::World;
 use super::{Circle, CirclePath, CirclesError, PathError, SearchStats};
 use crate::geom::Point2;
 use std::collections::{BinaryHeap, HashMap};
+use std::f64::consts::{FRAC_PI_2, TAU};
 use std::hash::{BuildHasherDefault, Hasher};
 
 const NONE: u32 = u32::MAX;
 /// Open-list entries with this bit set resume an expansion: the rest is an index into
 /// `Search::resume`. Node ids stay below it.
 const RESUME: u32 = 1 << 31;
+
+/// Rounds with more candidate circles than this visit them nearest first and keep blocking bins
+/// (see the module docs); smaller ones test every candidate.
+const SWEEP_FROM: usize = 32;
+/// Bins of departure angle for the blocking record.
+const BINS: usize = 1024;
 
 fn dir_index(s: f64) -> usize {
     usize::from(s < 0.0)
@@ -186,6 +206,19 @@ pub struct CirclePlanner {
     stats: SearchStats,
     /// Candidate circles of the current expansion round.
     targets: Vec<u32>,
+    /// Sweeps: per bin of departure angle, a length beyond which every tangent ray of the bin
+    /// is blocked; the candidates with their distance and direction from the circle's centre;
+    /// bucket counts.
+    bins: Vec<f64>,
+    order: Vec<(f64, f64, u32)>,
+    sorted: Vec<(f64, f64, u32)>,
+    buckets: Vec<u32>,
+    /// Rounds with more candidates than this sweep (`SWEEP_FROM`; tests lower it).
+    sweep_from: usize,
+    /// Sweeps that stopped before their last candidate, and candidates their bins skipped
+    /// (for tests).
+    sweeps_stopped: u64,
+    sweep_skipped: u64,
 }
 
 impl CirclePlanner {
@@ -201,6 +234,13 @@ impl CirclePlanner {
             search: Search::default(),
             stats: SearchStats::default(),
             targets: Vec::new(),
+            bins: Vec::new(),
+            order: Vec::new(),
+            sorted: Vec::new(),
+            buckets: Vec::new(),
+            sweep_from: SWEEP_FROM,
+            sweeps_stopped: 0,
+            sweep_skipped: 0,
         })
     }
 
@@ -312,32 +352,145 @@ impl CirclePlanner {
             }
         });
         let mut deferred = f64::INFINITY;
-        for &j in &targets {
-            if j == own {
-                continue;
+        let mut complete = every_cell;
+        if targets.len() > self.sweep_from {
+            complete &= self.sweep(node, g, arrival.as_ref(), &targets, (lo, hi, margin), &mut deferred);
+        } else {
+            for &j in &targets {
+                if j != own {
+                    deferred = deferred.min(self.consider(node, g, arrival.as_ref(), j, (lo, hi, margin), false));
+                }
             }
-            let c = self.world.circles[j as usize];
-            // Any path through a tangent point on circle j costs at least this.
-            let bound = g + through_circle(point, goal, &c, hi - g + margin) - margin;
-            if bound > hi {
-                deferred = deferred.min(bound);
-                continue;
-            }
-            // Each edge has its own, tighter bound: it may fall in an earlier or a later round.
-            let later = match arrival {
-                None => self.relax_from_start(j, lo, hi, margin),
-                Some(a) => self.relax_hugging(node, g, &a, j, lo, hi, margin),
-            };
-            deferred = deferred.min(later);
         }
         self.targets = targets;
-        if !(every_cell && deferred == f64::INFINITY) {
-            // Unvisited cells hold only circles bounded above `hi`.
-            let key = if every_cell { deferred } else { hi };
+        if !(complete && deferred == f64::INFINITY) {
+            // Unvisited cells hold only circles bounded above `hi`; the circles a sweep did not
+            // reach have their edges of this round blocked.
+            let key = if complete { deferred } else { hi };
             let index = self.search.resume.len() as u32;
             self.search.resume.push(Resume { node, g, done_upto: hi });
             self.search.heap.push(Entry { f: key, g, node: RESUME | index });
         }
+    }
+
+    /// Relaxes the edges of this round (`(lo, hi]` with the rounding margin) through circle `j`;
+    /// returns the smallest bound left for a later round. With `use_bins`, edges the blocking
+    /// bins prove blocked are skipped.
+    fn consider(
+        &mut self,
+        node: u32,
+        g: f64,
+        arrival: Option<&Arrival>,
+        j: u32,
+        (lo, hi, margin): (f64, f64, f64),
+        use_bins: bool,
+    ) -> f64 {
+        let goal = self.search.to;
+        let point = arrival.map_or(self.search.from, |a| a.tangent.to);
+        let c = self.world.circles[j as usize];
+        // Any path through a tangent point on circle j costs at least this.
+        let bound = g + through_circle(point, goal, &c, hi - g + margin) - margin;
+        if bound > hi {
+            return bound;
+        }
+        // Each edge has its own, tighter bound: it may fall in an earlier or a later round.
+        match arrival {
+            None => self.relax_from_start(j, lo, hi, margin, use_bins),
+            Some(a) => self.relax_hugging(node, g, a, j, lo, hi, margin, use_bins),
+        }
+    }
+
+    /// Visits the candidates nearest first (by buckets one grid cell wide), recording each as
+    /// a blocker of the departure-angle bins; skips candidates the bins prove invisible and
+    /// stops once every bin that an edge of this round beyond the visited distance could use is
+    /// blocked sooner. Returns whether every candidate was visited.
+    fn sweep(
+        &mut self,
+        node: u32,
+        g: f64,
+        arrival: Option<&Arrival>,
+        targets: &[u32],
+        (lo, hi, margin): (f64, f64, f64),
+        deferred: &mut f64,
+    ) -> bool {
+        let goal = self.search.to;
+        let (own, origin, radius, s) = match arrival {
+            None => (NONE, self.search.from, 0.0, 1.0),
+            Some(a) => {
+                let c = self.world.circles[a.circle as usize];
+                (a.circle, c.center, c.radius, a.dir)
+            }
+        };
+        let width = self.world.grid.cell_size();
+        let mut order = std::mem::take(&mut self.order);
+        order.clear();
+        for &j in targets {
+            if j != own {
+                let centre = self.world.circles[j as usize].center;
+                order.push((distance(origin, centre), 0.0, j));
+            }
+        }
+        // Counting sort into buckets of distance.
+        let bucket = |d: f64| ((d / width) as usize).min(1 << 16);
+        let mut counts = std::mem::take(&mut self.buckets);
+        counts.clear();
+        counts.resize(order.iter().map(|o| bucket(o.0)).max().unwrap_or(0) + 2, 0);
+        for o in &order {
+            counts[bucket(o.0) + 1] += 1;
+        }
+        for b in 1..counts.len() {
+            counts[b] += counts[b - 1];
+        }
+        let mut sorted = std::mem::take(&mut self.sorted);
+        sorted.clear();
+        sorted.resize(order.len(), (0.0, 0.0, 0));
+        for &o in &order {
+            let slot = &mut counts[bucket(o.0)];
+            sorted[*slot as usize] = o;
+            *slot += 1;
+        }
+        self.bins.clear();
+        self.bins.resize(BINS, f64::INFINITY);
+        let rmax = self.world.max_radius;
+        let mut start = 0;
+        let mut complete = true;
+        while start < sorted.len() {
+            let b = bucket(sorted[start].0);
+            let end = start + sorted[start..].iter().take_while(|o| bucket(o.0) == b).count();
+            for o in &mut sorted[start..end] {
+                let c = self.world.circles[o.2 as usize];
+                o.1 = (c.center[1] - origin[1]).atan2(c.center[0] - origin[0]);
+                add_blocker(&mut self.bins, radius, &c, (o.0, o.1), s, self.world.eps);
+            }
+            for &(d, centre, j) in &sorted[start..end] {
+                let target = self.world.circles[j as usize];
+                if d > 0.0 {
+                    // Every tangent to this circle is at least this long and leaves from a
+                    // departure angle in the range below.
+                    let shortest = (d * d - (radius + target.radius).powi(2)).max(0.0).sqrt() * (1.0 - 1e-9);
+                    let near = ((radius + target.radius) / d).clamp(-1.0, 1.0).acos();
+                    let far = ((radius - target.radius) / d).clamp(-1.0, 1.0).acos();
+                    let (x0, x1) = if s > 0.0 { (centre - far, centre - near) } else { (centre + near, centre + far) };
+                    if !may_see(&self.bins, x0 - 1e-9, x1 + 1e-9, shortest) {
+                        self.sweep_skipped += 1;
+                        continue;
+                    }
+                }
+                *deferred = deferred.min(self.consider(node, g, arrival, j, (lo, hi, margin), true));
+            }
+            start = end;
+            // Every candidate closer than this has been visited.
+            let rho = (b + 1) as f64 * width * (1.0 - 1e-12);
+            if start < sorted.len() && beyond_sight(&self.bins, origin, radius, s, rho, rmax, hi - g + margin, goal) {
+                complete = false;
+                self.sweeps_stopped += 1;
+                break;
+            }
+        }
+        self.order = order;
+        self.sorted = sorted;
+        self.buckets = counts;
+        complete
     }
 
     /// The straight segment from the start to the goal, if unblocked.
@@ -350,7 +503,7 @@ impl CirclePlanner {
 
     /// The tangents from the start to circle `j` whose cost bound lies in `(lo, hi]`; returns the
     /// smallest bound above `hi`.
-    fn relax_from_start(&mut self, j: u32, lo: f64, hi: f64, margin: f64) -> f64 {
+    fn relax_from_start(&mut self, j: u32, lo: f64, hi: f64, margin: f64, use_bins: bool) -> f64 {
         let (from, goal) = (self.search.from, self.search.to);
         let target = self.world.circles[j as usize];
         let mut later = f64::INFINITY;
@@ -364,6 +517,9 @@ impl CirclePlanner {
             }
             if bound > hi {
                 later = later.min(bound);
+                continue;
+            }
+            if use_bins && self.bins[bin_of(t.departure_angle())] <= t.length {
                 continue;
             }
             self.stats.surfing_edges += 1;
@@ -384,7 +540,17 @@ impl CirclePlanner {
     /// The hugging edges from an arrival to the surfing edges leaving its circle for circle `j`
     /// whose cost bound lies in `(lo, hi]`; returns the smallest bound above `hi`.
     #[allow(clippy::too_many_arguments)]
-    fn relax_hugging(&mut self, node: u32, g: f64, arrival: &Arrival, j: u32, lo: f64, hi: f64, margin: f64) -> f64 {
+    fn relax_hugging(
+        &mut self,
+        node: u32,
+        g: f64,
+        arrival: &Arrival,
+        j: u32,
+        lo: f64,
+        hi: f64,
+        margin: f64,
+        use_bins: bool,
+    ) -> f64 {
         let circle = arrival.circle as usize;
         let (s, at, point) = (arrival.dir, arrival.tangent.to_angle, arrival.tangent.to);
         let (a, b) = (self.world.circles[circle], self.world.circles[j as usize]);
@@ -402,6 +568,9 @@ impl CirclePlanner {
             }
             if bound > hi {
                 later = later.min(bound);
+                continue;
+            }
+            if use_bins && self.bins[bin_of(t.departure_angle())] <= t.length {
                 continue;
             }
             let e = self.surfing_edge(arrival.circle, s, j, sb, &t);
@@ -539,4 +708,166 @@ fn through_circle(p: Point2, goal: Point2, circle: &Circle, limit: f64) -> f64 {
     let cos = (to_p[0] * to_goal[0] + to_p[1] * to_goal[1]) / (dp * dg);
     let gradient = (2.0 + 2.0 * cos).max(0.0).sqrt();
     triangle.max(dp + dg - circle.radius * gradient)
+}
+
+fn bin_of(angle: f64) -> usize {
+    ((angle.rem_euclid(TAU) / (TAU / BINS as f64)) as usize).min(BINS - 1)
+}
+
+/// Whether some bin meeting the departure-angle range `x0..x1` may hold an unblocked tangent of
+/// `length`.
+fn may_see(bins: &[f64], x0: f64, x1: f64, length: f64) -> bool {
+    if x1 - x0 >= TAU {
+        return bins.iter().any(|&b| b > length);
+    }
+    let width = TAU / BINS as f64;
+    let shift = x0.rem_euclid(TAU) - x0;
+    let first = ((x0 + shift) / width).floor() as usize;
+    let last = ((x1 + shift) / width).floor() as usize;
+    (first..=last).any(|b| bins[b % BINS] > length)
+}
+
+/// Records, for the tangent rays leaving the origin circle (radius `radius`, direction `s`)
+/// that pass strictly within `blocker`, that they are blocked within the blocker's centre
+/// distance.
+///
+/// The tangent ray at departure angle φ (tangent point `origin + R·n(φ)`, direction
+/// `s·rot90(n(φ))`) passes the blocker's centre (polar `(ρ, ψ)`) at offset `ρ·cos(φ − ψ) − R`
+/// from its line, at distance `ρ·|sin(φ − ψ)| <= ρ` along it, in front of the tangent point
+/// when `φ − ψ` has the sign of `−s`. The radius is shrunk a little so that "blocked here"
+/// implies the line-of-sight test says blocked too.
+fn add_blocker(bins: &mut [f64], radius: f64, blocker: &Circle, (rho, centre): (f64, f64), s: f64, eps: f64) {
+    let reach = blocker.radius * (1.0 - 1e-9) - 2.0 * eps;
+    if rho == 0.0 || reach <= 0.0 {
+        return;
+    }
+    let (lo, hi) = ((radius - reach) / rho, (radius + reach) / rho);
+    if lo >= 1.0 {
+        return;
+    }
+    let (near, far) = (hi.min(1.0).acos(), lo.max(-1.0).acos());
+    if far <= near {
+        return;
+    }
+    let x0 = if s > 0.0 { centre - far } else { centre + near };
+    // Bins scaled to integers: bin b spans [b, b + 1); only bins strictly inside count.
+    let scale = BINS as f64 / TAU;
+    let x0 = x0.rem_euclid(TAU) * scale;
+    let x1 = x0 + (far - near) * scale;
+    let first = x0.floor() as usize + 1;
+    let end = (x1.ceil() as usize).saturating_sub(1);
+    for b in first..end {
+        let slot = &mut bins[b % BINS];
+        *slot = slot.min(rho);
+    }
+}
+
+/// Whether no edge of the round can leave the origin circle unblocked towards a circle whose
+/// centre is at least `rho` away. Such an edge is at least `L = sqrt(ρ² − (R + r_max)²)` long
+/// and ends at a point `q` at least `ρ − r_max` from the origin with `|q − O| + |q − goal|` at
+/// most `sum + R` (`sum` bounds the way from the node's point, which is within `R` of the
+/// origin). Those points lie within `acos κ` of the goal's direction, `κ = (D² − S² + 2St) /
+/// 2tD` (`t = ρ − r_max`, `S = sum + R`, `D` the goal's distance: the law of cosines, worst at
+/// the smallest `t`), and the departure angle is `s·(π/2 − atan(R/L'))` behind the direction of
+/// `q` (`L' >= L` the edge's length). Every bin of that range must be blocked within `L`.
+#[allow(clippy::too_many_arguments)]
+fn beyond_sight(
+    bins: &[f64],
+    origin: Point2,
+    radius: f64,
+    s: f64,
+    rho: f64,
+    rmax: f64,
+    sum: f64,
+    goal: Point2,
+) -> bool {
+    let t = rho - rmax;
+    let shortest2 = rho * rho - (radius + rmax).powi(2);
+    let to_goal = [goal[0] - origin[0], goal[1] - origin[1]];
+    let d = distance(origin, goal);
+    if t <= 0.0 || shortest2 <= 0.0 || d == 0.0 {
+        return false;
+    }
+    let shortest = shortest2.sqrt() * (1.0 - 1e-9);
+    let reach = (sum + radius) * (1.0 + 1e-12);
+    let kappa = (d * d - reach * reach + 2.0 * reach * t) / (2.0 * t * d) - 1e-12;
+    if kappa > 1.0 {
+        return true;
+    }
+    let (x0, x1) = if kappa <= -1.0 {
+        (0.0, TAU)
+    } else {
+        let half = kappa.acos();
+        let theta = to_goal[1].atan2(to_goal[0]);
+        let widen = (radius / shortest).atan();
+        if s > 0.0 {
+            (theta - half - FRAC_PI_2, theta + half - FRAC_PI_2 + widen)
+        } else {
+            (theta - half + FRAC_PI_2 - widen, theta + half + FRAC_PI_2)
+        }
+    };
+    !may_see(bins, x0 - 1e-9, x1 + 1e-9, shortest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::circles::EagerPlanner;
+
+    struct Rng(u64);
+    impl Rng {
+        fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            lo + (hi - lo) * ((self.0 >> 11) as f64 / (1u64 << 53) as f64)
+        }
+    }
+
+    /// Every round swept (nearest first, blocking bins, early stop), in sparse and dense,
+    /// separate and overlapping forests: the same lengths as the eager reference, and the sweep
+    /// must actually stop early and skip candidates.
+    #[test]
+    fn swept_rounds_match_eager() {
+        let mut rng = Rng(0x2545f4914f6cdd1d);
+        let (mut stopped, mut skipped, mut checked) = (0, 0, 0);
+        for round in 0..60 {
+            let n = 20 + (round % 6) * 12;
+            let side = 6.0 + (n as f64).sqrt() * if round % 2 == 0 { 2.0 } else { 3.5 };
+            let overlapping = round % 3 == 0;
+            let mut circles: Vec<Circle> = Vec::new();
+            while circles.len() < n {
+                let c =
+                    Circle { center: [rng.uniform(0.0, side), rng.uniform(0.0, side)], radius: rng.uniform(0.3, 1.5) };
+                let clear = circles.iter().all(|o| distance(o.center, c.center) > o.radius + c.radius + 0.05);
+                if overlapping || clear {
+                    circles.push(c);
+                }
+            }
+            let agent = rng.uniform(0.0, 0.3);
+            let mut swept = CirclePlanner::new(&circles, agent).unwrap();
+            swept.sweep_from = 0;
+            let mut eager = EagerPlanner::new(&circles, agent).unwrap();
+            for _ in 0..8 {
+                let mut free = || loop {
+                    let p = [rng.uniform(-1.0, side + 1.0), rng.uniform(-1.0, side + 1.0)];
+                    if swept.world.check_point(p).unwrap().is_none() {
+                        return p;
+                    }
+                };
+                let (from, to) = (free(), free());
+                let lazy = swept.find_path(from, to).map(|p| p.length);
+                let reference = eager.find_path(from, to).map(|p| p.length);
+                match (&lazy, &reference) {
+                    (Ok(a), Ok(b)) => assert!((a - b).abs() <= 1e-9 * (1.0 + b), "round {round}: {a} vs {b}"),
+                    _ => assert_eq!(lazy, reference, "round {round}"),
+                }
+                checked += 1;
+            }
+            stopped += swept.sweeps_stopped;
+            skipped += swept.sweep_skipped;
+        }
+        assert_eq!(checked, 480);
+        assert!(stopped > 100 && skipped > 1000, "sweeps stopped early {stopped} times, skipped {skipped} circles");
+    }
 }
