@@ -3,7 +3,8 @@
 //! answering many queries), lazy from a cold start (a new planner per query, its setup — the
 //! obstacle grid and covered arcs — included in the time), and the eager reference (full graph,
 //! then Dijkstra). Every timed query checks its length against the answer computed before
-//! timing. Edge counts are printed as a table before the timings.
+//! timing. Edge counts are printed as a table before the timings; the table's lazy times are
+//! wall-clock with this thread's CPU time in brackets (what a busy machine does not inflate).
 //!
 //! Run: `cargo bench -p meadow --bench circles` (`CIRCLES_SIZES=100,1000` to run only some sizes;
 //! `CIRCLES_EAGER_LIMIT=10000` to build the eager graph at 10,000 circles too: about two minutes
@@ -77,6 +78,15 @@ fn queries(circles: &[Circle], side: f64, seed: u64) -> Vec<(Point2, Point2)> {
     (0..QUERIES).map(|_| (free(), free())).collect()
 }
 
+/// CPU time of this thread in milliseconds (Linux), for figures that other processes on a busy
+/// machine do not inflate; `NaN` elsewhere.
+fn thread_cpu_ms() -> f64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().and_then(|ns| ns.parse::<f64>().ok()))
+        .map_or(f64::NAN, |ns| ns * 1e-6)
+}
+
 fn lengths(planner: &mut CirclePlanner, qs: &[(Point2, Point2)]) -> Vec<f64> {
     qs.iter().map(|&(a, b)| planner.find_path(a, b).map_or(f64::INFINITY, |p| p.length)).collect()
 }
@@ -104,6 +114,7 @@ fn bench_circles(c: &mut Criterion) {
             let mut cold_edges = 0;
             let mut cold_hugs = 0;
             let start = Instant::now();
+            let cpu = thread_cpu_ms();
             let mut expected = Vec::new();
             for &(a, b) in &qs {
                 let mut planner = CirclePlanner::new(&circles, AGENT).unwrap();
@@ -112,6 +123,7 @@ fn bench_circles(c: &mut Criterion) {
                 cold_hugs += planner.last_stats().hugging_edges;
             }
             let cold_ms = start.elapsed().as_secs_f64() * 1e3 / qs.len() as f64;
+            let cold_cpu_ms = (thread_cpu_ms() - cpu) / qs.len() as f64;
             // Setup alone (part of the cold time).
             let start = Instant::now();
             for _ in &qs {
@@ -122,6 +134,7 @@ fn bench_circles(c: &mut Criterion) {
             let mut planner = CirclePlanner::new(&circles, AGENT).unwrap();
             let warm_check = lengths(&mut planner, &qs);
             let start = Instant::now();
+            let cpu = thread_cpu_ms();
             let mut warm_edges = 0;
             let mut warm_hugs = 0;
             for (&(a, b), &e) in qs.iter().zip(&expected) {
@@ -130,6 +143,7 @@ fn bench_circles(c: &mut Criterion) {
                 warm_hugs += planner.last_stats().hugging_edges;
             }
             let warm_ms = start.elapsed().as_secs_f64() * 1e3 / qs.len() as f64;
+            let warm_cpu_ms = (thread_cpu_ms() - cpu) / qs.len() as f64;
             for (&l, &e) in warm_check.iter().zip(&expected) {
                 check(l, e);
             }
@@ -165,7 +179,7 @@ fn bench_circles(c: &mut Criterion) {
             }
             let q = qs.len() as u64;
             table.push(format!(
-                "| {n:>6} | {kind:<11} | {cold_ms:>8.3} | {setup_ms:>8.3} | {warm_ms:>8.3} | {:>7} / {:>7} | {:>6} / {:>6} | {} |",
+                "| {n:>6} | {kind:<11} | {cold_ms:>8.3} ({cold_cpu_ms:.3}) | {setup_ms:>8.3} | {warm_ms:>8.3} ({warm_cpu_ms:.3}) | {:>7} / {:>7} | {:>6} / {:>6} | {} |",
                 cold_edges / q,
                 cold_hugs / q,
                 warm_edges / q,
@@ -213,7 +227,7 @@ fn bench_circles(c: &mut Criterion) {
             group.finish();
         }
     }
-    println!("\n| circles | world | lazy cold ms/query | of which setup ms | lazy warm ms/query | lazy cold surf / hug edges per query | lazy warm surf / hug | eager build ms | eager ms/query | eager edges |");
+    println!("\n| circles | world | lazy cold ms/query (thread CPU ms) | of which setup ms | lazy warm ms/query (CPU) | lazy cold surf / hug edges per query | lazy warm surf / hug | eager build ms | eager ms/query | eager edges |");
     println!("|---|---|---|---|---|---|---|---|---|---|");
     for row in table {
         println!("{row}");
