@@ -323,8 +323,8 @@ impl CirclePlanner {
         let arrival = (node != START).then(|| self.arrival(node));
         let (own, point) = arrival.map_or((NONE, self.search.from), |a| (a.circle, a.tangent.to));
         let h = distance(point, goal);
-        // First round: successors within one obstacle size of the node's own f; each later
-        // round at least doubles the margin over it.
+        // First round: successors within half the largest obstacle radius of the node's own f;
+        // each later round at least doubles the margin over it.
         let step = 0.5 * self.world.max_radius;
         let (lo, hi) = match resumed {
             None => {
@@ -481,10 +481,13 @@ impl CirclePlanner {
             start = end;
             // Every candidate closer than this has been visited.
             let rho = (b + 1) as f64 * width * (1.0 - 1e-12);
-            if start < sorted.len() && beyond_sight(&self.bins, origin, radius, s, rho, rmax, hi - g + margin, goal) {
-                complete = false;
-                self.sweeps_stopped += 1;
-                break;
+            if start < sorted.len() {
+                if let Some(forever) = beyond_sight(&self.bins, origin, radius, s, rho, rmax, hi - g + margin, goal) {
+                    // Blocked all round, the circles left are invisible for any later round too.
+                    complete = forever;
+                    self.sweeps_stopped += 1;
+                    break;
+                }
             }
         }
         self.order = order;
@@ -763,7 +766,9 @@ fn add_blocker(bins: &mut [f64], radius: f64, blocker: &Circle, (rho, centre): (
 }
 
 /// Whether no edge of the round can leave the origin circle unblocked towards a circle whose
-/// centre is at least `rho` away. Such an edge is at least `L = sqrt(ρ² − (R + r_max)²)` long
+/// centre is at least `rho` away: `Some(true)` when every bin is blocked soon enough (no edge
+/// of any round can), `Some(false)` when only those the round's ellipse allows are, `None`
+/// otherwise. Such an edge is at least `L = sqrt(ρ² − (R + r_max)²)` long
 /// and ends at a point `q` at least `ρ − r_max` from the origin with `|q − O| + |q − goal|` at
 /// most `sum + R` (`sum` bounds the way from the node's point, which is within `R` of the
 /// origin). Those points lie within `acos κ` of the goal's direction, `κ = (D² − S² + 2St) /
@@ -780,21 +785,22 @@ fn beyond_sight(
     rmax: f64,
     sum: f64,
     goal: Point2,
-) -> bool {
+) -> Option<bool> {
     let t = rho - rmax;
     let shortest2 = rho * rho - (radius + rmax).powi(2);
     let to_goal = [goal[0] - origin[0], goal[1] - origin[1]];
     let d = distance(origin, goal);
     if t <= 0.0 || shortest2 <= 0.0 || d == 0.0 {
-        return false;
+        return None;
     }
     let shortest = shortest2.sqrt() * (1.0 - 1e-9);
     let reach = (sum + radius) * (1.0 + 1e-12);
     let kappa = (d * d - reach * reach + 2.0 * reach * t) / (2.0 * t * d) - 1e-12;
     if kappa > 1.0 {
-        return true;
+        return Some(false);
     }
-    let (x0, x1) = if kappa <= -1.0 {
+    let all_round = kappa <= -1.0;
+    let (x0, x1) = if all_round {
         (0.0, TAU)
     } else {
         let half = kappa.acos();
@@ -806,7 +812,7 @@ fn beyond_sight(
             (theta - half + FRAC_PI_2 - widen, theta + half + FRAC_PI_2)
         }
     };
-    !may_see(bins, x0 - 1e-9, x1 + 1e-9, shortest)
+    (!may_see(bins, x0 - 1e-9, x1 + 1e-9, shortest)).then_some(all_round)
 }
 
 #[cfg(test)]
@@ -821,6 +827,36 @@ mod tests {
             self.0 ^= self.0 >> 7;
             self.0 ^= self.0 << 17;
             lo + (hi - lo) * ((self.0 >> 11) as f64 / (1u64 << 53) as f64)
+        }
+    }
+
+    /// A start walled in by a closed ring, with many circles outside: the sweeps stop at the
+    /// ring in every direction, and the search must still end (no path out; paths inside).
+    #[test]
+    fn swept_search_ends_inside_a_closed_ring() {
+        let mut rng = Rng(99);
+        let mut circles: Vec<Circle> = (0..48)
+            .map(|k| {
+                let a = k as f64 * TAU / 48.0;
+                Circle { center: [12.0 * a.cos(), 12.0 * a.sin()], radius: 1.2 }
+            })
+            .collect();
+        while circles.len() < 110 {
+            let c = Circle { center: [rng.uniform(-40.0, 40.0), rng.uniform(-40.0, 40.0)], radius: 0.8 };
+            if distance(c.center, [0.0, 0.0]) > 16.0 {
+                circles.push(c);
+            }
+        }
+        let mut eager = EagerPlanner::new(&circles, 0.1).unwrap();
+        for sweep_from in [0, SWEEP_FROM] {
+            let mut lazy = CirclePlanner::new(&circles, 0.1).unwrap();
+            lazy.sweep_from = sweep_from;
+            assert_eq!(lazy.find_path([0.0, 0.0], [30.0, 1.0]), Err(PathError::NoPath));
+            assert_eq!(lazy.find_path([30.0, 1.0], [0.0, 0.0]), Err(PathError::NoPath));
+            let inside = lazy.find_path([-5.0, 1.0], [6.0, -2.0]).unwrap().length;
+            assert!((inside - eager.find_path([-5.0, 1.0], [6.0, -2.0]).unwrap().length).abs() < 1e-9);
+            let outside = lazy.find_path([-30.0, 0.0], [30.0, 2.0]).unwrap().length;
+            assert!((outside - eager.find_path([-30.0, 0.0], [30.0, 2.0]).unwrap().length).abs() < 1e-9);
         }
     }
 
