@@ -323,9 +323,10 @@ impl CirclePlanner {
         let arrival = (node != START).then(|| self.arrival(node));
         let (own, point) = arrival.map_or((NONE, self.search.from), |a| (a.circle, a.tangent.to));
         let h = distance(point, goal);
-        // First round: successors within half the largest obstacle radius of the node's own f;
-        // each later round at least doubles the margin over it.
-        let step = 0.5 * self.world.max_radius;
+        // First round: successors within half the largest obstacle radius of the node's own f
+        // (never less than rounding could swallow); each later round at least doubles the
+        // margin over it.
+        let step = (0.5 * self.world.max_radius).max(1e-9 * (1.0 + g.abs() + h));
         let (lo, hi) = match resumed {
             None => {
                 match arrival {
