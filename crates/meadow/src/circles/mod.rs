@@ -106,8 +106,9 @@ pub enum PathError {
 /// Work counters of the last query (for benchmarks and tuning).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct SearchStats {
-    /// Candidate surfing edges (tangents) whose geometry was computed, including the ones found
-    /// blocked; for the lazy planner only those computed during this query (not cached ones).
+    /// Candidate surfing edges (tangents) tested for visibility, including the ones found
+    /// blocked; for the lazy planner only those first tested during this query (not cached
+    /// ones, nor the many its cost bounds and blocking bins rule out without a test).
     pub surfing_edges: u64,
     /// Of those, the ones that passed line of sight and entered the graph.
     pub visible_surfing_edges: u64,
@@ -117,6 +118,6 @@ pub struct SearchStats {
     pub circle_tests: u64,
     /// Nodes taken off the open list.
     pub nodes_expanded: u64,
-    /// Circles whose outgoing surfing edges were computed during this query.
+    /// Circles with outgoing surfing edges first tested during this query (lazy planner).
     pub circles_expanded: u64,
 }
