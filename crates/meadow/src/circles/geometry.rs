@@ -132,9 +132,10 @@ pub(crate) struct CoveredArc {
     pub width: f64,
 }
 
-/// The arc of circle A covered by circle B, one way: the reference [`covered_arcs`] is tested
-/// against.
-#[cfg(test)]
+/// The arc of circle A covered by circle B, by the radical line: the chord of the two
+/// intersection points is at distance `a = (rA² − rB² + d²) / 2d` from A's centre, so the
+/// intersection points are at `±acos(a / rA)` around the centre line. `None` when the circles
+/// are apart (more than `touch` between them) or one contains the other.
 pub(crate) fn covered_arc(ca: Point2, ra: f64, cb: Point2, rb: f64, touch: f64) -> Option<CoveredArc> {
     let dx = cb[0] - ca[0];
     let dy = cb[1] - ca[1];
@@ -146,29 +147,6 @@ pub(crate) fn covered_arc(ca: Point2, ra: f64, cb: Point2, rb: f64, touch: f64) 
     let half = (a / ra).clamp(-1.0, 1.0).acos();
     let centre = dy.atan2(dx);
     Some(CoveredArc { start: centre - half, width: 2.0 * half })
-}
-
-/// The arcs of circles A and B covered by each other, by the radical line: the chord of the two
-/// intersection points is at distance `a = (rA² − rB² + d²) / 2d` from A's centre (and `d − a`
-/// from B's), so the intersection points are at `±acos(a / rA)` around the centre line on A.
-/// `None` when the circles are apart (more than `touch` between them) or one contains the
-/// other.
-pub(crate) fn covered_arcs(ca: Point2, ra: f64, cb: Point2, rb: f64, touch: f64) -> Option<(CoveredArc, CoveredArc)> {
-    let dx = cb[0] - ca[0];
-    let dy = cb[1] - ca[1];
-    let d = (dx * dx + dy * dy).sqrt();
-    if d > ra + rb + touch || d <= (ra - rb).abs() || d == 0.0 {
-        return None;
-    }
-    let a = (ra * ra - rb * rb + d * d) / (2.0 * d);
-    let half_a = (a / ra).clamp(-1.0, 1.0).acos();
-    let half_b = ((d - a) / rb).clamp(-1.0, 1.0).acos();
-    let centre = dy.atan2(dx);
-    let opposite = centre + std::f64::consts::PI;
-    Some((
-        CoveredArc { start: centre - half_a, width: 2.0 * half_a },
-        CoveredArc { start: opposite - half_b, width: 2.0 * half_b },
-    ))
 }
 
 /// Whether `angle` lies strictly inside a covered arc.
@@ -309,17 +287,6 @@ mod tests {
         assert!(covered_arc([0.0, 0.0], 3.0, [0.5, 0.0], 1.0, 0.0).is_none());
         let touch = covered_arc([0.0, 0.0], 1.0, [2.0, 0.0], 1.0, 1e-12).unwrap();
         assert!(touch.width.abs() < 1e-6);
-        // Both ways at once: the same arcs (up to a full turn) as one at a time.
-        for (ca, ra, cb, rb) in [([0.0, 0.0], 1.0, [1.0, 0.5], 1.5), ([2.0, -1.0], 2.0, [0.5, 0.0], 0.7)] {
-            let (on_a, on_b) = covered_arcs(ca, ra, cb, rb, 0.0).unwrap();
-            for (got, want) in
-                [(on_a, covered_arc(ca, ra, cb, rb, 0.0).unwrap()), (on_b, covered_arc(cb, rb, ca, ra, 0.0).unwrap())]
-            {
-                assert!((got.width - want.width).abs() < 1e-12);
-                let turn = (got.start - want.start).rem_euclid(TAU);
-                assert!(turn < 1e-12 || TAU - turn < 1e-12, "{got:?} vs {want:?}");
-            }
-        }
     }
 
     #[test]

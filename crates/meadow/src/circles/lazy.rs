@@ -527,7 +527,7 @@ impl CirclePlanner {
                 continue;
             }
             self.stats.surfing_edges += 1;
-            let covered = &self.world.covered[j as usize];
+            let covered = self.world.covered(j as usize);
             if (!covered.is_empty() && strictly_covered(t.arrival_angle(), covered))
                 || self.world.segment_blocked(t.from, t.to, [NONE, j], &mut self.stats.circle_tests)
             {
@@ -583,7 +583,7 @@ impl CirclePlanner {
             }
             let edge = self.edges[e as usize];
             let swept = sweep(at, edge.tangent.from_angle, s);
-            if arc_blocked(at, swept, s, &self.world.covered[circle]) {
+            if arc_blocked(at, swept, s, self.world.covered(circle)) {
                 continue;
             }
             // A path whose consecutive surfing edges cross can be shortcut: never shortest.
@@ -603,7 +603,7 @@ impl CirclePlanner {
         let (s, at) = (arrival.dir, arrival.tangent.to_angle);
         if let Some(last) = self.goal_tangent(circle, s) {
             let swept = sweep(at, last.from_angle, s);
-            if !arc_blocked(at, swept, s, &self.world.covered[circle])
+            if !arc_blocked(at, swept, s, self.world.covered(circle))
                 && !segments_cross(arrival.tangent.from, arrival.tangent.to, last.from, last.to)
             {
                 self.stats.hugging_edges += 1;
@@ -629,7 +629,7 @@ impl CirclePlanner {
             self.stats.circles_expanded += 1;
         }
         self.stats.surfing_edges += 1;
-        let (from_covered, to_covered) = (&self.world.covered[circle as usize], &self.world.covered[target as usize]);
+        let (from_covered, to_covered) = (self.world.covered(circle as usize), self.world.covered(target as usize));
         let e = if (!from_covered.is_empty() && strictly_covered(t.departure_angle(), from_covered))
             || (!to_covered.is_empty() && strictly_covered(t.arrival_angle(), to_covered))
             || self.world.segment_blocked(t.from, t.to, [circle, target], &mut self.stats.circle_tests)
@@ -663,7 +663,7 @@ impl CirclePlanner {
         let goal = self.search.to;
         let found = tangent(c.center, c.radius, s, goal, 0.0, s, self.world.eps, true).filter(|t| {
             self.stats.surfing_edges += 1;
-            let visible = !strictly_covered(t.from_angle, &self.world.covered[circle])
+            let visible = !strictly_covered(t.from_angle, self.world.covered(circle))
                 && !self.world.segment_blocked(t.from, t.to, [circle as u32, NONE], &mut self.stats.circle_tests);
             self.stats.visible_surfing_edges += u64::from(visible);
             visible

@@ -1,10 +1,11 @@
 //! The obstacle set as the planners see it: inflated by the agent radius, circles inside other
 //! circles dropped, each circle's arcs covered by overlapping neighbours, and the grid index.
 
-use super::geometry::{covered_arcs, distance, CoveredArc};
+use super::geometry::{covered_arc, distance, CoveredArc};
 use super::index::Grid;
 use super::{Circle, CirclesError, PathError};
 use crate::geom::Point2;
+use std::sync::OnceLock;
 
 #[derive(Clone, Debug)]
 pub(crate) struct World {
@@ -12,8 +13,9 @@ pub(crate) struct World {
     pub circles: Vec<Circle>,
     /// For each kept circle, its index in the caller's list.
     pub original: Vec<usize>,
-    /// For each kept circle, the arcs of its boundary inside or touching other circles.
-    pub covered: Vec<Vec<CoveredArc>>,
+    /// For each kept circle, the arcs of its boundary inside or touching other circles; found on
+    /// first use (a query touches few circles), see [`World::covered`].
+    covered: Vec<OnceLock<Vec<CoveredArc>>>,
     pub grid: Grid,
     pub max_radius: f64,
     /// Contact tolerance (metres): circles closer than this touch; a segment must come closer
@@ -75,36 +77,38 @@ impl World {
             (circles, original, grid)
         };
         let max_radius = circles.iter().map(|c| c.radius).fold(0.0, f64::max);
-        // Each overlapping pair once (lower index first): one centre distance and direction for
-        // the arcs on both circles.
-        let mut covered: Vec<Vec<CoveredArc>> = vec![Vec::new(); circles.len()];
-        let mut neighbours = Vec::new();
-        for (i, c) in circles.iter().enumerate() {
-            neighbours.clear();
+        let covered = (0..circles.len()).map(|_| OnceLock::new()).collect();
+        Ok(World { circles, original, covered, grid, max_radius, eps, agent_radius })
+    }
+
+    /// The arcs of circle `i`'s boundary inside or touching other circles (computed on first
+    /// use).
+    pub(crate) fn covered(&self, i: usize) -> &[CoveredArc] {
+        self.covered[i].get_or_init(|| {
+            let c = &self.circles[i];
+            let eps = self.eps;
+            let mut neighbours = Vec::new();
             let lo = [c.center[0] - c.radius - eps, c.center[1] - c.radius - eps];
             let hi = [c.center[0] + c.radius + eps, c.center[1] + c.radius + eps];
-            grid.items_in_box(lo, hi, |k| {
-                if k as usize > i {
-                    let other = &circles[k as usize];
-                    let (dx, dy) = (other.center[0] - c.center[0], other.center[1] - c.center[1]);
-                    let reach = c.radius + other.radius + eps;
-                    // Only overlapping or touching neighbours cover part of the boundary.
-                    if dx * dx + dy * dy <= reach * reach * (1.0 + 1e-12) {
-                        neighbours.push(k);
-                    }
+            self.grid.items_in_box(lo, hi, |k| {
+                let other = &self.circles[k as usize];
+                let (dx, dy) = (other.center[0] - c.center[0], other.center[1] - c.center[1]);
+                let reach = c.radius + other.radius + eps;
+                // Only overlapping or touching neighbours cover part of the boundary.
+                if k as usize != i && dx * dx + dy * dy <= reach * reach * (1.0 + 1e-12) {
+                    neighbours.push(k);
                 }
             });
             neighbours.sort_unstable();
             neighbours.dedup();
-            for &k in &neighbours {
-                let other = &circles[k as usize];
-                if let Some((on_c, on_other)) = covered_arcs(c.center, c.radius, other.center, other.radius, eps) {
-                    covered[i].push(on_c);
-                    covered[k as usize].push(on_other);
-                }
-            }
-        }
-        Ok(World { circles, original, covered, grid, max_radius, eps, agent_radius })
+            neighbours
+                .iter()
+                .filter_map(|&k| {
+                    let other = &self.circles[k as usize];
+                    covered_arc(c.center, c.radius, other.center, other.radius, eps)
+                })
+                .collect()
+        })
     }
 
     /// Checks that a query point is finite and not strictly inside an inflated obstacle; on
