@@ -8,18 +8,22 @@
 //!
 //! Successors are generated per expansion, in rounds bounded by the A* cost, rather than as a
 //! circle's whole visibility set. Let `P` be the node's point and `g` its cost. Any successor
-//! through circle `j` costs at least `g + (|P − c_j| − r_j) + (|c_j − goal| − r_j)`, and the
-//! surfing edge `T → q` itself at least `g + |P − T| + |T − q| + |q − goal|` (the hugging arc
-//! is at least its chord; the rest of the path at least the straight line). A round with upper
-//! limit `U` visits the grid cells of the ellipse with foci `P` and the goal that can hold a
-//! circle of the first bound `<= U` (the rows of cells are found from the ellipse's chords),
-//! computes the tangents of those circles, and relaxes the edges whose own bound lies in
-//! `(previous U, U]`; line of sight is only tested for those. It then queues a *resume* entry
-//! keyed by the smallest bound left out (or `U` when cells were left out), which leaves the
-//! open list before anything costlier than the successors it still owes, so A* stays exact.
-//! The first round stops half the largest obstacle radius above the node's own `f`; each
-//! resumed round at least doubles the distance over it. Most nodes are never resumed: instead
-//! of everything a circle can see, an expansion looks at a thin ellipse towards the goal.
+//! through a tangent point `q` on circle `j` costs at least `g + |P − q| + |q − goal|`, which
+//! is at least `g` plus the larger of the triangle bound `(|P − c_j| − r_j) + (|c_j − goal| −
+//! r_j)` and, the sum of distances being convex, its value at `c_j` minus `r_j` times its
+//! gradient's length (tight for circles near the segment from `P` to the goal); the surfing
+//! edge `T → q` itself costs at least `g + |P − T| + |T − q| + |q − goal|` (the hugging arc is
+//! at least its chord). A round with upper limit `U` visits the grid cells of the ellipse
+//! `|x − P| + |x − goal| <= U − g` (found row by row from its chords): the end `q` of any edge
+//! of the round lies in it, and the cell holding `q` lists `q`'s circle. It computes the
+//! tangents of the circles whose first bound is at most `U` and relaxes the edges whose own
+//! bound lies in `(previous U, U]`; line of sight is only tested for those. It then queues a
+//! *resume* entry keyed by the smallest bound left out (or `U` when cells were left out), which
+//! leaves the open list before anything costlier than the successors it still owes, so A*
+//! stays exact. The first round stops half the largest obstacle radius above the node's own
+//! `f`; each resumed round at least doubles the distance over it. Most nodes are never resumed:
+//! instead of everything a circle can see, an expansion looks at a thin ellipse towards the
+//! goal.
 //!
 //! A round with more than `SWEEP_FROM` candidate circles *sweeps* them, nearest to the
 //! expanded circle's centre first (buckets one grid cell wide). Every circle met is recorded as
@@ -32,13 +36,14 @@
 //! away, so it is at least `L` long, and its end lies in the round's ellipse, which bounds its
 //! direction from the centre (law of cosines) and hence its departure angle. In a forest the
 //! sight lines towards the goal close within a few metres, so the far part of a long ellipse is
-//! never looked at. A stopped sweep queues its resume entry with key `U`.
+//! never looked at. A stopped sweep queues its resume entry with key `U` — unless every bin
+//! was blocked, in which case the circles beyond are invisible to every later round too.
 //!
 //! Only the arrival's direction of travel is expanded. The line-of-sight outcome of every
 //! surfing edge tested is cached per (circle, direction) in a small hash map, blocked ones
-//! included, for later arrivals and later queries; tangent angles (`atan2`) are only taken for
-//! edges found visible (or when the circle has covered arcs to test). Line of sight walks the
-//! grid cells from the near end of the segment and stops at the first blocker.
+//! included, for later arrivals and later queries; a tangent's angles (`atan2`) are only taken
+//! once its cost bound has let it through. Line of sight walks the grid cells from the near
+//! end of the segment and stops at the first blocker.
 
 use super::geometry::{
     arc_blocked, distance, segments_cross, strictly_covered, sweep, tangent, tangent_points, Tangent, TangentPoints,
