@@ -260,8 +260,49 @@ fn single_circle_closed_form() {
     assert_eq!(path.pieces.len(), 3);
 }
 
-/// Dense forests, where the lazy planner's ring search stops early and its blocking bins reject
-/// candidates: the pruning must never lose the shortest path.
+/// Walls with one far gap: the shortest path is several times the straight distance, so the
+/// lazy planner's expansions must come back (again and again, with growing cost bounds) for the
+/// circles they first left out.
+#[test]
+fn long_detours_through_far_gaps() {
+    let mut rng = Rng(0xde7012);
+    let mut detours = 0;
+    for round in 0..12 {
+        let gap = rng.uniform(-28.0, 28.0);
+        let mut circles: Vec<Circle> = (0..31)
+            .map(|k| Circle { center: [0.0, -30.0 + 2.0 * k as f64], radius: 1.2 })
+            .filter(|c| (c.center[1] - gap).abs() > 2.5)
+            .collect();
+        // Clutter on both sides.
+        circles.extend(
+            forest(&mut rng, Kind::Separate, 40, 30.0)
+                .into_iter()
+                .map(|c| Circle { center: [c.center[0] - 15.0, c.center[1] - 15.0], radius: c.radius * 0.5 }),
+        );
+        let agent = if round % 2 == 0 { 0.0 } else { 0.2 };
+        let mut lazy = CirclePlanner::new(&circles, agent).unwrap();
+        let mut eager = EagerPlanner::new(&circles, agent).unwrap();
+        for q in 0..6 {
+            let from = [rng.uniform(-14.0, -3.0), rng.uniform(-25.0, 25.0)];
+            let to = [rng.uniform(3.0, 14.0), rng.uniform(-25.0, 25.0)];
+            let blocked = |p: Point2| circles.iter().any(|c| dist(c.center, p) <= c.radius + agent + 1e-6);
+            if blocked(from) || blocked(to) {
+                continue;
+            }
+            let context = format!("detour round {round} query {q}: {circles:?} agent {agent} {from:?} -> {to:?}");
+            let a = lazy.find_path(from, to);
+            same_outcome(&a, &eager.find_path(from, to), &context);
+            if let Ok(path) = &a {
+                check_path(path, from, to, &circles, agent);
+                detours += usize::from(path.length > 1.5 * dist(from, to));
+            }
+        }
+    }
+    assert!(detours > 20, "only {detours} queries had to detour");
+}
+
+/// Dense forests, where the lazy planner looks only at the circles within its A* cost bound:
+/// the pruning must never lose the shortest path.
 #[test]
 fn lazy_matches_eager_in_dense_forests() {
     let mut rng = Rng(0xde75e);

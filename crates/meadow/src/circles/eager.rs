@@ -53,8 +53,8 @@ impl EagerPlanner {
                             continue;
                         };
                         stats.surfing_edges += 1;
-                        if strictly_covered(t.from_angle, &world.covered[i])
-                            || strictly_covered(t.to_angle, &world.covered[j])
+                        if strictly_covered(t.from_angle, world.covered(i))
+                            || strictly_covered(t.to_angle, world.covered(j))
                             || world.segment_blocked(t.from, t.to, [i as u32, j as u32], &mut stats.circle_tests)
                         {
                             continue;
@@ -120,12 +120,12 @@ impl EagerPlanner {
                 let key = start_arrival_id(i as u32, s) as usize - 2;
                 start_edges[key] = tangent(from, 0.0, 1.0, c.center, c.radius, s, world.eps, true).filter(|t| {
                     stats.surfing_edges += 1;
-                    !strictly_covered(t.to_angle, &world.covered[i])
+                    !strictly_covered(t.to_angle, world.covered(i))
                         && !world.segment_blocked(t.from, t.to, [NONE, i as u32], &mut stats.circle_tests)
                 });
                 goal_edges[key] = tangent(c.center, c.radius, s, to, 0.0, s, world.eps, true).filter(|t| {
                     stats.surfing_edges += 1;
-                    !strictly_covered(t.from_angle, &world.covered[i])
+                    !strictly_covered(t.from_angle, world.covered(i))
                         && !world.segment_blocked(t.from, t.to, [i as u32, NONE], &mut stats.circle_tests)
                 });
             }
@@ -229,7 +229,7 @@ impl EagerPlanner {
 /// two surfing edges cross.
 fn hug(world: &World, circle: usize, s: f64, incoming: &Tangent, outgoing: &Tangent) -> Option<f64> {
     let swept = sweep(incoming.to_angle, outgoing.from_angle, s);
-    if arc_blocked(incoming.to_angle, swept, s, &world.covered[circle])
+    if arc_blocked(incoming.to_angle, swept, s, world.covered(circle))
         || segments_cross(incoming.from, incoming.to, outgoing.from, outgoing.to)
     {
         return None;

@@ -43,6 +43,53 @@ pub(crate) fn tangent(
     min_gap: f64,
     allow_degenerate: bool,
 ) -> Option<Tangent> {
+    tangent_points(ca, ra, sa, cb, rb, sb, min_gap, allow_degenerate).map(|t| t.with_angles())
+}
+
+/// A [`Tangent`] before its angles are taken (two `atan2`s, often not needed: most candidate
+/// tangents are found blocked first).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct TangentPoints {
+    /// Unit normals at the two ends.
+    pub na: Point2,
+    pub nb: Point2,
+    pub from: Point2,
+    pub to: Point2,
+    pub length: f64,
+}
+
+impl TangentPoints {
+    pub(crate) fn departure_angle(&self) -> f64 {
+        self.na[1].atan2(self.na[0])
+    }
+
+    pub(crate) fn arrival_angle(&self) -> f64 {
+        self.nb[1].atan2(self.nb[0])
+    }
+
+    pub(crate) fn with_angles(&self) -> Tangent {
+        Tangent {
+            from_angle: self.departure_angle(),
+            to_angle: self.arrival_angle(),
+            from: self.from,
+            to: self.to,
+            length: self.length,
+        }
+    }
+}
+
+/// [`tangent`] without the angles.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn tangent_points(
+    ca: Point2,
+    ra: f64,
+    sa: f64,
+    cb: Point2,
+    rb: f64,
+    sb: f64,
+    min_gap: f64,
+    allow_degenerate: bool,
+) -> Option<TangentPoints> {
     let dx = cb[0] - ca[0];
     let dy = cb[1] - ca[1];
     let d = (dx * dx + dy * dy).sqrt();
@@ -63,7 +110,7 @@ pub(crate) fn tangent(
     let nb = [sa * sb * na[0], sa * sb * na[1]];
     let from = [ca[0] + ra * na[0], ca[1] + ra * na[1]];
     let to = [cb[0] + rb * nb[0], cb[1] + rb * nb[1]];
-    Some(Tangent { from_angle: na[1].atan2(na[0]), to_angle: nb[1].atan2(nb[0]), from, to, length })
+    Some(TangentPoints { na, nb, from, to, length })
 }
 
 /// The angle swept travelling from `from` to `to` in direction `s` (in `[0, 2π)`).

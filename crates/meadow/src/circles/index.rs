@@ -1,5 +1,5 @@
 //! Uniform grid over the circles: line-of-sight tests visit only the cells a segment passes
-//! through, and neighbour searches grow square rings of cells around a point.
+//! through, and searches for circles near a path visit the cells of an ellipse.
 
 use super::geometry::point_segment_distance2;
 use super::Circle;
@@ -17,12 +17,17 @@ pub(crate) struct Grid {
     items: Vec<u32>,
 }
 
-/// The cells visited by a ring search so far and how far from the query point they reach.
-pub(crate) struct RingCursor {
-    column: i64,
-    row: i64,
-    point: Point2,
-    pub ring: i64,
+/// `⌊v⌋` clamped to ±10¹⁵ (NaN gives 0). Not `f64::floor`: without SSE4.1 that is a library
+/// call, and this runs for every cell lookup.
+#[inline]
+fn floor_index(v: f64) -> i64 {
+    let v = v.clamp(-1e15, 1e15);
+    let t = v as i64;
+    if (t as f64) > v {
+        t - 1
+    } else {
+        t
+    }
 }
 
 impl Grid {
@@ -88,14 +93,44 @@ impl Grid {
         grid
     }
 
+    /// The side of a cell in metres.
+    pub(crate) fn cell_size(&self) -> f64 {
+        self.cell
+    }
+
+    /// The grid of the circles with `keep[i]`, renumbered in order (a circle's cells stay as
+    /// they were: valid, as any cell size is).
+    pub(crate) fn retain(&self, keep: &[bool]) -> Grid {
+        let mut renumber = vec![u32::MAX; keep.len()];
+        let mut next = 0;
+        for (i, &k) in keep.iter().enumerate() {
+            if k {
+                renumber[i] = next;
+                next += 1;
+            }
+        }
+        let mut cell_start = Vec::with_capacity(self.cell_start.len());
+        let mut items = Vec::with_capacity(self.items.len());
+        cell_start.push(0);
+        for c in 0..self.columns * self.rows {
+            let range = self.cell_start[c] as usize..self.cell_start[c + 1] as usize;
+            items.extend(self.items[range].iter().map(|&i| renumber[i as usize]).filter(|&i| i != u32::MAX));
+            cell_start.push(items.len() as u32);
+        }
+        Grid { origin: self.origin, cell: self.cell, columns: self.columns, rows: self.rows, cell_start, items }
+    }
+
+    #[inline]
     fn column_of(&self, x: f64) -> i64 {
-        ((x - self.origin[0]) / self.cell).floor().clamp(-1e15, 1e15) as i64
+        floor_index((x - self.origin[0]) / self.cell)
     }
 
+    #[inline]
     fn row_of(&self, y: f64) -> i64 {
-        ((y - self.origin[1]) / self.cell).floor().clamp(-1e15, 1e15) as i64
+        floor_index((y - self.origin[1]) / self.cell)
     }
 
+    #[inline]
     fn clamped_cell(&self, p: Point2) -> (usize, usize) {
         (
             self.column_of(p[0]).clamp(0, self.columns as i64 - 1) as usize,
@@ -185,51 +220,72 @@ impl Grid {
         }
     }
 
-    /// Starts a ring search around `p`.
-    pub(crate) fn ring_cursor(&self, p: Point2) -> RingCursor {
-        let (column, row) = self.clamped_cell(p);
-        RingCursor { column: column as i64, row: row as i64, point: p, ring: 0 }
-    }
-
-    /// Visits the cells of the cursor's current ring (Chebyshev distance `ring` from the start
-    /// cell), advances the cursor, and returns the radius around the point within which every
-    /// circle centre has now been visited (`INFINITY` once the whole grid has been visited).
-    pub(crate) fn visit_ring(&self, cursor: &mut RingCursor, mut visit: impl FnMut(u32)) -> f64 {
-        let k = cursor.ring;
-        let (c0, c1, r0, r1) = (cursor.column - k, cursor.column + k, cursor.row - k, cursor.row + k);
-        let in_grid = |c: i64, r: i64| c >= 0 && r >= 0 && c < self.columns as i64 && r < self.rows as i64;
-        for row in r0..=r1 {
-            if row == r0 || row == r1 {
-                for column in c0..=c1 {
-                    if in_grid(column, row) {
-                        self.cell_items(column as usize, row as usize).iter().for_each(|&i| visit(i));
-                    }
-                }
-            } else {
-                for column in [c0, c1] {
-                    if in_grid(column, row) {
-                        self.cell_items(column as usize, row as usize).iter().for_each(|&i| visit(i));
-                    }
-                }
+    /// Visits the circles listed in every cell that may hold a point `x` with
+    /// `|x − a| + |x − b| <= sum` (an ellipse with foci `a` and `b`), with repeats; returns
+    /// whether that was every cell of the grid.
+    pub(crate) fn visit_ellipse(&self, a: Point2, b: Point2, sum: f64, mut visit: impl FnMut(u32)) -> bool {
+        let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+        let focal = 0.5 * (dx * dx + dy * dy).sqrt();
+        let major = 0.5 * sum;
+        // Also rejects NaN.
+        if major.partial_cmp(&focal).is_none_or(|o| o == std::cmp::Ordering::Less) {
+            return false;
+        }
+        // Padded against rounding: every cell is visited that holds a point of the exact ellipse.
+        let pad = self.cell * 1e-9 + sum.abs() * 1e-12;
+        let major = major + pad;
+        let minor = ((major - focal) * (major + focal)).sqrt().max(pad);
+        let (ux, uy) = if focal > 0.0 { (dx / (2.0 * focal), dy / (2.0 * focal)) } else { (1.0, 0.0) };
+        let mid = [0.5 * (a[0] + b[0]), 0.5 * (a[1] + b[1])];
+        // Half-extents of the bounding box, and the heights of its leftmost and rightmost points.
+        let ex = ((major * ux).powi(2) + (minor * uy).powi(2)).sqrt();
+        let ey = ((major * uy).powi(2) + (minor * ux).powi(2)).sqrt();
+        let y_right = mid[1] + ux * uy * (major - minor) * (major + minor) / ex;
+        let y_left = 2.0 * mid[1] - y_right;
+        // The chord at height y: A·t² + B·t + C <= 0 for x = mid + t.
+        let (ia, ib) = (1.0 / (major * major), 1.0 / (minor * minor));
+        let qa = ux * ux * ia + uy * uy * ib;
+        let chord = |y: f64| -> Option<(f64, f64)> {
+            let dy = y - mid[1];
+            let qb = 2.0 * dy * ux * uy * (ia - ib);
+            let qc = dy * dy * (uy * uy * ia + ux * ux * ib) - 1.0;
+            let disc = qb * qb - 4.0 * qa * qc;
+            if disc < 0.0 {
+                return None;
+            }
+            let root = disc.sqrt();
+            Some((mid[0] + (-qb - root) / (2.0 * qa), mid[0] + (-qb + root) / (2.0 * qa)))
+        };
+        let (r0, r1) = (self.row_of(mid[1] - ey - pad), self.row_of(mid[1] + ey + pad));
+        let (columns, rows) = (self.columns as i64, self.rows as i64);
+        let mut every = r0 <= 0 && r1 >= rows - 1;
+        for row in r0.max(0)..=r1.min(rows - 1) {
+            // A linear function's extremes over the ellipse within a band: at the band's edges,
+            // or at the ellipse's own extremes when they lie in the band.
+            let y0 = self.origin[1] + row as f64 * self.cell - pad;
+            let y1 = y0 + self.cell + 2.0 * pad;
+            let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+            for (l, h) in [chord(y0), chord(y1)].into_iter().flatten() {
+                lo = lo.min(l);
+                hi = hi.max(h);
+            }
+            if (y0..=y1).contains(&y_left) {
+                lo = lo.min(mid[0] - ex);
+            }
+            if (y0..=y1).contains(&y_right) {
+                hi = hi.max(mid[0] + ex);
+            }
+            if lo > hi {
+                every = false;
+                continue;
+            }
+            let (c0, c1) = (self.column_of(lo - pad), self.column_of(hi + pad));
+            every &= c0 <= 0 && c1 >= columns - 1;
+            for column in c0.max(0)..=c1.min(columns - 1) {
+                self.cell_items(column as usize, row as usize).iter().for_each(|&i| visit(i));
             }
         }
-        cursor.ring += 1;
-        // Distance from the point to each side of the visited block that still has grid beyond it.
-        let p = cursor.point;
-        let mut reach = f64::INFINITY;
-        if c0 > 0 {
-            reach = reach.min(p[0] - (self.origin[0] + c0 as f64 * self.cell));
-        }
-        if c1 < self.columns as i64 - 1 {
-            reach = reach.min(self.origin[0] + (c1 + 1) as f64 * self.cell - p[0]);
-        }
-        if r0 > 0 {
-            reach = reach.min(p[1] - (self.origin[1] + r0 as f64 * self.cell));
-        }
-        if r1 < self.rows as i64 - 1 {
-            reach = reach.min(self.origin[1] + (r1 + 1) as f64 * self.cell - p[1]);
-        }
-        reach.max(0.0)
+        every
     }
 }
 
@@ -276,28 +332,31 @@ mod tests {
     }
 
     #[test]
-    fn rings_reach_every_centre_within_their_radius() {
-        let mut rng = Rng(12345);
-        let circles: Vec<Circle> = (0..200)
-            .map(|_| Circle { center: [rng.next() * 100.0, rng.next() * 100.0], radius: 0.5 + rng.next() })
+    fn ellipse_visits_every_centre_inside() {
+        let mut rng = Rng(4242);
+        let circles: Vec<Circle> = (0..300)
+            .map(|_| Circle { center: [rng.next() * 120.0, rng.next() * 60.0], radius: 0.3 + rng.next() * 2.0 })
             .collect();
         let grid = Grid::new(&circles, 0.0);
-        for p in [[50.0, 50.0], [0.0, 0.0], [-20.0, 130.0], [99.0, 3.0]] {
-            let mut cursor = grid.ring_cursor(p);
+        let mut whole = 0;
+        for round in 0..400 {
+            let a = [rng.next() * 160.0 - 20.0, rng.next() * 100.0 - 20.0];
+            let b = if round % 10 == 0 { a } else { [rng.next() * 160.0 - 20.0, rng.next() * 100.0 - 20.0] };
+            let focal = (b[0] - a[0]).hypot(b[1] - a[1]);
+            let sum = focal * (1.0 + rng.next() * if round % 7 == 0 { 3.0 } else { 0.2 }) + rng.next() * 5.0;
             let mut seen = vec![false; circles.len()];
-            loop {
-                let reach = grid.visit_ring(&mut cursor, |i| seen[i as usize] = true);
-                for (i, c) in circles.iter().enumerate() {
-                    let d = (c.center[0] - p[0]).hypot(c.center[1] - p[1]);
-                    if d < reach {
-                        assert!(seen[i]);
-                    }
-                }
-                if reach.is_infinite() {
-                    assert!(seen.iter().all(|&s| s));
-                    break;
+            let every = grid.visit_ellipse(a, b, sum, |i| seen[i as usize] = true);
+            for (i, c) in circles.iter().enumerate() {
+                let d = (c.center[0] - a[0]).hypot(c.center[1] - a[1]) + (c.center[0] - b[0]).hypot(c.center[1] - b[1]);
+                if d <= sum {
+                    assert!(seen[i], "round {round}: circle {i} inside the ellipse was not visited");
                 }
             }
+            if every {
+                whole += 1;
+                assert!(seen.iter().all(|&s| s), "round {round}: every cell reported but a circle was missed");
+            }
         }
+        assert!(whole > 5, "the whole grid was covered only {whole} times");
     }
 }

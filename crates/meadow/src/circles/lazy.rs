@@ -6,123 +6,104 @@
 //! direction only, to the departure points of the circle's outgoing surfing edges — so a path
 //! never reverses on a circle (no cusps).
 //!
-//! A circle's outgoing surfing edges are found once and cached (for later queries too). To avoid
-//! computing all `4(n − 1)` bitangents, the search grows square rings of grid cells around the
-//! circle and keeps, per direction of travel and per bin of tangent-point angle (1024 bins), the
-//! distance within which one circle already seen blocks *every* tangent ray of the bin. A
-//! candidate circle is skipped without computing its tangents when all bins its tangents can
-//! leave from are blocked sooner than its shortest possible tangent; a tangent whose own bin is
-//! blocked sooner than its length is dropped before any line-of-sight walk. The ring search stops
-//! once every bin is blocked within some `L` and the rings cover `sqrt(L² + (r + r_max)²)`: a
-//! bitangent to a circle at distance `d` is at least `sqrt(d² − (r + r_j)²)` long. In a forest
-//! with open lanes to its edge the rings run to the edge, but the per-circle work left there
-//! is a few arithmetic operations. The start point is handled the same way as a circle of
-//! radius zero.
+//! Successors are generated per expansion, in rounds bounded by the A* cost, rather than as a
+//! circle's whole visibility set. Let `P` be the node's point and `g` its cost. Any successor
+//! through a tangent point `q` on circle `j` costs at least `g + |P − q| + |q − goal|`, which
+//! is at least `g` plus the larger of the triangle bound `(|P − c_j| − r_j) + (|c_j − goal| −
+//! r_j)` and, the sum of distances being convex, its value at `c_j` minus `r_j` times its
+//! gradient's length (tight for circles near the segment from `P` to the goal); the surfing
+//! edge `T → q` itself costs at least `g + |P − T| + |T − q| + |q − goal|` (the hugging arc is
+//! at least its chord). A round with upper limit `U` visits the grid cells of the ellipse
+//! `|x − P| + |x − goal| <= U − g` (found row by row from its chords): the end `q` of any edge
+//! of the round lies in it, and the cell holding `q` lists `q`'s circle. It computes the
+//! tangents of the circles whose first bound is at most `U` and relaxes the edges whose own
+//! bound lies in `(previous U, U]`; line of sight is only tested for those. It then queues a
+//! *resume* entry keyed by the smallest bound left out (or `U` when cells were left out), which
+//! leaves the open list before anything costlier than the successors it still owes, so A*
+//! stays exact. The first round stops half the largest obstacle radius above the node's own
+//! `f`; each resumed round at least doubles the distance over it. Most nodes are never resumed:
+//! instead of everything a circle can see, an expansion looks at a thin ellipse towards the
+//! goal.
+//!
+//! A round with more than `SWEEP_FROM` candidate circles *sweeps* them, nearest to the
+//! expanded circle's centre first (buckets one grid cell wide). Every circle met is recorded as
+//! a blocker in 1024 bins of departure angle: per bin, a length beyond which every tangent ray
+//! of the bin passes strictly inside some circle. A candidate whose bins are all blocked sooner
+//! than its shortest possible tangent is skipped without computing a tangent, and a tangent
+//! whose own bin is blocked sooner than its length is dropped before any line-of-sight walk.
+//! The sweep stops at distance `ρ` once every bin that an edge of this round could still use is
+//! blocked within `L = sqrt(ρ² − (R + r_max)²)`: such an edge ends on a circle at least `ρ`
+//! away, so it is at least `L` long, and its end lies in the round's ellipse, which bounds its
+//! direction from the centre (law of cosines) and hence its departure angle. In a forest the
+//! sight lines towards the goal close within a few metres, so the far part of a long ellipse is
+//! never looked at. A stopped sweep queues its resume entry with key `U` — unless every bin
+//! was blocked, in which case the circles beyond are invisible to every later round too.
+//!
+//! Only the arrival's direction of travel is expanded. The line-of-sight outcome of every
+//! surfing edge tested is cached per (circle, direction) in a small hash map, blocked ones
+//! included, for later arrivals and later queries; a tangent's angles (`atan2`) are only taken
+//! once its cost bound has let it through. Line of sight walks the grid cells from the near
+//! end of the segment and stops at the first blocker.
 
-use super::geometry::{arc_blocked, distance, segments_cross, strictly_covered, sweep, tangent, Tangent};
+use super::geometry::{
+    arc_blocked, distance, segments_cross, strictly_covered, sweep, tangent, tangent_points, Tangent, TangentPoints,
+};
 use super::graph::{assemble, start_arrival_id, Arrival, Entry, SurfEdge, GOAL, START};
 use super::world::World;
 use super::{Circle, CirclePath, CirclesError, PathError, SearchStats};
 use crate::geom::Point2;
-use std::collections::BinaryHeap;
-use std::f64::consts::TAU;
+use std::collections::{BinaryHeap, HashMap};
+use std::f64::consts::{FRAC_PI_2, TAU};
+use std::hash::{BuildHasherDefault, Hasher};
 
-const BINS: usize = 1024;
 const NONE: u32 = u32::MAX;
+/// Open-list entries with this bit set resume an expansion: the rest is an index into
+/// `Search::resume`. Node ids stay below it.
+const RESUME: u32 = 1 << 31;
 
-/// Per direction of travel (0: counter-clockwise, 1: clockwise) and bin of tangent-point angle:
-/// a length beyond which every tangent ray in the bin is known to be blocked.
-#[derive(Clone, Debug)]
-struct Bins {
-    blocked_within: Vec<f64>,
-    /// Bins with no blocker yet.
-    open: usize,
-}
-
-impl Bins {
-    fn reset(&mut self, directions: usize) {
-        self.blocked_within.clear();
-        self.blocked_within.resize(2 * BINS, f64::INFINITY);
-        self.open = directions * BINS;
-    }
-
-    fn at(&self, s: f64, bin: usize) -> f64 {
-        self.blocked_within[dir_index(s) * BINS + bin]
-    }
-
-    fn lower(&mut self, s: f64, bin: usize, length: f64) {
-        let slot = &mut self.blocked_within[dir_index(s) * BINS + bin];
-        if slot.is_infinite() {
-            self.open -= 1;
-        }
-        *slot = slot.min(length);
-    }
-
-    /// Whether some bin meeting the angle range `x0..x1` may hold an unblocked ray of `length`.
-    fn may_see(&self, s: f64, x0: f64, x1: f64, length: f64) -> bool {
-        if x1 - x0 >= TAU {
-            return true;
-        }
-        let width = TAU / BINS as f64;
-        let shift = x0.rem_euclid(TAU) - x0;
-        let first = ((x0 + shift) / width).floor() as usize;
-        let last = ((x1 + shift) / width).floor() as usize;
-        (first..=last).any(|b| self.at(s, b % BINS) > length)
-    }
-}
-
-impl Default for Bins {
-    fn default() -> Bins {
-        Bins { blocked_within: vec![f64::INFINITY; 2 * BINS], open: 2 * BINS }
-    }
-}
+/// Rounds with more candidate circles than this visit them nearest first and keep blocking bins
+/// (see the module docs); smaller ones test every candidate.
+const SWEEP_FROM: usize = 32;
+/// Bins of departure angle for the blocking record.
+const BINS: usize = 1024;
 
 fn dir_index(s: f64) -> usize {
     usize::from(s < 0.0)
 }
 
-fn bin_of(angle: f64) -> usize {
-    ((angle.rem_euclid(TAU) / (TAU / BINS as f64)) as usize).min(BINS - 1)
-}
+/// Hasher for the pair-cache keys (plain integers): one multiply instead of SipHash.
+#[derive(Clone, Copy, Debug, Default)]
+struct PairHasher(u64);
 
-/// A circle's cached outgoing surfing edges: `edges[start..mid]` leave counter-clockwise,
-/// `edges[mid..end]` clockwise.
-#[derive(Clone, Debug)]
-struct CachedCircle {
-    start: u32,
-    mid: u32,
-    end: u32,
-}
-
-/// Dedup set of circle indices for one ring search.
-#[derive(Clone, Debug, Default)]
-struct Seen {
-    stamp: Vec<u32>,
-    counter: u32,
-    list: Vec<u32>,
-    /// Distance and direction from the origin to each circle of `list`.
-    polar: Vec<(f64, f64)>,
-    bins: Bins,
-}
-
-impl Seen {
-    fn begin(&mut self, n: usize) {
-        self.polar.clear();
-        self.stamp.resize(n, 0);
-        self.counter = self.counter.wrapping_add(1);
-        if self.counter == 0 {
-            self.stamp.iter_mut().for_each(|s| *s = 0);
-            self.counter = 1;
-        }
-        self.list.clear();
+impl Hasher for PairHasher {
+    fn finish(&self) -> u64 {
+        let h = self.0.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        h ^ (h >> 29)
     }
 
-    fn insert(&mut self, k: u32) {
-        if self.stamp[k as usize] != self.counter {
-            self.stamp[k as usize] = self.counter;
-            self.list.push(k);
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
         }
     }
+
+    fn write_u64(&mut self, x: u64) {
+        self.0 = x;
+    }
+}
+
+/// For one circle and direction of departure: `2·target + arrival bit` → the index in
+/// `CirclePlanner::edges` of that surfing edge, or `NONE` when it is blocked. Only edges whose
+/// line of sight was tested are present.
+type EdgeMap = HashMap<u32, u32, BuildHasherDefault<PairHasher>>;
+
+/// An expansion that has handled the successors whose lower bound is at most `done_upto` and
+/// waits in the open list for the rest.
+#[derive(Clone, Copy, Debug)]
+struct Resume {
+    node: u32,
+    g: f64,
+    done_upto: f64,
 }
 
 /// Per-query A* state, reused between queries (reset by stamps, not by clearing).
@@ -139,6 +120,13 @@ struct Search {
     /// Tangent to the goal per `(circle, direction)`, computed on first use in the query.
     goal_stamp: Vec<u32>,
     goal_edges: Vec<Option<Tangent>>,
+    /// Paused expansions, indexed by the `RESUME` open-list entries.
+    resume: Vec<Resume>,
+    /// Dedup stamps of candidate circles within one expansion round.
+    mark: Vec<u32>,
+    mark_stamp: u32,
+    /// Per circle: the query stamp when it was first given new surfing edges (statistics).
+    expanded: Vec<u32>,
     from: Point2,
     to: Point2,
 }
@@ -149,6 +137,7 @@ impl Search {
         if self.stamp == 0 {
             self.node_stamp.iter_mut().for_each(|s| *s = 0);
             self.goal_stamp.iter_mut().for_each(|s| *s = 0);
+            self.expanded.iter_mut().for_each(|s| *s = 0);
             self.stamp = 1;
         }
         self.grow(nodes);
@@ -156,7 +145,10 @@ impl Search {
         self.start_edges.resize(2 * circles, zero);
         self.goal_stamp.resize(2 * circles, 0);
         self.goal_edges.resize(2 * circles, None);
+        self.mark.resize(circles, 0);
+        self.expanded.resize(circles, 0);
         self.heap.clear();
+        self.resume.clear();
         self.from = from;
         self.to = to;
     }
@@ -168,6 +160,16 @@ impl Search {
             self.parent.resize(nodes, NONE);
             self.closed.resize(nodes, false);
         }
+    }
+
+    /// A fresh stamp for deduplicating candidate circles.
+    fn next_mark(&mut self) -> u32 {
+        self.mark_stamp = self.mark_stamp.wrapping_add(1);
+        if self.mark_stamp == 0 {
+            self.mark.iter_mut().for_each(|s| *s = 0);
+            self.mark_stamp = 1;
+        }
+        self.mark_stamp
     }
 
     fn g_of(&self, node: u32) -> f64 {
@@ -198,15 +200,30 @@ impl Search {
 #[derive(Clone, Debug)]
 pub struct CirclePlanner {
     world: World,
-    /// Per circle: its index in `cached`, or `NONE` before its edges are computed.
-    slot_of: Vec<u32>,
-    cached: Vec<CachedCircle>,
+    /// Per circle and direction of departure (`2·circle + direction bit`): its slot in
+    /// `tested`, or `NONE` before any of its surfing edges was tested.
+    tested_slot: Vec<u32>,
+    /// The surfing edges tested so far, per circle and direction, for this and later queries.
+    tested: Vec<EdgeMap>,
     /// Every cached surfing edge; arrival node id = `2 + 2n + index`.
     edges: Vec<SurfEdge>,
-    seen: Seen,
     search: Search,
     stats: SearchStats,
-    scratch: Vec<SurfEdge>,
+    /// Candidate circles of the current expansion round.
+    targets: Vec<u32>,
+    /// Sweeps: per bin of departure angle, a length beyond which every tangent ray of the bin
+    /// is blocked; the candidates with their distance and direction from the circle's centre;
+    /// bucket counts.
+    bins: Vec<f64>,
+    order: Vec<(f64, f64, u32)>,
+    sorted: Vec<(f64, f64, u32)>,
+    buckets: Vec<u32>,
+    /// Rounds with more candidates than this sweep (`SWEEP_FROM`; tests lower it).
+    sweep_from: usize,
+    /// Sweeps that stopped before their last candidate, and candidates their bins skipped
+    /// (for tests).
+    sweeps_stopped: u64,
+    sweep_skipped: u64,
 }
 
 impl CirclePlanner {
@@ -216,13 +233,19 @@ impl CirclePlanner {
         let n = world.circles.len();
         Ok(CirclePlanner {
             world,
-            slot_of: vec![NONE; n],
-            cached: Vec::new(),
+            tested_slot: vec![NONE; 2 * n],
+            tested: Vec::new(),
             edges: Vec::new(),
-            seen: Seen::default(),
             search: Search::default(),
             stats: SearchStats::default(),
-            scratch: Vec::new(),
+            targets: Vec::new(),
+            bins: Vec::new(),
+            order: Vec::new(),
+            sorted: Vec::new(),
+            buckets: Vec::new(),
+            sweep_from: SWEEP_FROM,
+            sweeps_stopped: 0,
+            sweep_skipped: 0,
         })
     }
 
@@ -243,8 +266,8 @@ impl CirclePlanner {
 
     /// Forgets the cached surfing edges (to measure queries from a cold start).
     pub fn clear_cache(&mut self) {
-        self.slot_of.iter_mut().for_each(|s| *s = NONE);
-        self.cached.clear();
+        self.tested_slot.iter_mut().for_each(|s| *s = NONE);
+        self.tested.clear();
         self.edges.clear();
     }
 
@@ -262,16 +285,20 @@ impl CirclePlanner {
         self.search.relax(START, 0.0, NONE, distance(from, to));
         while let Some(entry) = self.search.heap.pop() {
             let node = entry.node;
+            if node & RESUME != 0 {
+                let resume = self.search.resume[(node & !RESUME) as usize];
+                self.expand(resume.node, resume.g, Some((resume.done_upto, entry.f)));
+                continue;
+            }
             if self.search.closed[node as usize] || entry.g > self.search.g[node as usize] {
                 continue;
             }
             self.search.closed[node as usize] = true;
             self.stats.nodes_expanded += 1;
-            match node {
-                GOAL => return Ok(self.reconstruct()),
-                START => self.expand_start(),
-                _ => self.expand_arrival(node, entry.g),
+            if node == GOAL {
+                return Ok(self.reconstruct());
             }
+            self.expand(node, entry.g, None);
         }
         Err(PathError::NoPath)
     }
@@ -292,36 +319,276 @@ impl CirclePlanner {
         }
     }
 
-    fn expand_start(&mut self) {
+    /// One round of expanding `node` (the start or an arrival, reached at cost `g`): relaxes the
+    /// successors through the circles whose lower bound lies in this round's range and queues a
+    /// resume entry for the rest. `resumed` is the previous round's upper end and the resume
+    /// entry's key; `None` on the first round, which also relaxes the goal.
+    fn expand(&mut self, node: u32, g: f64, resumed: Option<(f64, f64)>) {
+        let goal = self.search.to;
+        let arrival = (node != START).then(|| self.arrival(node));
+        let (own, point) = arrival.map_or((NONE, self.search.from), |a| (a.circle, a.tangent.to));
+        let h = distance(point, goal);
+        // First round: successors within half the largest obstacle radius of the node's own f
+        // (never less than rounding could swallow); each later round at least doubles the
+        // margin over it.
+        let step = (0.5 * self.world.max_radius).max(1e-9 * (1.0 + g.abs() + h));
+        let (lo, hi) = match resumed {
+            None => {
+                match arrival {
+                    None => self.relax_straight(),
+                    Some(a) => self.relax_goal(node, g, &a),
+                }
+                (f64::NEG_INFINITY, g + h + step)
+            }
+            Some((done, key)) => (done, key.max(done) + (done - g - h).max(step)),
+        };
+        // Rounding must not lift a bound over a true cost.
+        let margin = 1e-9 * (1.0 + g.abs() + h);
+        let stamp = self.search.next_mark();
+        let mut targets = std::mem::take(&mut self.targets);
+        targets.clear();
+        let mark = &mut self.search.mark;
+        // An edge within this round's bound ends at a point `q` with `|P − q| + |q − goal|`
+        // at most `hi − g`, and the cell holding `q` lists the circle `q` lies on.
+        let reach = hi - g + 2.0 * margin;
+        let every_cell = self.world.grid.visit_ellipse(point, goal, reach, |k| {
+            if mark[k as usize] != stamp {
+                mark[k as usize] = stamp;
+                targets.push(k);
+            }
+        });
+        let mut deferred = f64::INFINITY;
+        let mut complete = every_cell;
+        if targets.len() > self.sweep_from {
+            complete &= self.sweep(node, g, arrival.as_ref(), &targets, (lo, hi, margin), &mut deferred);
+        } else {
+            for &j in &targets {
+                if j != own {
+                    deferred = deferred.min(self.consider(node, g, arrival.as_ref(), j, (lo, hi, margin), false));
+                }
+            }
+        }
+        self.targets = targets;
+        if !(complete && deferred == f64::INFINITY) {
+            // Unvisited cells hold only circles bounded above `hi`; the circles a sweep did not
+            // reach have their edges of this round blocked.
+            let key = if complete { deferred } else { hi };
+            let index = self.search.resume.len() as u32;
+            self.search.resume.push(Resume { node, g, done_upto: hi });
+            self.search.heap.push(Entry { f: key, g, node: RESUME | index });
+        }
+    }
+
+    /// Relaxes the edges of this round (`(lo, hi]` with the rounding margin) through circle `j`;
+    /// returns the smallest bound left for a later round. With `use_bins`, edges the blocking
+    /// bins prove blocked are skipped.
+    fn consider(
+        &mut self,
+        node: u32,
+        g: f64,
+        arrival: Option<&Arrival>,
+        j: u32,
+        (lo, hi, margin): (f64, f64, f64),
+        use_bins: bool,
+    ) -> f64 {
+        let goal = self.search.to;
+        let point = arrival.map_or(self.search.from, |a| a.tangent.to);
+        let c = self.world.circles[j as usize];
+        // Any path through a tangent point on circle j costs at least this.
+        let bound = g + through_circle(point, goal, &c, hi - g + margin) - margin;
+        if bound > hi {
+            return bound;
+        }
+        // Each edge has its own, tighter bound: it may fall in an earlier or a later round.
+        match arrival {
+            None => self.relax_from_start(j, lo, hi, margin, use_bins),
+            Some(a) => self.relax_hugging(node, g, a, j, lo, hi, margin, use_bins),
+        }
+    }
+
+    /// Visits the candidates nearest first (by buckets one grid cell wide), recording each as
+    /// a blocker of the departure-angle bins; skips candidates the bins prove invisible and
+    /// stops once every bin that an edge of this round beyond the visited distance could use is
+    /// blocked sooner. Returns whether every candidate was visited.
+    fn sweep(
+        &mut self,
+        node: u32,
+        g: f64,
+        arrival: Option<&Arrival>,
+        targets: &[u32],
+        (lo, hi, margin): (f64, f64, f64),
+        deferred: &mut f64,
+    ) -> bool {
+        let goal = self.search.to;
+        let (own, origin, radius, s) = match arrival {
+            None => (NONE, self.search.from, 0.0, 1.0),
+            Some(a) => {
+                let c = self.world.circles[a.circle as usize];
+                (a.circle, c.center, c.radius, a.dir)
+            }
+        };
+        let width = self.world.grid.cell_size();
+        let mut order = std::mem::take(&mut self.order);
+        order.clear();
+        for &j in targets {
+            if j != own {
+                let centre = self.world.circles[j as usize].center;
+                order.push((distance(origin, centre), 0.0, j));
+            }
+        }
+        // Counting sort into buckets of distance.
+        let bucket = |d: f64| ((d / width) as usize).min(1 << 16);
+        let mut counts = std::mem::take(&mut self.buckets);
+        counts.clear();
+        counts.resize(order.iter().map(|o| bucket(o.0)).max().unwrap_or(0) + 2, 0);
+        for o in &order {
+            counts[bucket(o.0) + 1] += 1;
+        }
+        for b in 1..counts.len() {
+            counts[b] += counts[b - 1];
+        }
+        let mut sorted = std::mem::take(&mut self.sorted);
+        sorted.clear();
+        sorted.resize(order.len(), (0.0, 0.0, 0));
+        for &o in &order {
+            let slot = &mut counts[bucket(o.0)];
+            sorted[*slot as usize] = o;
+            *slot += 1;
+        }
+        self.bins.clear();
+        self.bins.resize(BINS, f64::INFINITY);
+        let rmax = self.world.max_radius;
+        let mut start = 0;
+        let mut complete = true;
+        while start < sorted.len() {
+            let b = bucket(sorted[start].0);
+            let end = start + sorted[start..].iter().take_while(|o| bucket(o.0) == b).count();
+            for o in &mut sorted[start..end] {
+                let c = self.world.circles[o.2 as usize];
+                o.1 = (c.center[1] - origin[1]).atan2(c.center[0] - origin[0]);
+                add_blocker(&mut self.bins, radius, &c, (o.0, o.1), s, self.world.eps);
+            }
+            for &(d, centre, j) in &sorted[start..end] {
+                let target = self.world.circles[j as usize];
+                if d > 0.0 {
+                    // Every tangent to this circle is at least this long and leaves from a
+                    // departure angle in the range below.
+                    let shortest = (d * d - (radius + target.radius).powi(2)).max(0.0).sqrt() * (1.0 - 1e-9);
+                    let near = ((radius + target.radius) / d).clamp(-1.0, 1.0).acos();
+                    let far = ((radius - target.radius) / d).clamp(-1.0, 1.0).acos();
+                    let (x0, x1) = if s > 0.0 { (centre - far, centre - near) } else { (centre + near, centre + far) };
+                    if !may_see(&self.bins, x0 - 1e-9, x1 + 1e-9, shortest) {
+                        self.sweep_skipped += 1;
+                        continue;
+                    }
+                }
+                *deferred = deferred.min(self.consider(node, g, arrival, j, (lo, hi, margin), true));
+            }
+            start = end;
+            // Every candidate closer than this has been visited.
+            let rho = (b + 1) as f64 * width * (1.0 - 1e-12);
+            if start < sorted.len() {
+                if let Some(forever) = beyond_sight(&self.bins, origin, radius, s, rho, rmax, hi - g + margin, goal) {
+                    // Blocked all round, the circles left are invisible for any later round too.
+                    complete = forever;
+                    self.sweeps_stopped += 1;
+                    break;
+                }
+            }
+        }
+        self.order = order;
+        self.sorted = sorted;
+        self.buckets = counts;
+        complete
+    }
+
+    /// The straight segment from the start to the goal, if unblocked.
+    fn relax_straight(&mut self) {
         let (from, to) = (self.search.from, self.search.to);
         if !self.world.segment_blocked(from, to, [NONE, NONE], &mut self.stats.circle_tests) {
             self.search.relax(GOAL, distance(from, to), START, 0.0);
         }
-        let mut out = std::mem::take(&mut self.scratch);
-        out.clear();
-        surfing_edges_from(&self.world, from, 0.0, NONE, &[1.0], &mut self.seen, &mut self.stats, &mut out);
-        for edge in &out {
-            let node = start_arrival_id(edge.to, edge.to_dir);
-            self.search.start_edges[node as usize - 2] = edge.tangent;
-            self.search.relax(node, edge.tangent.length, START, distance(edge.tangent.to, to));
-        }
-        self.scratch = out;
     }
 
-    fn expand_arrival(&mut self, node: u32, g: f64) {
-        let arrival = self.arrival(node);
+    /// The tangents from the start to circle `j` whose cost bound lies in `(lo, hi]`; returns the
+    /// smallest bound above `hi`.
+    fn relax_from_start(&mut self, j: u32, lo: f64, hi: f64, margin: f64, use_bins: bool) -> f64 {
+        let (from, goal) = (self.search.from, self.search.to);
+        let target = self.world.circles[j as usize];
+        let mut later = f64::INFINITY;
+        for sb in [1.0, -1.0] {
+            let Some(t) = tangent_points(from, 0.0, 1.0, target.center, target.radius, sb, self.world.eps, true) else {
+                continue;
+            };
+            let bound = t.length + distance(t.to, goal) - margin;
+            if bound <= lo {
+                continue;
+            }
+            if bound > hi {
+                later = later.min(bound);
+                continue;
+            }
+            if use_bins && self.bins[bin_of(t.departure_angle())] <= t.length {
+                continue;
+            }
+            self.stats.surfing_edges += 1;
+            let covered = self.world.covered(j as usize);
+            if (!covered.is_empty() && strictly_covered(t.arrival_angle(), covered))
+                || self.world.segment_blocked(t.from, t.to, [NONE, j], &mut self.stats.circle_tests)
+            {
+                continue;
+            }
+            self.stats.visible_surfing_edges += 1;
+            let node = start_arrival_id(j, sb);
+            self.search.start_edges[node as usize - 2] = t.with_angles();
+            self.search.relax(node, t.length, START, distance(t.to, goal));
+        }
+        later
+    }
+
+    /// The hugging edges from an arrival to the surfing edges leaving its circle for circle `j`
+    /// whose cost bound lies in `(lo, hi]`; returns the smallest bound above `hi`.
+    #[allow(clippy::too_many_arguments)]
+    fn relax_hugging(
+        &mut self,
+        node: u32,
+        g: f64,
+        arrival: &Arrival,
+        j: u32,
+        lo: f64,
+        hi: f64,
+        margin: f64,
+        use_bins: bool,
+    ) -> f64 {
         let circle = arrival.circle as usize;
-        let slot = self.ensure_cached(circle);
-        let (s, at) = (arrival.dir, arrival.tangent.to_angle);
-        let radius = self.world.circles[circle].radius;
-        let cached = &self.cached[slot];
-        let range = if s > 0.0 { cached.start..cached.mid } else { cached.mid..cached.end };
+        let (s, at, point) = (arrival.dir, arrival.tangent.to_angle, arrival.tangent.to);
+        let (a, b) = (self.world.circles[circle], self.world.circles[j as usize]);
         let first_cached = 2 + 2 * self.world.circles.len() as u32;
         let goal = self.search.to;
-        for e in range {
+        let mut later = f64::INFINITY;
+        for sb in [1.0, -1.0] {
+            let Some(t) = tangent_points(a.center, a.radius, s, b.center, b.radius, sb, self.world.eps, false) else {
+                continue;
+            };
+            // The arc to the departure point is at least its chord.
+            let bound = g + distance(point, t.from) + t.length + distance(t.to, goal) - margin;
+            if bound <= lo {
+                continue;
+            }
+            if bound > hi {
+                later = later.min(bound);
+                continue;
+            }
+            if use_bins && self.bins[bin_of(t.departure_angle())] <= t.length {
+                continue;
+            }
+            let e = self.surfing_edge(arrival.circle, s, j, sb, &t);
+            if e == NONE {
+                continue;
+            }
             let edge = self.edges[e as usize];
             let swept = sweep(at, edge.tangent.from_angle, s);
-            if arc_blocked(at, swept, s, &self.world.covered[circle]) {
+            if arc_blocked(at, swept, s, self.world.covered(circle)) {
                 continue;
             }
             // A path whose consecutive surfing edges cross can be shortcut: never shortest.
@@ -329,51 +596,66 @@ impl CirclePlanner {
                 continue;
             }
             self.stats.hugging_edges += 1;
-            let cost = g + radius * swept + edge.tangent.length;
+            let cost = g + a.radius * swept + edge.tangent.length;
             self.search.relax(first_cached + e, cost, node, distance(edge.tangent.to, goal));
         }
+        later
+    }
+
+    /// The hugging edge from an arrival to the tangent to the goal.
+    fn relax_goal(&mut self, node: u32, g: f64, arrival: &Arrival) {
+        let circle = arrival.circle as usize;
+        let (s, at) = (arrival.dir, arrival.tangent.to_angle);
         if let Some(last) = self.goal_tangent(circle, s) {
             let swept = sweep(at, last.from_angle, s);
-            if !arc_blocked(at, swept, s, &self.world.covered[circle])
+            if !arc_blocked(at, swept, s, self.world.covered(circle))
                 && !segments_cross(arrival.tangent.from, arrival.tangent.to, last.from, last.to)
             {
                 self.stats.hugging_edges += 1;
+                let radius = self.world.circles[circle].radius;
                 self.search.relax(GOAL, g + radius * swept + last.length, node, 0.0);
             }
         }
     }
 
-    /// Computes and caches the outgoing surfing edges of a circle; returns its cache slot.
-    fn ensure_cached(&mut self, circle: usize) -> usize {
-        if self.slot_of[circle] != NONE {
-            return self.slot_of[circle] as usize;
+    /// The index in `edges` of the surfing edge `t` from `circle` (direction `s`) to `target`
+    /// (direction `sb`), or `NONE` when it is blocked; tests line of sight on first use.
+    fn surfing_edge(&mut self, circle: u32, s: f64, target: u32, sb: f64, t: &TangentPoints) -> u32 {
+        let slot_key = 2 * circle as usize + dir_index(s);
+        let key = 2 * target + dir_index(sb) as u32;
+        let slot = self.tested_slot[slot_key];
+        if slot != NONE {
+            if let Some(&e) = self.tested[slot as usize].get(&key) {
+                return e;
+            }
         }
-        self.stats.circles_expanded += 1;
-        let mut out = std::mem::take(&mut self.scratch);
-        out.clear();
-        let c = self.world.circles[circle];
-        surfing_edges_from(
-            &self.world,
-            c.center,
-            c.radius,
-            circle as u32,
-            &[1.0, -1.0],
-            &mut self.seen,
-            &mut self.stats,
-            &mut out,
-        );
-        // Counter-clockwise departures first; stable order keeps the search deterministic.
-        out.sort_by_key(|e| dir_index(e.from_dir));
-        let start = self.edges.len() as u32;
-        let mid = start + out.iter().filter(|e| e.from_dir > 0.0).count() as u32;
-        self.edges.extend_from_slice(&out);
-        let end = self.edges.len() as u32;
-        self.scratch = out;
-        self.cached.push(CachedCircle { start, mid, end });
-        self.slot_of[circle] = (self.cached.len() - 1) as u32;
-        let nodes = self.node_count();
-        self.search.grow(nodes);
-        self.cached.len() - 1
+        if self.search.expanded[circle as usize] != self.search.stamp {
+            self.search.expanded[circle as usize] = self.search.stamp;
+            self.stats.circles_expanded += 1;
+        }
+        self.stats.surfing_edges += 1;
+        let (from_covered, to_covered) = (self.world.covered(circle as usize), self.world.covered(target as usize));
+        let e = if (!from_covered.is_empty() && strictly_covered(t.departure_angle(), from_covered))
+            || (!to_covered.is_empty() && strictly_covered(t.arrival_angle(), to_covered))
+            || self.world.segment_blocked(t.from, t.to, [circle, target], &mut self.stats.circle_tests)
+        {
+            NONE
+        } else {
+            self.stats.visible_surfing_edges += 1;
+            self.edges.push(SurfEdge { to: target, from_dir: s, to_dir: sb, tangent: t.with_angles() });
+            let nodes = self.node_count();
+            self.search.grow(nodes);
+            self.edges.len() as u32 - 1
+        };
+        let slot = if slot == NONE {
+            self.tested.push(EdgeMap::with_capacity_and_hasher(32, Default::default()));
+            self.tested_slot[slot_key] = (self.tested.len() - 1) as u32;
+            self.tested.len() - 1
+        } else {
+            slot as usize
+        };
+        self.tested[slot].insert(key, e);
+        e
     }
 
     /// The tangent from a circle (left in direction `s`) to the goal, if unblocked.
@@ -386,7 +668,7 @@ impl CirclePlanner {
         let goal = self.search.to;
         let found = tangent(c.center, c.radius, s, goal, 0.0, s, self.world.eps, true).filter(|t| {
             self.stats.surfing_edges += 1;
-            let visible = !strictly_covered(t.from_angle, &self.world.covered[circle])
+            let visible = !strictly_covered(t.from_angle, self.world.covered(circle))
                 && !self.world.segment_blocked(t.from, t.to, [circle as u32, NONE], &mut self.stats.circle_tests);
             self.stats.visible_surfing_edges += u64::from(visible);
             visible
@@ -418,95 +700,53 @@ impl CirclePlanner {
     }
 }
 
-/// Finds the unblocked surfing edges from a circle (or, with radius 0 and `own == NONE`, from a
-/// point) leaving in the given directions.
-#[allow(clippy::too_many_arguments)]
-fn surfing_edges_from(
-    world: &World,
-    origin: Point2,
-    radius: f64,
-    own: u32,
-    directions: &[f64],
-    seen: &mut Seen,
-    stats: &mut SearchStats,
-    out: &mut Vec<SurfEdge>,
-) {
-    seen.begin(world.circles.len());
-    let mut bins = std::mem::take(&mut seen.bins);
-    bins.reset(directions.len());
-    let mut cursor = world.grid.ring_cursor(origin);
-    let mut processed = 0;
-    loop {
-        let reach = world.grid.visit_ring(&mut cursor, |k| {
-            if k != own {
-                seen.insert(k);
-            }
-        });
-        for &k in &seen.list[processed..] {
-            let circle = &world.circles[k as usize];
-            let v = [circle.center[0] - origin[0], circle.center[1] - origin[1]];
-            let polar = ((v[0] * v[0] + v[1] * v[1]).sqrt(), v[1].atan2(v[0]));
-            seen.polar.push(polar);
-            add_blocker(&mut bins, world, radius, circle, polar, directions);
-        }
-        processed = seen.list.len();
-        if reach.is_infinite() || (bins.open == 0 && reach >= needed_radius(&bins, radius + world.max_radius)) {
-            break;
-        }
+/// A lower bound on `|p − q| + |q − goal|` over the points `q` of `circle`. The function is
+/// convex, so it is at least its value at the centre minus the radius times its gradient's
+/// length there, `2·cos(α/2)` for the angle `α` the centre sees `p` and `goal` under: near the
+/// segment between them (the circles that matter most) that is far tighter than the plain
+/// triangle bound `(|p − c| − r) + (|c − goal| − r)`, which is taken when larger (and alone
+/// when it already exceeds `limit`).
+fn through_circle(p: Point2, goal: Point2, circle: &Circle, limit: f64) -> f64 {
+    let c = circle.center;
+    let (to_p, to_goal) = ([p[0] - c[0], p[1] - c[1]], [goal[0] - c[0], goal[1] - c[1]]);
+    let (dp, dg) = (distance(p, c), distance(goal, c));
+    let triangle = (dp - circle.radius).max(0.0) + (dg - circle.radius).max(0.0);
+    if dp == 0.0 || dg == 0.0 || triangle > limit {
+        return triangle;
     }
-    let point = radius == 0.0;
-    for (&j, &(d, centre)) in seen.list.iter().zip(&seen.polar) {
-        let target = world.circles[j as usize];
-        if d == 0.0 {
-            continue;
-        }
-        // Every tangent to this circle is at least this long and leaves from a tangent point
-        // in the angle range below: skip the circle when all those bins are blocked sooner.
-        let shortest = (d * d - (radius + target.radius).powi(2)).max(0.0).sqrt() * (1.0 - 1e-9);
-        let near = ((radius + target.radius) / d).clamp(-1.0, 1.0).acos();
-        let far = ((radius - target.radius) / d).clamp(-1.0, 1.0).acos();
-        for &sa in directions {
-            let (x0, x1) = if sa > 0.0 { (centre - far, centre - near) } else { (centre + near, centre + far) };
-            if !bins.may_see(sa, x0 - 1e-9, x1 + 1e-9, shortest) {
-                continue;
-            }
-            for sb in [1.0, -1.0] {
-                let Some(t) = tangent(origin, radius, sa, target.center, target.radius, sb, world.eps, point) else {
-                    continue;
-                };
-                stats.surfing_edges += 1;
-                if (own != NONE && strictly_covered(t.from_angle, &world.covered[own as usize]))
-                    || strictly_covered(t.to_angle, &world.covered[j as usize])
-                    || bins.at(sa, bin_of(t.from_angle)) <= t.length
-                    || world.segment_blocked(t.from, t.to, [own, j], &mut stats.circle_tests)
-                {
-                    continue;
-                }
-                stats.visible_surfing_edges += 1;
-                out.push(SurfEdge { to: j, from_dir: sa, to_dir: sb, tangent: t });
-            }
-        }
-    }
-    seen.bins = bins;
+    let cos = (to_p[0] * to_goal[0] + to_p[1] * to_goal[1]) / (dp * dg);
+    let gradient = (2.0 + 2.0 * cos).max(0.0).sqrt();
+    triangle.max(dp + dg - circle.radius * gradient)
 }
 
-/// The distance beyond which no circle can have an unblocked tangent from the origin (all bins
-/// must be blocked).
-fn needed_radius(bins: &Bins, reach_radius: f64) -> f64 {
-    let longest = bins.blocked_within.iter().copied().filter(|b| b.is_finite()).fold(0.0, f64::max);
-    longest.hypot(reach_radius) * (1.0 + 1e-9)
+fn bin_of(angle: f64) -> usize {
+    ((angle.rem_euclid(TAU) / (TAU / BINS as f64)) as usize).min(BINS - 1)
 }
 
-/// Records, for the tangent rays of the origin circle that pass strictly within `blocker`, that
-/// they are blocked within the blocker's centre distance.
+/// Whether some bin meeting the departure-angle range `x0..x1` may hold an unblocked tangent of
+/// `length`.
+fn may_see(bins: &[f64], x0: f64, x1: f64, length: f64) -> bool {
+    if x1 - x0 >= TAU {
+        return bins.iter().any(|&b| b > length);
+    }
+    let width = TAU / BINS as f64;
+    let shift = x0.rem_euclid(TAU) - x0;
+    let first = ((x0 + shift) / width).floor() as usize;
+    let last = ((x1 + shift) / width).floor() as usize;
+    (first..=last).any(|b| bins[b % BINS] > length)
+}
+
+/// Records, for the tangent rays leaving the origin circle (radius `radius`, direction `s`)
+/// that pass strictly within `blocker`, that they are blocked within the blocker's centre
+/// distance.
 ///
-/// The tangent ray at angle φ (tangent point `origin + R·n(φ)`, direction `±rot90(n)`) passes
-/// the blocker's centre at offset `ρ·cos(φ − ψ) − R` from its line, at distance `ρ·|sin(φ − ψ)|
-/// <= ρ` along it, in front of the tangent point when `φ − ψ` has the right sign. The radius is
-/// shrunk a little so that "blocked here" implies the line-of-sight test says blocked too.
-fn add_blocker(bins: &mut Bins, world: &World, radius: f64, blocker: &Circle, polar: (f64, f64), directions: &[f64]) {
-    let (rho, centre) = polar;
-    let reach = blocker.radius * (1.0 - 1e-9) - 2.0 * world.eps;
+/// The tangent ray at departure angle φ (tangent point `origin + R·n(φ)`, direction
+/// `s·rot90(n(φ))`) passes the blocker's centre (polar `(ρ, ψ)`) at offset `ρ·cos(φ − ψ) − R`
+/// from its line, at distance `ρ·|sin(φ − ψ)| <= ρ` along it, in front of the tangent point
+/// when `φ − ψ` has the sign of `−s`. The radius is shrunk a little so that "blocked here"
+/// implies the line-of-sight test says blocked too.
+fn add_blocker(bins: &mut [f64], radius: f64, blocker: &Circle, (rho, centre): (f64, f64), s: f64, eps: f64) {
+    let reach = blocker.radius * (1.0 - 1e-9) - 2.0 * eps;
     if rho == 0.0 || reach <= 0.0 {
         return;
     }
@@ -518,24 +758,73 @@ fn add_blocker(bins: &mut Bins, world: &World, radius: f64, blocker: &Circle, po
     if far <= near {
         return;
     }
-    for &s in directions {
-        let x0 = if s > 0.0 { centre - far } else { centre + near };
-        // Bins scaled to integers: bin b spans [b, b + 1).
-        let scale = BINS as f64 / TAU;
-        let x0 = x0.rem_euclid(TAU) * scale;
-        let x1 = x0 + (far - near) * scale;
-        // Bins lying strictly inside (x0, x1).
-        let first = x0.floor() as usize + 1;
-        let end = (x1.ceil() as usize).saturating_sub(1);
-        for b in first..end {
-            bins.lower(s, b % BINS, rho);
-        }
+    let x0 = if s > 0.0 { centre - far } else { centre + near };
+    // Bins scaled to integers: bin b spans [b, b + 1); only bins strictly inside count.
+    let scale = BINS as f64 / TAU;
+    let x0 = x0.rem_euclid(TAU) * scale;
+    let x1 = x0 + (far - near) * scale;
+    let first = x0.floor() as usize + 1;
+    let end = (x1.ceil() as usize).saturating_sub(1);
+    for b in first..end {
+        let slot = &mut bins[b % BINS];
+        *slot = slot.min(rho);
     }
+}
+
+/// Whether no edge of the round can leave the origin circle unblocked towards a circle whose
+/// centre is at least `rho` away: `Some(true)` when every bin is blocked soon enough (no edge
+/// of any round can), `Some(false)` when only those the round's ellipse allows are, `None`
+/// otherwise. Such an edge is at least `L = sqrt(ρ² − (R + r_max)²)` long
+/// and ends at a point `q` at least `ρ − r_max` from the origin with `|q − O| + |q − goal|` at
+/// most `sum + R` (`sum` bounds the way from the node's point, which is within `R` of the
+/// origin). Those points lie within `acos κ` of the goal's direction, `κ = (D² − S² + 2St) /
+/// 2tD` (`t = ρ − r_max`, `S = sum + R`, `D` the goal's distance: the law of cosines, worst at
+/// the smallest `t`), and the departure angle is `s·(π/2 − atan(R/L'))` behind the direction of
+/// `q` (`L' >= L` the edge's length). Every bin of that range must be blocked within `L`.
+#[allow(clippy::too_many_arguments)]
+fn beyond_sight(
+    bins: &[f64],
+    origin: Point2,
+    radius: f64,
+    s: f64,
+    rho: f64,
+    rmax: f64,
+    sum: f64,
+    goal: Point2,
+) -> Option<bool> {
+    let t = rho - rmax;
+    let shortest2 = rho * rho - (radius + rmax).powi(2);
+    let to_goal = [goal[0] - origin[0], goal[1] - origin[1]];
+    let d = distance(origin, goal);
+    if t <= 0.0 || shortest2 <= 0.0 || d == 0.0 {
+        return None;
+    }
+    let shortest = shortest2.sqrt() * (1.0 - 1e-9);
+    let reach = (sum + radius) * (1.0 + 1e-12);
+    let kappa = (d * d - reach * reach + 2.0 * reach * t) / (2.0 * t * d) - 1e-12;
+    if kappa > 1.0 {
+        return Some(false);
+    }
+    let all_round = kappa <= -1.0;
+    let (x0, x1) = if all_round {
+        (0.0, TAU)
+    } else {
+        let half = kappa.acos();
+        let theta = to_goal[1].atan2(to_goal[0]);
+        let widen = (radius / shortest).atan();
+        if s > 0.0 {
+            (theta - half - FRAC_PI_2, theta + half - FRAC_PI_2 + widen)
+        } else {
+            (theta - half + FRAC_PI_2 - widen, theta + half + FRAC_PI_2)
+        }
+    };
+    (!may_see(bins, x0 - 1e-9, x1 + 1e-9, shortest)).then_some(all_round)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::circles::EagerPlanner;
 
     struct Rng(u64);
     impl Rng {
@@ -547,95 +836,80 @@ mod tests {
         }
     }
 
-    /// Every unblocked tangent from `origin`, by testing all candidates against all circles.
-    fn brute_force(world: &World, origin: Point2, radius: f64, own: u32, directions: &[f64]) -> Vec<(u32, i8, i8)> {
-        let mut found = Vec::new();
-        for (j, target) in world.circles.iter().enumerate() {
-            if j as u32 == own {
-                continue;
-            }
-            for &sa in directions {
-                for sb in [1.0, -1.0] {
-                    let Some(t) =
-                        tangent(origin, radius, sa, target.center, target.radius, sb, world.eps, radius == 0.0)
-                    else {
-                        continue;
-                    };
-                    let endpoints_free = (own == NONE || !strictly_covered(t.from_angle, &world.covered[own as usize]))
-                        && !strictly_covered(t.to_angle, &world.covered[j]);
-                    let clear = world.circles.iter().enumerate().all(|(k, c)| {
-                        k == j
-                            || k as u32 == own
-                            || super::super::geometry::point_segment_distance2(c.center, t.from, t.to)
-                                >= (c.radius - world.eps).max(0.0).powi(2)
-                    });
-                    if endpoints_free && clear {
-                        found.push((j as u32, sa as i8, sb as i8));
-                    }
-                }
+    /// A start walled in by a closed ring, with many circles outside: the sweeps stop at the
+    /// ring in every direction, and the search must still end (no path out; paths inside).
+    #[test]
+    fn swept_search_ends_inside_a_closed_ring() {
+        let mut rng = Rng(99);
+        let mut circles: Vec<Circle> = (0..48)
+            .map(|k| {
+                let a = k as f64 * TAU / 48.0;
+                Circle { center: [12.0 * a.cos(), 12.0 * a.sin()], radius: 1.2 }
+            })
+            .collect();
+        while circles.len() < 110 {
+            let c = Circle { center: [rng.uniform(-40.0, 40.0), rng.uniform(-40.0, 40.0)], radius: 0.8 };
+            if distance(c.center, [0.0, 0.0]) > 16.0 {
+                circles.push(c);
             }
         }
-        found.sort_unstable();
-        found
+        let mut eager = EagerPlanner::new(&circles, 0.1).unwrap();
+        for sweep_from in [0, SWEEP_FROM] {
+            let mut lazy = CirclePlanner::new(&circles, 0.1).unwrap();
+            lazy.sweep_from = sweep_from;
+            assert_eq!(lazy.find_path([0.0, 0.0], [30.0, 1.0]), Err(PathError::NoPath));
+            assert_eq!(lazy.find_path([30.0, 1.0], [0.0, 0.0]), Err(PathError::NoPath));
+            let inside = lazy.find_path([-5.0, 1.0], [6.0, -2.0]).unwrap().length;
+            assert!((inside - eager.find_path([-5.0, 1.0], [6.0, -2.0]).unwrap().length).abs() < 1e-9);
+            let outside = lazy.find_path([-30.0, 0.0], [30.0, 2.0]).unwrap().length;
+            assert!((outside - eager.find_path([-30.0, 0.0], [30.0, 2.0]).unwrap().length).abs() < 1e-9);
+        }
     }
 
-    fn pruned(world: &World, origin: Point2, radius: f64, own: u32, directions: &[f64]) -> Vec<(u32, i8, i8)> {
-        let (mut seen, mut stats, mut out) = (Seen::default(), SearchStats::default(), Vec::new());
-        surfing_edges_from(world, origin, radius, own, directions, &mut seen, &mut stats, &mut out);
-        let mut found: Vec<_> = out.iter().map(|e| (e.to, e.from_dir as i8, e.to_dir as i8)).collect();
-        found.sort_unstable();
-        found
-    }
-
-    /// The ring search, the blocking bins and the early stop must find exactly the tangents a
-    /// brute-force scan finds, from circles and from points, in dense and sparse worlds.
+    /// Every round swept (nearest first, blocking bins, early stop), in sparse and dense,
+    /// separate and overlapping forests: the same lengths as the eager reference, and the sweep
+    /// must actually stop early and skip candidates.
     #[test]
-    fn pruned_tangents_equal_brute_force() {
+    fn swept_rounds_match_eager() {
         let mut rng = Rng(0x2545f4914f6cdd1d);
-        for round in 0..12 {
-            let n = 40 + 20 * round;
-            let side = 8.0 + (n as f64).sqrt() * if round % 2 == 0 { 2.0 } else { 3.5 };
-            let circles: Vec<Circle> = (0..n)
-                .map(|_| Circle {
-                    center: [rng.uniform(0.0, side), rng.uniform(0.0, side)],
-                    radius: rng.uniform(0.3, 1.5),
-                })
-                .collect();
-            let world = World::new(&circles, 0.1).unwrap();
-            for i in (0..world.circles.len()).step_by(3) {
-                let c = world.circles[i];
-                let expected = brute_force(&world, c.center, c.radius, i as u32, &[1.0, -1.0]);
-                assert_eq!(
-                    pruned(&world, c.center, c.radius, i as u32, &[1.0, -1.0]),
-                    expected,
-                    "round {round} circle {i}"
-                );
-            }
-            for _ in 0..20 {
-                let p = [rng.uniform(-2.0, side + 2.0), rng.uniform(-2.0, side + 2.0)];
-                if world.check_point(p).unwrap().is_some() {
-                    continue;
+        let (mut stopped, mut skipped, mut checked) = (0, 0, 0);
+        for round in 0..60 {
+            let n = 20 + (round % 6) * 12;
+            let side = 6.0 + (n as f64).sqrt() * if round % 2 == 0 { 2.0 } else { 3.5 };
+            let overlapping = round % 3 == 0;
+            let mut circles: Vec<Circle> = Vec::new();
+            while circles.len() < n {
+                let c =
+                    Circle { center: [rng.uniform(0.0, side), rng.uniform(0.0, side)], radius: rng.uniform(0.3, 1.5) };
+                let clear = circles.iter().all(|o| distance(o.center, c.center) > o.radius + c.radius + 0.05);
+                if overlapping || clear {
+                    circles.push(c);
                 }
-                assert_eq!(pruned(&world, p, 0.0, NONE, &[1.0]), brute_force(&world, p, 0.0, NONE, &[1.0]));
             }
+            let agent = rng.uniform(0.0, 0.3);
+            let mut swept = CirclePlanner::new(&circles, agent).unwrap();
+            swept.sweep_from = 0;
+            let mut eager = EagerPlanner::new(&circles, agent).unwrap();
+            for _ in 0..8 {
+                let mut free = || loop {
+                    let p = [rng.uniform(-1.0, side + 1.0), rng.uniform(-1.0, side + 1.0)];
+                    if swept.world.check_point(p).unwrap().is_none() {
+                        return p;
+                    }
+                };
+                let (from, to) = (free(), free());
+                let lazy = swept.find_path(from, to).map(|p| p.length);
+                let reference = eager.find_path(from, to).map(|p| p.length);
+                match (&lazy, &reference) {
+                    (Ok(a), Ok(b)) => assert!((a - b).abs() <= 1e-9 * (1.0 + b), "round {round}: {a} vs {b}"),
+                    _ => assert_eq!(lazy, reference, "round {round}"),
+                }
+                checked += 1;
+            }
+            stopped += swept.sweeps_stopped;
+            skipped += swept.sweep_skipped;
         }
-    }
-
-    /// A circle walled in by a ring with one gap sees the far side only through the gap.
-    #[test]
-    fn tangents_through_a_gap_in_a_ring() {
-        let mut circles = vec![Circle { center: [0.0, 0.0], radius: 1.0 }];
-        for k in 2..15 {
-            let a = k as f64 * TAU / 16.0;
-            circles.push(Circle { center: [5.0 * a.cos(), 5.0 * a.sin()], radius: 1.3 });
-        }
-        // A wide wall of circles behind the gap catches every ray that leaves through it.
-        for k in -8..=8 {
-            circles.push(Circle { center: [40.0, k as f64 * 3.0], radius: 1.6 });
-        }
-        let world = World::new(&circles, 0.0).unwrap();
-        let expected = brute_force(&world, [0.0, 0.0], 1.0, 0, &[1.0, -1.0]);
-        assert!(expected.iter().any(|e| e.0 >= 16), "some wall circle is visible through the gap");
-        assert_eq!(pruned(&world, [0.0, 0.0], 1.0, 0, &[1.0, -1.0]), expected);
+        assert_eq!(checked, 480);
+        assert!(stopped > 100 && skipped > 1000, "sweeps stopped early {stopped} times, skipped {skipped} circles");
     }
 }

@@ -6,8 +6,9 @@
 //! Minkowski inflation: every obstacle grows by it and the agent becomes a point.
 //!
 //! [`CirclePlanner`] runs A* (straight-line heuristic) over that graph, generating edges lazily:
-//! a circle's outgoing surfing edges are computed the first time a path arrives on it and cached
-//! for later queries. Nodes are copies of a tangent point per direction of travel (clockwise or
+//! an expansion only looks at the circles its successors could reach within the current A*
+//! cost bound (an ellipse towards the goal) and comes back for the others if the bound grows;
+//! the surfing edges it finds are cached for later expansions and queries. Nodes are copies of a tangent point per direction of travel (clockwise or
 //! counter-clockwise); a hugging edge keeps the direction the path arrived with, so paths with
 //! cusps never enter the graph. [`EagerPlanner`] builds the whole graph up front and runs
 //! Dijkstra; it is the reference the lazy planner is tested against.
@@ -105,8 +106,9 @@ pub enum PathError {
 /// Work counters of the last query (for benchmarks and tuning).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct SearchStats {
-    /// Candidate surfing edges (tangents) whose geometry was computed, including the ones found
-    /// blocked; for the lazy planner only those computed during this query (not cached ones).
+    /// Candidate surfing edges (tangents) tested for visibility, including the ones found
+    /// blocked; for the lazy planner only those first tested during this query (not cached
+    /// ones, nor the many its cost bounds and blocking bins rule out without a test).
     pub surfing_edges: u64,
     /// Of those, the ones that passed line of sight and entered the graph.
     pub visible_surfing_edges: u64,
@@ -116,6 +118,6 @@ pub struct SearchStats {
     pub circle_tests: u64,
     /// Nodes taken off the open list.
     pub nodes_expanded: u64,
-    /// Circles whose outgoing surfing edges were computed during this query.
+    /// Circles with outgoing surfing edges first tested during this query (lazy planner).
     pub circles_expanded: u64,
 }

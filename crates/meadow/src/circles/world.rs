@@ -1,10 +1,11 @@
 //! The obstacle set as the planners see it: inflated by the agent radius, circles inside other
 //! circles dropped, each circle's arcs covered by overlapping neighbours, and the grid index.
 
-use super::geometry::{covered_arc, CoveredArc};
+use super::geometry::{covered_arc, distance, CoveredArc};
 use super::index::Grid;
 use super::{Circle, CirclesError, PathError};
 use crate::geom::Point2;
+use std::sync::OnceLock;
 
 #[derive(Clone, Debug)]
 pub(crate) struct World {
@@ -12,8 +13,9 @@ pub(crate) struct World {
     pub circles: Vec<Circle>,
     /// For each kept circle, its index in the caller's list.
     pub original: Vec<usize>,
-    /// For each kept circle, the arcs of its boundary inside or touching other circles.
-    pub covered: Vec<Vec<CoveredArc>>,
+    /// For each kept circle, the arcs of its boundary inside or touching other circles; found on
+    /// first use (a query touches few circles), see [`World::covered`].
+    covered: Vec<OnceLock<Vec<CoveredArc>>>,
     pub grid: Grid,
     pub max_radius: f64,
     /// Contact tolerance (metres): circles closer than this touch; a segment must come closer
@@ -54,42 +56,59 @@ impl World {
                 !all_grid.items_at(c.center).iter().any(|&k| {
                     let k = k as usize;
                     let other = &all[k];
-                    let d = (other.center[0] - c.center[0]).hypot(other.center[1] - c.center[1]);
+                    let d = distance(other.center, c.center);
                     k != i && d + c.radius <= other.radius + eps && (d + other.radius > c.radius + eps || k < i)
                 })
             })
             .collect();
-        let mut circles = Vec::new();
-        let mut original = Vec::new();
-        for (i, &(index, c)) in inflated.iter().enumerate() {
-            if keep[i] {
-                circles.push(c);
-                original.push(index);
+        let (circles, original, grid) = if keep.iter().all(|&k| k) {
+            // Nothing dropped (the usual case): the grid is already built.
+            (all, inflated.iter().map(|&(index, _)| index).collect(), all_grid)
+        } else {
+            let mut circles = Vec::new();
+            let mut original = Vec::new();
+            for (i, &(index, c)) in inflated.iter().enumerate() {
+                if keep[i] {
+                    circles.push(c);
+                    original.push(index);
+                }
             }
-        }
-        let grid = Grid::new(&circles, eps);
+            let grid = all_grid.retain(&keep);
+            (circles, original, grid)
+        };
         let max_radius = circles.iter().map(|c| c.radius).fold(0.0, f64::max);
-        let covered = circles
-            .iter()
-            .enumerate()
-            .map(|(i, c)| {
-                let mut neighbours = Vec::new();
-                let lo = [c.center[0] - c.radius - eps, c.center[1] - c.radius - eps];
-                let hi = [c.center[0] + c.radius + eps, c.center[1] + c.radius + eps];
-                grid.items_in_box(lo, hi, |k| neighbours.push(k));
-                neighbours.sort_unstable();
-                neighbours.dedup();
-                neighbours
-                    .into_iter()
-                    .filter(|&k| k as usize != i)
-                    .filter_map(|k| {
-                        let other = &circles[k as usize];
-                        covered_arc(c.center, c.radius, other.center, other.radius, eps)
-                    })
-                    .collect()
-            })
-            .collect();
+        let covered = (0..circles.len()).map(|_| OnceLock::new()).collect();
         Ok(World { circles, original, covered, grid, max_radius, eps, agent_radius })
+    }
+
+    /// The arcs of circle `i`'s boundary inside or touching other circles (computed on first
+    /// use).
+    pub(crate) fn covered(&self, i: usize) -> &[CoveredArc] {
+        self.covered[i].get_or_init(|| {
+            let c = &self.circles[i];
+            let eps = self.eps;
+            let mut neighbours = Vec::new();
+            let lo = [c.center[0] - c.radius - eps, c.center[1] - c.radius - eps];
+            let hi = [c.center[0] + c.radius + eps, c.center[1] + c.radius + eps];
+            self.grid.items_in_box(lo, hi, |k| {
+                let other = &self.circles[k as usize];
+                let (dx, dy) = (other.center[0] - c.center[0], other.center[1] - c.center[1]);
+                let reach = c.radius + other.radius + eps;
+                // Only overlapping or touching neighbours cover part of the boundary.
+                if k as usize != i && dx * dx + dy * dy <= reach * reach * (1.0 + 1e-12) {
+                    neighbours.push(k);
+                }
+            });
+            neighbours.sort_unstable();
+            neighbours.dedup();
+            neighbours
+                .iter()
+                .filter_map(|&k| {
+                    let other = &self.circles[k as usize];
+                    covered_arc(c.center, c.radius, other.center, other.radius, eps)
+                })
+                .collect()
+        })
     }
 
     /// Checks that a query point is finite and not strictly inside an inflated obstacle; on
@@ -105,7 +124,7 @@ impl World {
             .copied()
             .find(|&k| {
                 let c = &self.circles[k as usize];
-                (c.center[0] - p[0]).hypot(c.center[1] - p[1]) < c.radius - self.eps
+                distance(c.center, p) < c.radius - self.eps
             })
             .map(|k| self.original[k as usize]))
     }
