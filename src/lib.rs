@@ -180,7 +180,8 @@ pub fn height_at(mesh: &NavMesh, poly: usize, p: Point2) -> f64 {
 
 /// Pairs of polygons whose interiors overlap in XZ, except polygons of different layers whose
 /// surfaces are more than the mesh's `max_climb` apart everywhere over the overlap (one floor
-/// above another); bounding boxes prune the quadratic scan.
+/// above another) or whose overlap is a sliver narrower than a bake grid unit (layers meeting
+/// at a seam); bounding boxes prune the quadratic scan.
 pub fn overlapping_pairs(mesh: &NavMesh) -> Vec<(usize, usize)> {
     let climb = mesh.settings().max_climb;
     let rings: Vec<Vec<Point2>> = (0..mesh.polygon_count()).map(|i| ring(mesh, i)).collect();
@@ -208,7 +209,21 @@ pub fn overlapping_pairs(mesh: &NavMesh) -> Vec<(usize, usize)> {
             }
             overlap = out;
         }
-        !overlap.is_empty() && overlap.iter().all(|&q| (height_at(mesh, i, q) - height_at(mesh, j, q)).abs() > climb)
+        if overlap.len() < 3 {
+            return true;
+        }
+        // Layers are computed apart: where they meet at a seam, rounding to the bake grid may
+        // leave a sliver of overlap narrower than one grid unit (area below perimeter × unit).
+        let area = geom::signed_area(&overlap).abs();
+        let perimeter: f64 = (0..overlap.len())
+            .map(|k| {
+                let (a, b) = (overlap[k], overlap[(k + 1) % overlap.len()]);
+                ((b[0] - a[0]).powi(2) + (b[1] - a[1]).powi(2)).sqrt()
+            })
+            .sum();
+        let unit = meadow_bake::region::GRID_SCALE.recip();
+        area <= perimeter * unit
+            || overlap.iter().all(|&q| (height_at(mesh, i, q) - height_at(mesh, j, q)).abs() > climb)
     };
     let boxes: Vec<[f64; 4]> = rings
         .iter()

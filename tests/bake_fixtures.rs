@@ -262,8 +262,9 @@ fn real_levels_bake_valid() {
         eprintln!("SKIPPED real_levels_bake_valid: ../shared is absent");
         return;
     };
-    for name in ["collision-world.glb", "navcat-proto-level.glb"] {
-        let path = shared.join("levels/gltf").join(name);
+    for name in ["gltf/collision-world.glb", "gltf/navcat-proto-level.glb", "recast/nav_test.glb", "recast/dungeon.glb"]
+    {
+        let path = shared.join("levels").join(name);
         let mesh = bake(&path, &BakeSettings::DEFAULT);
         assert!(mesh.polygon_count() > 100, "{name}");
         assert_eq!(NavMesh::from_bytes(&mesh.to_bytes()).unwrap(), mesh);

@@ -26,8 +26,9 @@ use crate::grid::{triangle_box, BoxGrid};
 use crate::layers;
 use crate::progress::{Progress, Stage};
 use i_overlay::core::fill_rule::FillRule;
-use i_overlay::core::overlay::{Overlay, ShapeType};
+use i_overlay::core::overlay::{IntOverlayOptions, Overlay, ShapeType};
 use i_overlay::core::overlay_rule::OverlayRule;
+use i_overlay::core::solver::Solver;
 use i_overlay::i_float::int::angle::Angle;
 use i_overlay::i_float::int::point::IntPoint;
 use i_overlay::mesh::int::arc::ArcOptions;
@@ -367,6 +368,16 @@ pub fn build_regions(
     // Regions of different areas in a layer, and layers joined at seams, share whole edges.
     if per_region.len() > 1 {
         insert_shared_vertices(&mut per_region, &layering.seams);
+    }
+    if !layering.seams.is_empty() {
+        // Snapping at seams can close a free strip narrower than a grid unit, leaving rings
+        // that share an edge: resolve them with one union that keeps every (shared) vertex.
+        for (_, _, shapes) in &mut per_region {
+            let mut ov = Overlay::new_custom(256, IntOverlayOptions::keep_all_points(), Solver::default());
+            ov.add_source(shapes, ShapeType::Subject);
+            *shapes = ov.overlay(OverlayRule::Subject, FillRule::NonZero);
+        }
+        per_region.retain(|(_, _, shapes)| !shapes.is_empty());
     }
 
     let areas = per_region
@@ -895,10 +906,7 @@ fn insert_shared_vertices(regions: &mut [(u16, u16, Vec<IntShape>)], seams: &[(u
                 for q in ring.iter_mut() {
                     *q = snap(*q, *layer);
                 }
-                ring.dedup();
-                while ring.len() > 1 && ring.first() == ring.last() {
-                    ring.pop();
-                }
+                remove_spikes(ring);
             }
             for shape in shapes.iter_mut() {
                 shape.retain(|ring| ring.len() >= 3);
@@ -949,8 +957,35 @@ fn insert_shared_vertices(regions: &mut [(u16, u16, Vec<IntShape>)], seams: &[(u
                 on.dedup_by_key(|e| e.1);
                 out.extend(on.into_iter().map(|e| e.1));
             }
-            out.dedup();
+            remove_spikes(&mut out);
             *ring = out;
+        }
+    }
+}
+
+/// Removes repeated vertices and the spikes that snapping can leave: a vertex where the ring
+/// turns straight back along itself (its neighbours and it collinear, the direction reversed).
+fn remove_spikes(ring: &mut IntContour) {
+    loop {
+        ring.dedup();
+        while ring.len() > 1 && ring.first() == ring.last() {
+            ring.pop();
+        }
+        let n = ring.len();
+        if n < 3 {
+            return;
+        }
+        let spike = (0..n).find(|&i| {
+            let (a, b, c) = (ring[(i + n - 1) % n], ring[i], ring[(i + 1) % n]);
+            let (ux, uy) = (b.x as i64 - a.x as i64, b.y as i64 - a.y as i64);
+            let (vx, vy) = (c.x as i64 - b.x as i64, c.y as i64 - b.y as i64);
+            ux * vy - uy * vx == 0 && ux * vx + uy * vy < 0
+        });
+        match spike {
+            Some(i) => {
+                ring.remove(i);
+            }
+            None => return,
         }
     }
 }
