@@ -112,17 +112,19 @@ impl<'a> SurfaceHeights<'a> {
         SurfaceHeights { triangles, layers, grid: BoxGrid::new(&boxes, 2.0), near: Vec::new() }
     }
 
-    /// The highest surface of `layer` whose footprint contains `p`; failing that (a vertex a
-    /// grid step outside the surface), the height at the nearest point of the nearest triangle
-    /// of the layer.
+    /// The highest surface of `layer` whose footprint comes within two grid steps of `p` (region
+    /// vertices are rounded to the grid, so one on the border of a higher surface may lie just
+    /// outside it); failing that, the height at the nearest point of the nearest triangle of
+    /// the layer.
     pub fn at(&mut self, p: Point2, layer: u32) -> f64 {
+        let tol = 2.0 / crate::region::GRID_SCALE;
         let mut best: Option<f64> = None;
-        self.grid.query(&[p[0], p[1], p[0], p[1]], &mut self.near);
+        self.grid.query(&[p[0] - tol, p[1] - tol, p[0] + tol, p[1] + tol], &mut self.near);
         let layers = self.layers;
         self.near.retain(|&i| layers.get(i as usize).is_none_or(|&l| l == layer));
         for &i in &self.near {
-            let t = &self.triangles[i as usize].vertices;
-            if let Some(y) = height_in(t, p) {
+            let (d, y) = nearest_on(&self.triangles[i as usize].vertices, p);
+            if d <= tol {
                 best = Some(best.map_or(y, |b: f64| b.max(y)));
             }
         }

@@ -45,6 +45,10 @@ pub const GRID_SCALE: f64 = 2048.0;
 /// matter (2 mm), thick enough that a point agent does not pass through a zero-thickness wall.
 const WALL_HALF_WIDTH_UNITS: i64 = 4;
 
+/// How far below a floor the base of a solid may be and still be taken as standing on it (the
+/// floor's own underside, a slab's thickness below, is not).
+const BASE_TOLERANCE: f64 = 1e-3;
+
 /// Largest level extent in XZ the integer grid can hold, in metres.
 pub const MAX_EXTENT: f64 = (1u64 << 27) as f64 / GRID_SCALE;
 
@@ -219,7 +223,9 @@ pub fn build_regions(
             progress.advance(Stage::Region, i as u64);
         }
     }
-    let Found { column: blockers, walls, hidden } = found;
+    let Found { column: blockers, walls, hidden, mut ceilings } = found;
+    ceilings.sort_unstable();
+    ceilings.dedup();
     let blocker_count = blockers.len();
     let wall_count = walls.len();
 
@@ -239,7 +245,10 @@ pub fn build_regions(
                 out.push(layering.layer_of[anchor as usize]);
                 out.sort_unstable();
                 out.dedup();
-                out.retain(|&l| layering.concerns(anchor as usize, l));
+                let lo = ceilings.partition_point(|c| c.0 < anchor);
+                let hi = ceilings.partition_point(|c| c.0 <= anchor);
+                let under = &ceilings[lo..hi];
+                out.retain(|&l| layering.concerns(anchor as usize, l) || under.binary_search(&(anchor, l)).is_ok());
                 out
             })
             .clone()
@@ -409,6 +418,10 @@ struct Found {
     /// Parts of a floor triangle that a walkable surface of another layer covers within
     /// `max_climb` above it (a ramp lying on a floor): the agent stands on the upper one there.
     hidden: Vec<(u32, IntContour)>,
+    /// Walkable triangles that are a ceiling (more than `max_climb`, at most `height` above)
+    /// over a floor triangle of another layer, with that layer: what stands on them (their
+    /// drop edges) concerns that layer too.
+    ceilings: Vec<(u32, u32)>,
 }
 
 /// Per-floor geometry queries against all triangles (walkable ones first, then blocking ones,
@@ -447,17 +460,23 @@ impl Scan<'_> {
         self.grid.query(&triangle_box(w), &mut self.near);
         let near = std::mem::take(&mut self.near);
         let anchor = wi as u32;
+        // Footprints of other layers' surfaces lying on `w` within climb (their part is taken
+        // out of this layer), and of any surface doing so (what stands on `w` there does not
+        // count), with the convex pieces of `w` they cover.
         let mut uppers: Vec<IntContour> = Vec::new();
+        let mut covers: Vec<IntContour> = Vec::new();
+        let mut hidden_convex: Vec<Vec<Point2>> = Vec::new();
+        let mut column: Vec<IntContour> = Vec::new();
+        let mut walls: Vec<[Point2; 2]> = Vec::new();
         for &ti in &near {
             let ti = ti as usize;
             if ti == wi {
                 continue;
             }
             let is_walkable = ti < self.walkable.len();
-            if is_walkable && self.layer_of[ti] == self.layer_of[wi] {
-                // One layer is a height field: its triangles are within climb of each other.
-                continue;
-            }
+            // One layer is a height field: its triangles are within climb of each other, so
+            // one of them never blocks another; it can only hold the ground over it.
+            let same_layer = is_walkable && self.layer_of[ti] == self.layer_of[wi];
             let t = self.triangle(ti);
             // Tagged obstacles block from the floor up: the agent does not step over them.
             let climb = if ti >= self.walkable.len() + self.blocking.len() { 0.0 } else { p.max_climb };
@@ -466,7 +485,7 @@ impl Scan<'_> {
             // Cheap rejection: the triangle is entirely below the step height (for a walkable
             // surface of another layer: entirely below `w`, as one lying on `w` within climb
             // hides it) or entirely above the head of an agent standing anywhere on `w`.
-            let low = if is_walkable { t_hi < w_lo } else { t_hi <= w_lo + climb };
+            let low = if is_walkable { t_hi < w_lo } else { t_hi < w_lo - BASE_TOLERANCE };
             if low || t_lo > w_hi + p.height {
                 continue;
             }
@@ -477,7 +496,7 @@ impl Scan<'_> {
             }
             if n[1].abs() < VERTICAL_NORMAL_Y * len {
                 if let Some(seg) = vertical_blocker(t, w, &RegionParams { max_climb: climb, ..p }) {
-                    found.walls.push((anchor, seg));
+                    walls.push(seg);
                 }
                 continue;
             }
@@ -492,11 +511,16 @@ impl Scan<'_> {
             if is_walkable {
                 // Where another layer's surface lies on this one within climb, the upper one
                 // holds the ground (on exact ties, the lower layer index does), so layers meet
-                // at seams instead of overlapping.
+                // at seams instead of overlapping. Where it lies higher, within the agent's
+                // height, it is a ceiling: this floor is cut away under it, not around it, as
+                // its drop edges (which concern this layer, see `Found::ceilings`) keep agents
+                // away from its borders except where it joins a surface of this layer (a
+                // stair's next step).
                 let tie = if self.layer_of[ti] < self.layer_of[wi] { 0.0 } else { 1e-9 };
+                let reach = if same_layer { climb } else { p.height };
                 let within = |poly: &mut Vec<Point2>| {
                     clip(poly, |q| roof.y(q) - floor.y(q) - tie);
-                    clip(poly, |q| climb - (roof.y(q) - floor.y(q)));
+                    clip(poly, |q| reach - (roof.y(q) - floor.y(q)));
                 };
                 let mut under = band.clone();
                 within(&mut under);
@@ -506,32 +530,89 @@ impl Scan<'_> {
                     // (the other layer's border there), not rounded intersection points.
                     let mut upper = ccw_xz(t);
                     within(&mut upper);
-                    uppers.push(upper.iter().map(|&q| self.frame.to_int(q)).collect());
+                    let upper: IntContour = upper.iter().map(|&q| self.frame.to_int(q)).collect();
+                    if !same_layer {
+                        uppers.push(upper.clone());
+                        if under.iter().any(|&q| roof.y(q) - floor.y(q) > climb + 1e-9) {
+                            found.ceilings.push((ti as u32, self.layer_of[wi]));
+                        }
+                    }
+                    covers.push(upper);
+                    hidden_convex.push(under);
                 }
+                continue;
+            }
+            // The back face of a double-sided floor is the floor itself, not a base on it.
+            let back_face = t.iter().all(|v| w.contains(v));
+            if n[1] < 0.0 && !back_face {
+                // The base of a solid standing on this floor (a face looking down, at most a
+                // step above it): the floor goes on inside the solid only in the mesh, so it
+                // blocks like the solid does (otherwise a pocket under a tall wedge, walled in
+                // by its sides, would stay walkable).
+                let mut base = band.clone();
+                clip(&mut base, |q| roof.y(q) - floor.y(q) + BASE_TOLERANCE);
+                clip(&mut base, |q| climb - (roof.y(q) - floor.y(q)));
+                if base.len() >= 3 && geom::signed_area(&base) > 1e-9 {
+                    column.push(base.iter().map(|&q| self.frame.to_int(q)).collect());
+                }
+            }
+            if t_hi <= w_lo + climb {
+                continue;
             }
             clip(&mut band, |q| roof.y(q) - floor.y(q) - climb);
             clip(&mut band, |q| p.height - (roof.y(q) - floor.y(q)));
             let rises = band.iter().any(|&q| roof.y(q) - floor.y(q) > climb + 1e-9);
             if band.len() >= 3 && rises && geom::signed_area(&band) > 1e-9 {
-                found.column.push((anchor, band.iter().map(|&q| self.frame.to_int(q)).collect()));
+                column.push(band.iter().map(|&q| self.frame.to_int(q)).collect());
             }
         }
-        if !uppers.is_empty() {
-            if let Some(lower) = walkable_contour(self.frame, w) {
-                let mut ov = Overlay::new(uppers.len() + 1);
-                ov.add_contour(&lower, ShapeType::Subject);
-                for c in &uppers {
-                    ov.add_contour(c, ShapeType::Clip);
-                }
-                for shape in ov.overlay(OverlayRule::Intersect, FillRule::NonZero) {
-                    found.hidden.extend(shape.into_iter().map(|c| (anchor, c)));
-                }
-            }
-        }
-        let mut walls = Vec::new();
         self.drop_edges(wi, &near, &mut walls);
-        found.walls.extend(walls.into_iter().map(|seg| (anchor, seg)));
         self.near = near;
+        let lower = walkable_contour(self.frame, w);
+        let covered_part = |contours: &[IntContour]| -> Vec<IntShape> {
+            let Some(lower) = &lower else { return Vec::new() };
+            if contours.is_empty() {
+                return Vec::new();
+            }
+            let mut ov = Overlay::new(contours.len() + 1);
+            ov.add_contour(lower, ShapeType::Subject);
+            for c in contours {
+                ov.add_contour(c, ShapeType::Clip);
+            }
+            ov.overlay(OverlayRule::Intersect, FillRule::NonZero)
+        };
+        found.hidden.extend(covered_part(&uppers).into_iter().flatten().map(|c| (anchor, c)));
+        let hidden = covered_part(&covers);
+        if hidden.is_empty() {
+            found.column.extend(column.into_iter().map(|c| (anchor, c)));
+            found.walls.extend(walls.into_iter().map(|seg| (anchor, seg)));
+            return;
+        }
+        // Where another surface holds the ground, what stands on `w` there is that surface's
+        // business (a stair's riser is no wall for the step below it, which the floor under
+        // the stair would otherwise see).
+        if !column.is_empty() {
+            let mut overlay = Overlay::new(column.len() + hidden.len());
+            for c in &column {
+                overlay.add_contour(c, ShapeType::Subject);
+            }
+            overlay.add_source(&hidden, ShapeType::Clip);
+            let visible = overlay.overlay(OverlayRule::Difference, FillRule::NonZero);
+            // Slivers left where the blocker and the hiding surface share a border rounded
+            // differently to the grid are dropped: dilated, they would cut a radius-wide notch.
+            found.column.extend(visible.into_iter().filter(|s| !is_sliver(s)).flatten().map(|c| (anchor, c)));
+        }
+        for [a, b] in walls {
+            let inside: Vec<[f64; 2]> =
+                hidden_convex.iter().filter_map(|h| segment_in_convex(a, b, h)).map(|(t0, t1)| [t0, t1]).collect();
+            let len = ((b[0] - a[0]).powi(2) + (b[1] - a[1]).powi(2)).sqrt();
+            for [s0, s1] in subtract_intervals(vec![[0.0, 1.0]], inside) {
+                if (s1 - s0) * len > 1.0 / GRID_SCALE {
+                    let at = |t: f64| [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t];
+                    found.walls.push((anchor, [at(s0), at(s1)]));
+                }
+            }
+        }
     }
 
     /// Adds the borders of walkable triangle `index` across which the surface drops or rises by
@@ -990,6 +1071,22 @@ fn remove_spikes(ring: &mut IntContour) {
     }
 }
 
+/// Whether a shape is on average (twice its area over its perimeter) thinner than a wall quad's
+/// half-width.
+fn is_sliver(shape: &IntShape) -> bool {
+    let mut area2 = 0i64;
+    let mut perimeter = 0.0f64;
+    for c in shape {
+        for i in 0..c.len() {
+            let (a, b) = (c[i], c[(i + 1) % c.len()]);
+            area2 += a.x as i64 * b.y as i64 - b.x as i64 * a.y as i64;
+            perimeter += ((b.x as f64 - a.x as f64).powi(2) + (b.y as f64 - a.y as f64).powi(2)).sqrt();
+        }
+    }
+    // A strip of length l and width d has area l·d and perimeter about 2·l.
+    (area2.abs() as f64) < WALL_HALF_WIDTH_UNITS as f64 * perimeter
+}
+
 fn to_polygon(frame: Frame, shape: &IntShape) -> PolygonWithHoles {
     let ring = |c: &IntContour| c.iter().map(|&q| frame.to_world(q)).collect::<Vec<_>>();
     PolygonWithHoles { outer: ring(&shape[0]), holes: shape[1..].iter().map(ring).collect() }
@@ -1110,9 +1207,9 @@ mod tests {
             // quad's half-width `w` for a point agent) on both sides.
             let wall = if radius > 0.0 { radius } else { w };
             let slab = (5.0 - radius - wall) * (10.0 - 2.0 * radius);
-            // The ground keeps the radius from the underside (a point agent stands right at
-            // its edge); the slab's drop edge concerns only the slab's layer.
-            let ground = (5.0 - 2.0 * radius) * (10.0 - 2.0 * radius);
+            // The slab is a ceiling over the ground: its drop edge at x = 5 is a wall for the
+            // ground too.
+            let ground = (5.0 - radius - wall) * (10.0 - 2.0 * radius);
             let left = area_left_of(&r, 5.0);
             assert!(left > 0.0);
             assert!((left - slab).abs() < 1e-3, "radius {radius}: slab {left} vs {slab}");

@@ -368,7 +368,7 @@ mod tests {
         for (area, p) in polys {
             match areas.iter_mut().find(|a| a.area == area) {
                 Some(a) => a.polygons.push(p),
-                None => areas.push(AreaRegion { area, polygons: vec![p] }),
+                None => areas.push(AreaRegion { area, layer: 0, polygons: vec![p] }),
             }
         }
         Regions { areas, ..Regions::default() }

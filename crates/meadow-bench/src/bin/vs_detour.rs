@@ -23,7 +23,9 @@ fn main() {
 
 #[cfg(feature = "detour")]
 mod bench {
-    use meadow::query::{Path as MeadowPath, PathOptions, PathQuery, QueryFilter, QueryMesh, SplitMix64};
+    use meadow::query::{
+        Path as MeadowPath, PathOptions, PathQuery, QueryFilter, QueryMesh, ShortestPathQuery, SplitMix64,
+    };
     use meadow::BakeSettings;
     use meadow_bake::{ingest, NoProgress};
     use meadow_bench::detour::{DetourMesh, RecastSettings};
@@ -67,10 +69,10 @@ mod bench {
     pub fn run() -> Result<(), Box<dyn std::error::Error>> {
         let pairs: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(1000);
         println!(
-            "| level | Meadow polys | Detour polys | Meadow median µs | Detour median µs | time ratio M/D | \
-             length ratio M/D mean | worst | both found | only Meadow | only Detour |"
+            "| level | Meadow query | Meadow polys | Detour polys | Meadow median µs | Detour median µs | \
+             time ratio M/D | length ratio M/D mean | worst | both found | only Meadow | only Detour |"
         );
-        println!("|---|---|---|---|---|---|---|---|---|---|---|");
+        println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
         let mut notes = Vec::new();
         for path in levels() {
             let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_string();
@@ -106,47 +108,72 @@ mod bench {
             }
             let filter = QueryFilter::new();
             let mut query = PathQuery::new(&mesh);
-            // Warm-up: both libraries touch their data once before timing.
-            // The allocation-free form of `find_path` (default options: string pulled), as a game
-            // loop calls it; Detour likewise writes into caller-owned buffers.
+            let mut shortest = ShortestPathQuery::new(&mesh);
+            // The allocation-free forms (default options: string pulled), as a game loop calls
+            // them; Detour likewise writes into caller-owned buffers.
             let mut out = MeadowPath::default();
             let options = PathOptions::default();
-            for &(a, b) in points.iter().take(20) {
-                let _ = query.find_path_into(&mesh, a, b, &filter, options, &mut out);
-                let _ = detour.path_length(a, b, EXTENTS);
-            }
-            let (mut t_meadow, mut t_detour) = (Vec::new(), Vec::new());
-            let mut ratios = Vec::new();
-            let (mut only_meadow, mut only_detour) = (0, 0);
+            type Run<'a> = Box<dyn FnMut([f64; 3], [f64; 3], &mut MeadowPath) -> bool + 'a>;
+            let runs: [(&str, Run); 2] = [
+                (
+                    "find_path",
+                    Box::new(|a, b, out: &mut MeadowPath| {
+                        query.find_path_into(&mesh, a, b, &filter, options, out).is_ok()
+                    }),
+                ),
+                (
+                    "find_shortest_path",
+                    Box::new(|a, b, out: &mut MeadowPath| {
+                        shortest.find_shortest_path_into(&mesh, a, b, &filter, out).is_ok()
+                    }),
+                ),
+            ];
+            let mut t_detour = Vec::new();
+            let mut detour_lengths = Vec::new();
             for &(a, b) in &points {
-                let t = Instant::now();
-                let m = query.find_path_into(&mesh, a, b, &filter, options, &mut out).map(|()| out.length);
-                t_meadow.push(t.elapsed().as_secs_f64());
                 let t = Instant::now();
                 let d = detour.path_length(a, b, EXTENTS);
                 t_detour.push(t.elapsed().as_secs_f64());
-                match (m, d) {
-                    (Ok(m), Some(d)) if d > 1e-6 => ratios.push((m / d, m, d, a, b)),
-                    (Ok(_), Some(_)) => {}
-                    (Ok(_), None) => only_meadow += 1,
-                    (Err(_), Some(_)) => only_detour += 1,
-                    (Err(_), None) => {}
+                detour_lengths.push(d);
+            }
+            let td = median(&mut t_detour) * 1e6;
+            for (label, mut run) in runs {
+                // Warm-up: touch the data once before timing.
+                for &(a, b) in points.iter().take(20) {
+                    run(a, b, &mut out);
                 }
+                let mut t_meadow = Vec::new();
+                let mut ratios = Vec::new();
+                let (mut only_meadow, mut only_detour) = (0, 0);
+                for (&(a, b), &d) in points.iter().zip(&detour_lengths) {
+                    let t = Instant::now();
+                    let found = run(a, b, &mut out);
+                    t_meadow.push(t.elapsed().as_secs_f64());
+                    let m = out.length;
+                    match (found, d) {
+                        (true, Some(d)) if d > 1e-6 => ratios.push((m / d, m, d, a, b)),
+                        (true, Some(_)) => {}
+                        (true, None) => only_meadow += 1,
+                        (false, Some(_)) => only_detour += 1,
+                        (false, None) => {}
+                    }
+                }
+                let tm = median(&mut t_meadow) * 1e6;
+                let mean = ratios.iter().map(|r| r.0).sum::<f64>() / ratios.len() as f64;
+                let worst = ratios.iter().max_by(|x, y| x.0.total_cmp(&y.0)).copied();
+                if let Some((_, m, d, a, b)) = worst {
+                    notes
+                        .push(format!("{name} ({label}): worst pair {a:?} -> {b:?}: Meadow {m:.3} m, Detour {d:.3} m"));
+                }
+                let worst = worst.map_or(f64::NAN, |w| w.0);
+                println!(
+                    "| {name} | {label} | {} | {} | {tm:.2} | {td:.2} | {:.3} | {mean:.4} | {worst:.4} | {} | {only_meadow} | {only_detour} |",
+                    mesh.mesh().polygon_count(),
+                    detour.polygons,
+                    tm / td,
+                    ratios.len()
+                );
             }
-            let (tm, td) = (median(&mut t_meadow) * 1e6, median(&mut t_detour) * 1e6);
-            let mean = ratios.iter().map(|r| r.0).sum::<f64>() / ratios.len() as f64;
-            let worst = ratios.iter().max_by(|x, y| x.0.total_cmp(&y.0)).copied();
-            if let Some((_, m, d, a, b)) = worst {
-                notes.push(format!("{name}: worst pair {a:?} -> {b:?}: Meadow {m:.3} m, Detour {d:.3} m"));
-            }
-            let worst = worst.map_or(f64::NAN, |w| w.0);
-            println!(
-                "| {name} | {} | {} | {tm:.2} | {td:.2} | {:.3} | {mean:.4} | {worst:.4} | {} | {only_meadow} | {only_detour} |",
-                mesh.mesh().polygon_count(),
-                detour.polygons,
-                tm / td,
-                ratios.len()
-            );
         }
         for n in &notes {
             println!("\n{n}");
