@@ -180,15 +180,13 @@ pub fn height_at(mesh: &NavMesh, poly: usize, p: Point2) -> f64 {
 
 /// Pairs of polygons whose interiors overlap in XZ, except polygons of different layers whose
 /// surfaces are more than the mesh's `max_climb` apart everywhere over the overlap (one floor
-/// above another) or whose overlap is a sliver narrower than a bake grid unit (layers meeting
-/// at a seam); bounding boxes prune the quadratic scan.
+/// above another) and pairs whose overlap is a sliver narrower than a bake grid unit (regions
+/// computed in separate overlays, rounded to the grid apart where they meet); bounding boxes
+/// prune the quadratic scan.
 pub fn overlapping_pairs(mesh: &NavMesh) -> Vec<(usize, usize)> {
     let climb = mesh.settings().max_climb;
     let rings: Vec<Vec<Point2>> = (0..mesh.polygon_count()).map(|i| ring(mesh, i)).collect();
     let stacked = |i: usize, j: usize| {
-        if mesh.polygon(i).layer == mesh.polygon(j).layer {
-            return false;
-        }
         // The overlap of two convex polygons is convex: its corners bound the height gap.
         let mut overlap = rings[i].clone();
         let r = &rings[j];
@@ -212,8 +210,9 @@ pub fn overlapping_pairs(mesh: &NavMesh) -> Vec<(usize, usize)> {
         if overlap.len() < 3 {
             return true;
         }
-        // Layers are computed apart: where they meet at a seam, rounding to the bake grid may
-        // leave a sliver of overlap narrower than one grid unit (area below perimeter × unit).
+        // Regions are computed apart (layers, and surfaces within a layer): where they meet,
+        // rounding to the bake grid may leave a sliver of overlap narrower than one grid unit
+        // (area below perimeter × unit).
         let area = geom::signed_area(&overlap).abs();
         let perimeter: f64 = (0..overlap.len())
             .map(|k| {
@@ -223,7 +222,8 @@ pub fn overlapping_pairs(mesh: &NavMesh) -> Vec<(usize, usize)> {
             .sum();
         let unit = meadow_bake::region::GRID_SCALE.recip();
         area <= perimeter * unit
-            || overlap.iter().all(|&q| (height_at(mesh, i, q) - height_at(mesh, j, q)).abs() > climb)
+            || (mesh.polygon(i).layer != mesh.polygon(j).layer
+                && overlap.iter().all(|&q| (height_at(mesh, i, q) - height_at(mesh, j, q)).abs() > climb))
     };
     let boxes: Vec<[f64; 4]> = rings
         .iter()

@@ -180,6 +180,44 @@ fn nobody_passes_under_the_table() {
 }
 
 #[test]
+fn bridge_deck_and_the_floor_under_it_are_two_layers_joined_by_the_ramps() {
+    use meadow::query::{PathQuery, QueryFilter, QueryMesh};
+    let mesh = bake(&level("bridge.glb"), &settings(0.6));
+    // Over the middle of the deck: the floor (2.8 m of headroom, more than the agent's 2 m) and
+    // the deck itself, in different layers.
+    let under_middle: Vec<usize> = (0..mesh.polygon_count())
+        .filter(|&i| {
+            let r = ring(&mesh, i);
+            (0..r.len()).all(|k| meadow::geom::orient2d(r[k], r[(k + 1) % r.len()], [0.0, 0.0]) >= 0.0)
+        })
+        .collect();
+    let mut heights: Vec<f64> = under_middle.iter().map(|&i| height_at(&mesh, i, [0.0, 0.0])).collect();
+    heights.sort_by(f64::total_cmp);
+    assert_eq!(heights.len(), 2, "floor and deck over (0, 0): {heights:?}");
+    assert!(heights[0].abs() < 1e-6 && (heights[1] - 3.0).abs() < 1e-6, "{heights:?}");
+    assert_ne!(mesh.polygon(under_middle[0]).layer, mesh.polygon(under_middle[1]).layer);
+    // From under the deck up onto it: round a ramp's foot, up the ramp (no teleport through
+    // the deck), about 9 + 6.7 + 3 m.
+    let query_mesh = QueryMesh::new(mesh);
+    let mut query = PathQuery::new(&query_mesh);
+    let path = query.find_path(&query_mesh, [0.0, 0.0, 0.0], [0.0, 3.0, 0.0], &QueryFilter::new()).unwrap();
+    assert!(path.length > 15.0 && path.length < 25.0, "length {}", path.length);
+    assert!(path.points.iter().any(|p| p[0].abs() > 6.0), "the path goes round onto a ramp beyond the deck");
+    // A taller agent does not fit under the deck: there the deck is a ceiling for the floor.
+    let mut tall = settings(0.6);
+    tall.height = 3.5;
+    let tall = bake(&level("bridge.glb"), &tall);
+    let under: Vec<f64> = (0..tall.polygon_count())
+        .filter(|&i| {
+            let r = ring(&tall, i);
+            (0..r.len()).all(|k| meadow::geom::orient2d(r[k], r[(k + 1) % r.len()], [0.0, 0.0]) >= 0.0)
+        })
+        .map(|i| height_at(&tall, i, [0.0, 0.0]))
+        .collect();
+    assert!(under.iter().all(|&y| (y - 3.0).abs() < 1e-6) && !under.is_empty(), "only the deck: {under:?}");
+}
+
+#[test]
 fn tags_drive_areas_obstacles_and_ignored_geometry() {
     let mesh = bake(&level("tagged.glb"), &settings(0.6));
     assert_eq!(mesh.areas().len(), 2);

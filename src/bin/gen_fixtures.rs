@@ -539,6 +539,28 @@ fn table(dir: &Path) -> Result<()> {
     b.write_glb(&dir.join("table.glb"))
 }
 
+/// Two floors, one above the other: a deck 3 m up, reached by a ramp at each end, over a floor
+/// that runs on under it (multi-layer geometry).
+fn bridge(dir: &Path) -> Result<()> {
+    let mut b = Builder::new();
+    let floor = b.geometry_mesh("Floor", &floor_geometry(12.0));
+    let mut deck = Geometry::default();
+    deck.cuboid([-3.0, 2.8, -1.5], [3.0, 3.0, 1.5]);
+    let deck = b.geometry_mesh("Deck", &deck);
+    // One wedge rising along +x to the deck's west end, instanced turned by 180° for the east.
+    let mut ramp = Geometry::default();
+    ramp.wedge_rising_x(-9.0, -3.0, -1.5, 1.5, 3.0);
+    let ramp = b.geometry_mesh("Ramp", &ramp);
+    let roots = vec![
+        b.node(placed("Floor", Some(floor), [0.0; 3])),
+        b.node(placed("Deck", Some(deck), [0.0; 3])),
+        b.node(placed("RampWest", Some(ramp), [0.0; 3])),
+        b.node(trs("RampEast", Some(ramp), [0.0; 3], rotation_y(180.0), [1.0; 3])),
+    ];
+    b.scene(roots);
+    b.write_glb(&dir.join("bridge.glb"))
+}
+
 /// Column-major 4×4 matrix of `translation · rotation_y(degrees) · scale`, for `matrix` nodes.
 fn matrix_trs(t: V3, degrees: f64, s: V3) -> [f32; 16] {
     let (sin, cos) = degrees.to_radians().sin_cos();
@@ -833,6 +855,7 @@ fn main() -> Result<()> {
     hierarchy(&levels)?;
     strips_fans(&levels)?;
     tagged(&levels)?;
+    bridge(&levels)?;
     write(&levels.join("meadow.toml"), SETTINGS_EXAMPLE.as_bytes())?;
     bad_inputs(&bad)?;
     println!("wrote fixtures to {}", root.display());

@@ -84,6 +84,8 @@ impl Ord for Candidate {
 /// The merge state: polygons (absorbed ones left empty) and who owns each directed edge.
 struct Merger<'a> {
     vertices: &'a [Point2],
+    /// Surface height of each vertex, when merges must keep polygons flat.
+    heights: Option<&'a [f64]>,
     max_verts: usize,
     polygons: Vec<Vec<u32>>,
     version: Vec<u32>,
@@ -118,7 +120,16 @@ impl Merger<'_> {
             }
         }
         let points: Vec<Point2> = out.iter().map(|&i| self.vertices[i as usize]).collect();
-        is_convex_ccw(&points).then_some(out)
+        if !is_convex_ccw(&points) {
+            return None;
+        }
+        if let Some(h) = self.heights {
+            let y: Vec<f64> = out.iter().map(|&i| h[i as usize]).collect();
+            if !flat(&points, &y) {
+                return None;
+            }
+        }
+        Some(out)
     }
 
     /// Queues the merges of polygon `p` with each neighbour across its edges (with only the
@@ -206,6 +217,52 @@ impl Merger<'_> {
 /// neighbour first, but one that cannot merge (no convex union within `max_verts`) is returned
 /// as it is.
 pub fn merge_convex(triangulation: &Triangulation, max_verts: usize) -> Result<ConvexPolygons, ConvexError> {
+    merge_convex_flat(triangulation, None, max_verts)
+}
+
+/// Largest height of a polygon's vertex off the plane of its others that a merge may create:
+/// a polygon spanning a crease (a ramp's top edge) would give points on it wrong heights.
+pub const FLAT_TOLERANCE: f64 = 0.05;
+
+/// Whether points with heights `y` lie on one plane within [`FLAT_TOLERANCE`]: the plane
+/// through the first vertex and the two that span the largest triangle with it.
+fn flat(points: &[Point2], y: &[f64]) -> bool {
+    let n = points.len();
+    if n <= 3 {
+        return true;
+    }
+    let o = points[0];
+    let mut best = (0.0, 1, 2);
+    for i in 1..n {
+        for j in i + 1..n {
+            let a = orient2d(o, points[i], points[j]).abs();
+            if a > best.0 {
+                best = (a, i, j);
+            }
+        }
+    }
+    let (_, i, j) = best;
+    let (p, q) = (points[i], points[j]);
+    let det = (p[0] - o[0]) * (q[1] - o[1]) - (q[0] - o[0]) * (p[1] - o[1]);
+    if det == 0.0 {
+        return true;
+    }
+    (0..n).all(|k| {
+        let r = points[k];
+        let u = ((r[0] - o[0]) * (q[1] - o[1]) - (q[0] - o[0]) * (r[1] - o[1])) / det;
+        let v = ((p[0] - o[0]) * (r[1] - o[1]) - (r[0] - o[0]) * (p[1] - o[1])) / det;
+        let plane = y[0] + u * (y[i] - y[0]) + v * (y[j] - y[0]);
+        (plane - y[k]).abs() <= FLAT_TOLERANCE
+    })
+}
+
+/// Like [`merge_convex`], and when `heights` (one per triangulation vertex) are given, only
+/// merges that keep every polygon flat within [`FLAT_TOLERANCE`].
+pub fn merge_convex_flat(
+    triangulation: &Triangulation,
+    heights: Option<&[f64]>,
+    max_verts: usize,
+) -> Result<ConvexPolygons, ConvexError> {
     if !(3..=12).contains(&max_verts) {
         return Err(ConvexError::MaxVertsOutOfRange(max_verts));
     }
@@ -231,8 +288,10 @@ pub fn merge_convex(triangulation: &Triangulation, max_verts: usize) -> Result<C
         }
     }
     let count = polygons.len();
+    let heights = heights.filter(|h| h.len() == vertices.len());
     let mut merger = Merger {
         vertices,
+        heights,
         max_verts,
         polygons,
         version: vec![0; count],

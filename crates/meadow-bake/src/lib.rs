@@ -103,10 +103,10 @@ pub fn bake(scene: &Scene, settings: &BakeSettings, progress: &mut dyn Progress)
     let mut surface = assemble::SurfaceHeights::new(&classified.walkable, &regions.triangle_layers);
     let mut heights = Vec::new();
     for (k, (area, layer, tri)) in pieces.iter().enumerate() {
-        let convex = convex::merge_convex(tri, settings.max_verts_per_poly as usize)
-            .map_err(|source| BakeError::Convex { area: *area, source })?;
         heights.clear();
         heights.extend(tri.vertices.iter().map(|&p| surface.at(p, *layer as u32)));
+        let convex = convex::merge_convex_flat(tri, Some(&heights), settings.max_verts_per_poly as usize)
+            .map_err(|source| BakeError::Convex { area: *area, source })?;
         mesh.add(&tri.vertices, &heights, &convex.polygons, *area, *layer, &mut index);
         progress.advance(Stage::Convex, k as u64 + 1);
     }

@@ -45,8 +45,8 @@ pub const GRID_SCALE: f64 = 2048.0;
 /// matter (2 mm), thick enough that a point agent does not pass through a zero-thickness wall.
 const WALL_HALF_WIDTH_UNITS: i64 = 4;
 
-/// How far below a floor the base of a solid may be and still be taken as standing on it (the
-/// floor's own underside, a slab's thickness below, is not).
+/// How far below or above a floor the base of a solid may be and still be taken as standing
+/// on it (the floor's own underside, a slab's thickness below, is not).
 const BASE_TOLERANCE: f64 = 1e-3;
 
 /// Largest level extent in XZ the integer grid can hold, in metres.
@@ -344,43 +344,57 @@ pub fn build_regions(
             continue;
         }
 
-        // Split by area type: lower area indices give way to higher ones where they overlap.
-        let mut area_ids: Vec<u16> = tris.iter().map(|&t| walkable[t as usize].area).collect();
-        area_ids.sort_unstable();
-        area_ids.dedup();
-        if area_ids.len() == 1 {
-            per_region.push((area_ids[0], l as u16, free));
+        // Split by area type (lower area indices give way to higher ones where they overlap)
+        // and, on a layer stacked over or under another, by surface plane (a region spanning a
+        // crease, such as a ramp's top edge, would give its polygons wrong heights, and a
+        // point could be located on the wrong floor).
+        // Only triangles stacked over or under another layer need it: elsewhere a height off
+        // by a crease cannot put a point on the wrong floor, and terrain would split into many
+        // small pieces.
+        let stacked: Vec<bool> = tris.iter().map(|&t| !layering.conflicts_with[t as usize].is_empty()).collect();
+        let groups = if stacked.iter().any(|&s| s) {
+            plane_groups(walkable, tris, &stacked, plane_tolerance(params.max_climb))
+        } else {
+            vec![(0,); tris.len()]
+        };
+        let mut keys: Vec<(u16, u32)> =
+            tris.iter().zip(&groups).map(|(&t, g)| (walkable[t as usize].area, g.0)).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        if keys.len() == 1 {
+            per_region.push((keys[0].0, l as u16, free));
             continue;
         }
+        // Priority: higher area first, then lower group (groups are numbered from the highest
+        // surface down).
+        keys.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         let mut above: Vec<IntShape> = Vec::new();
-        let mut split = Vec::new();
-        for &a in area_ids.iter().rev() {
-            let area_union = union(
+        for &(a, g) in &keys {
+            let key_union = union(
                 tris.iter()
-                    .filter(|&&t| walkable[t as usize].area == a)
-                    .filter_map(|&t| walkable_contour(frame, &walkable[t as usize].vertices)),
+                    .zip(&groups)
+                    .filter(|&(&t, gr)| walkable[t as usize].area == a && gr.0 == g)
+                    .filter_map(|(&t, _)| walkable_contour(frame, &walkable[t as usize].vertices)),
             );
             let mut ex = Overlay::new(256);
-            ex.add_source(&area_union, ShapeType::Subject);
+            ex.add_source(&key_union, ShapeType::Subject);
             ex.add_source(&above, ShapeType::Clip);
             let exclusive = ex.overlay(OverlayRule::Difference, FillRule::NonZero);
             let mut clip = Overlay::new(256);
             clip.add_source(&free, ShapeType::Subject);
             clip.add_source(&exclusive, ShapeType::Clip);
-            split.push((a, l as u16, clip.overlay(OverlayRule::Intersect, FillRule::NonZero)));
-            above.extend(area_union);
+            per_region.push((a, l as u16, clip.overlay(OverlayRule::Intersect, FillRule::NonZero)));
+            above.extend(key_union);
         }
-        split.reverse();
-        per_region.extend(split);
     }
     per_region.retain(|(_, _, shapes)| !shapes.is_empty());
     // Regions of different areas in a layer, and layers joined at seams, share whole edges.
     if per_region.len() > 1 {
         insert_shared_vertices(&mut per_region, &layering.seams);
     }
-    if !layering.seams.is_empty() {
-        // Snapping at seams can close a free strip narrower than a grid unit, leaving rings
-        // that share an edge: resolve them with one union that keeps every (shared) vertex.
+    if per_region.len() > 1 {
+        // Snapping can close a free strip narrower than a grid unit, leaving rings that share
+        // an edge: resolve them with one union that keeps every (shared) vertex.
         for (_, _, shapes) in &mut per_region {
             let mut ov = Overlay::new_custom(256, IntOverlayOptions::keep_all_points(), Solver::default());
             ov.add_source(shapes, ShapeType::Subject);
@@ -545,13 +559,13 @@ impl Scan<'_> {
             // The back face of a double-sided floor is the floor itself, not a base on it.
             let back_face = t.iter().all(|v| w.contains(v));
             if n[1] < 0.0 && !back_face {
-                // The base of a solid standing on this floor (a face looking down, at most a
-                // step above it): the floor goes on inside the solid only in the mesh, so it
-                // blocks like the solid does (otherwise a pocket under a tall wedge, walled in
-                // by its sides, would stay walkable).
+                // The base of a solid standing on this floor (a face looking down, lying on
+                // it): the floor goes on inside the solid only in the mesh, so it blocks like
+                // the solid does (otherwise a pocket under a tall wedge, walled in by its
+                // sides, would stay walkable).
                 let mut base = band.clone();
                 clip(&mut base, |q| roof.y(q) - floor.y(q) + BASE_TOLERANCE);
-                clip(&mut base, |q| climb - (roof.y(q) - floor.y(q)));
+                clip(&mut base, |q| BASE_TOLERANCE - (roof.y(q) - floor.y(q)));
                 if base.len() >= 3 && geom::signed_area(&base) > 1e-9 {
                     column.push(base.iter().map(|&q| self.frame.to_int(q)).collect());
                 }
@@ -945,55 +959,59 @@ fn arc_options(radius: f64, tolerance: f64) -> ArcOptions {
 }
 
 /// Where regions share a boundary, makes every ring vertex of one appear on the rings of the
-/// others, so the polygons built from them share whole edges (portals). Regions of one layer
-/// come from one overlay, so their shared vertices lie exactly on each other's edges. Layers
-/// that meet at a seam were computed apart, and where a blocker's arc crosses the seam each
-/// rounded the crossing to the grid on its own: there, a vertex within a grid unit of a
-/// vertex of the other layer is first snapped onto it (the lower layer's wins), and vertices
-/// within a grid unit of the other layer's edges are inserted into them.
+/// others, so the polygons built from them share whole edges (portals). The regions of a layer
+/// (per area and surface) and the layers meeting at a seam come from separate overlays, and
+/// where a border crosses theirs each rounded the crossing to the grid on its own: so first a
+/// vertex within a grid unit of a vertex of an earlier touching region is snapped onto it,
+/// then the vertices of other touching regions within a grid unit of an edge are inserted
+/// into it (a region's own vertices only when exactly on the edge). Regions touch when they
+/// are on one layer or on two layers that meet at a seam.
 fn insert_shared_vertices(regions: &mut [(u16, u16, Vec<IntShape>)], seams: &[(u32, u32)]) {
-    let joined = |a: u16, b: u16| a == b || seams.binary_search(&(a.min(b) as u32, a.max(b) as u32)).is_ok();
-    let collect = |regions: &[(u16, u16, Vec<IntShape>)]| -> Vec<(IntPoint, u16)> {
-        let mut p: Vec<(IntPoint, u16)> =
-            regions.iter().flat_map(|(_, l, s)| s.iter().flatten().flatten().map(move |&q| (q, *l))).collect();
-        p.sort_unstable_by_key(|(q, l)| (q.x, q.y, *l));
+    let layer_of: Vec<u16> = regions.iter().map(|r| r.1).collect();
+    let touching = |r: usize, s: usize| {
+        let (a, b) = (layer_of[r], layer_of[s]);
+        a == b || seams.binary_search(&(a.min(b) as u32, a.max(b) as u32)).is_ok()
+    };
+    let collect = |regions: &[(u16, u16, Vec<IntShape>)]| -> Vec<(IntPoint, u32)> {
+        let mut p: Vec<(IntPoint, u32)> = regions
+            .iter()
+            .enumerate()
+            .flat_map(|(r, (_, _, s))| s.iter().flatten().flatten().map(move |&q| (q, r as u32)))
+            .collect();
+        p.sort_unstable_by_key(|(q, r)| (q.x, q.y, *r));
         p.dedup();
         p
     };
-    if !seams.is_empty() {
-        let points = collect(regions);
-        let lookup: std::collections::BTreeMap<(i32, i32), Vec<u16>> =
-            points.iter().fold(std::collections::BTreeMap::new(), |mut m, (q, l)| {
-                m.entry((q.x, q.y)).or_insert_with(Vec::new).push(*l);
-                m
-            });
-        let snap = |q: IntPoint, layer: u16| -> IntPoint {
-            let mut best: Option<(u16, i32, i32)> = None;
+    let points = collect(regions);
+    let mut lookup: std::collections::BTreeMap<(i32, i32), Vec<u32>> = std::collections::BTreeMap::new();
+    for (q, r) in &points {
+        lookup.entry((q.x, q.y)).or_default().push(*r);
+    }
+    for (r, (_, _, shapes)) in regions.iter_mut().enumerate() {
+        let snap = |q: IntPoint| -> IntPoint {
+            let mut best: Option<(u32, i32, i32)> = None;
             for dx in -1..=1 {
                 for dy in -1..=1 {
-                    if let Some(ls) = lookup.get(&(q.x + dx, q.y + dy)) {
-                        for &l in ls {
-                            if l < layer && joined(l, layer) && best.is_none_or(|b| (l, q.x + dx, q.y + dy) < b) {
-                                best = Some((l, q.x + dx, q.y + dy));
-                            }
+                    for &o in lookup.get(&(q.x + dx, q.y + dy)).into_iter().flatten() {
+                        let cand = (o, q.x + dx, q.y + dy);
+                        if (o as usize) < r && touching(o as usize, r) && best.is_none_or(|b| cand < b) {
+                            best = Some(cand);
                         }
                     }
                 }
             }
             best.map_or(q, |(_, x, y)| IntPoint::new(x, y))
         };
-        for (_, layer, shapes) in regions.iter_mut() {
-            for ring in shapes.iter_mut().flatten() {
-                for q in ring.iter_mut() {
-                    *q = snap(*q, *layer);
-                }
-                remove_spikes(ring);
+        for ring in shapes.iter_mut().flatten() {
+            for q in ring.iter_mut() {
+                *q = snap(*q);
             }
-            for shape in shapes.iter_mut() {
-                shape.retain(|ring| ring.len() >= 3);
-            }
-            shapes.retain(|shape| !shape.is_empty());
+            remove_spikes(ring);
         }
+        for shape in shapes.iter_mut() {
+            shape.retain(|ring| ring.len() >= 3);
+        }
+        shapes.retain(|shape| !shape.is_empty());
     }
     let points = collect(regions);
     if points.is_empty() {
@@ -1002,7 +1020,7 @@ fn insert_shared_vertices(regions: &mut [(u16, u16, Vec<IntShape>)], seams: &[(u
     let boxes: Vec<[f64; 4]> = points.iter().map(|(q, _)| [q.x as f64, q.y as f64, q.x as f64, q.y as f64]).collect();
     let mut grid = BoxGrid::new(&boxes, 4.0);
     let mut near = Vec::new();
-    for (_, layer, shapes) in regions.iter_mut() {
+    for (r, (_, _, shapes)) in regions.iter_mut().enumerate() {
         for ring in shapes.iter_mut().flatten() {
             let mut out = Vec::with_capacity(ring.len());
             for i in 0..ring.len() {
@@ -1021,14 +1039,14 @@ fn insert_shared_vertices(regions: &mut [(u16, u16, Vec<IntShape>)], seams: &[(u
                 let mut on: Vec<(i64, IntPoint)> = near
                     .iter()
                     .map(|&k| points[k as usize])
-                    .filter(|&(q, l)| {
+                    .filter(|&(q, o)| {
                         let (qx, qy) = (q.x as i64 - a.x as i64, q.y as i64 - a.y as i64);
                         let dot = qx * dx + qy * dy;
                         let cross = qx * dy - qy * dx;
-                        let close = if l == *layer {
+                        let close = if o as usize == r {
                             cross == 0
                         } else {
-                            joined(l, *layer) && (cross as i128).pow(2) <= len2 as i128 && q != a && q != b
+                            touching(o as usize, r) && (cross as i128).pow(2) <= len2 as i128 && q != a && q != b
                         };
                         close && dot > 0 && dot < len2
                     })
@@ -1069,6 +1087,88 @@ fn remove_spikes(ring: &mut IntContour) {
             None => return,
         }
     }
+}
+
+/// How far off a seed triangle's plane the corners of the connected walkable triangles grown
+/// from it may be and still count as one surface with it: half a step, so a staircase stays
+/// one ramp-like surface but a deck does not merge with the floor under it.
+fn plane_tolerance(max_climb: f64) -> f64 {
+    0.5 * max_climb
+}
+
+/// Groups the `stacked` walkable triangles of `tris` (one layer) into connected near-planar
+/// surfaces, grown across shared edges from the lowest-index triangle not yet placed; the
+/// others form one more group. Per triangle: its group number, groups numbered from the
+/// highest surface down (ties by seed).
+fn plane_groups(
+    walkable: &[crate::classify::WalkableTriangle],
+    tris: &[u32],
+    stacked: &[bool],
+    tolerance: f64,
+) -> Vec<(u32,)> {
+    let key = |v: [f64; 3]| ((v[0] + 0.0).to_bits(), (v[2] + 0.0).to_bits());
+    let mut edges: Vec<((u64, u64), (u64, u64), u32)> = Vec::with_capacity(tris.len() * 3);
+    for (i, &t) in tris.iter().enumerate() {
+        let v = &walkable[t as usize].vertices;
+        for k in 0..3 {
+            let (a, b) = (key(v[k]), key(v[(k + 1) % 3]));
+            edges.push((a.min(b), a.max(b), i as u32));
+        }
+    }
+    edges.sort_unstable();
+    let mut neighbours: Vec<Vec<u32>> = vec![Vec::new(); tris.len()];
+    for run in edges.chunk_by(|x, y| x.0 == y.0 && x.1 == y.1) {
+        for x in run {
+            for y in run {
+                if x.2 != y.2 {
+                    neighbours[x.2 as usize].push(y.2);
+                }
+            }
+        }
+    }
+    let mut group: Vec<u32> = vec![u32::MAX; tris.len()];
+    let mut tops: Vec<(f64, usize)> = Vec::new();
+    let mut stack = Vec::new();
+    if let Some(first) = stacked.iter().position(|&s| !s) {
+        // The triangles stacked with no other layer: one group.
+        let mut top = f64::NEG_INFINITY;
+        for (i, _) in stacked.iter().enumerate().filter(|(_, &s)| !s) {
+            group[i] = 0;
+            top = walkable[tris[i] as usize].vertices.iter().fold(top, |m, v| m.max(v[1]));
+        }
+        tops.push((top, first));
+    }
+    for i in 0..tris.len() {
+        if group[i] != u32::MAX {
+            continue;
+        }
+        let plane = Plane::through(&walkable[tris[i] as usize].vertices);
+        let g = tops.len() as u32;
+        let mut top = f64::NEG_INFINITY;
+        group[i] = g;
+        stack.push(i as u32);
+        while let Some(j) = stack.pop() {
+            top = walkable[tris[j as usize] as usize].vertices.iter().fold(top, |m, v| m.max(v[1]));
+            for &k in &neighbours[j as usize] {
+                let t = &walkable[tris[k as usize] as usize].vertices;
+                if group[k as usize] == u32::MAX
+                    && stacked[k as usize]
+                    && t.iter().all(|v| (plane.y([v[0], v[2]]) - v[1]).abs() <= tolerance)
+                {
+                    group[k as usize] = g;
+                    stack.push(k);
+                }
+            }
+        }
+        tops.push((top, i));
+    }
+    let mut order: Vec<usize> = (0..tops.len()).collect();
+    order.sort_by(|&a, &b| tops[b].0.total_cmp(&tops[a].0).then(tops[a].1.cmp(&tops[b].1)));
+    let mut rank = vec![0u32; tops.len()];
+    for (r, &g) in order.iter().enumerate() {
+        rank[g] = r as u32;
+    }
+    group.iter().map(|&g| (rank[g as usize],)).collect()
 }
 
 /// Whether a shape is on average (twice its area over its perimeter) thinner than a wall quad's
