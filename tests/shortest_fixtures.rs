@@ -141,6 +141,11 @@ fn shortest_paths_match_the_oracle_on_every_fixture() {
         let name = level.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_string();
         let nav = meadow_bake::bake_file(level, &BakeSettings::DEFAULT).unwrap_or_else(|e| panic!("{name}: {e}"));
         let mesh = QueryMesh::new(nav);
+        // The oracle is a plane visibility graph: it does not apply to floors above one another.
+        if mesh.mesh().polygons().any(|p| p.layer != 0) {
+            println!("{name}: skipped, several layers");
+            continue;
+        }
         let r = rings(&mesh);
         for i in 0..r.len() {
             for j in i + 1..r.len() {

@@ -355,10 +355,10 @@ pub fn build_regions(
         let groups = if stacked.iter().any(|&s| s) {
             plane_groups(walkable, tris, &stacked, plane_tolerance(params.max_climb))
         } else {
-            vec![(0,); tris.len()]
+            vec![0; tris.len()]
         };
         let mut keys: Vec<(u16, u32)> =
-            tris.iter().zip(&groups).map(|(&t, g)| (walkable[t as usize].area, g.0)).collect();
+            tris.iter().zip(&groups).map(|(&t, g)| (walkable[t as usize].area, *g)).collect();
         keys.sort_unstable();
         keys.dedup();
         if keys.len() == 1 {
@@ -373,7 +373,7 @@ pub fn build_regions(
             let key_union = union(
                 tris.iter()
                     .zip(&groups)
-                    .filter(|&(&t, gr)| walkable[t as usize].area == a && gr.0 == g)
+                    .filter(|&(&t, &gr)| walkable[t as usize].area == a && gr == g)
                     .filter_map(|(&t, _)| walkable_contour(frame, &walkable[t as usize].vertices)),
             );
             let mut ex = Overlay::new(256);
@@ -1105,9 +1105,11 @@ fn plane_groups(
     tris: &[u32],
     stacked: &[bool],
     tolerance: f64,
-) -> Vec<(u32,)> {
+) -> Vec<u32> {
     let key = |v: [f64; 3]| ((v[0] + 0.0).to_bits(), (v[2] + 0.0).to_bits());
-    let mut edges: Vec<((u64, u64), (u64, u64), u32)> = Vec::with_capacity(tris.len() * 3);
+    // (lower end, upper end, triangle) per edge, ends keyed by their exact XZ bits.
+    type EdgeKey = ((u64, u64), (u64, u64), u32);
+    let mut edges: Vec<EdgeKey> = Vec::with_capacity(tris.len() * 3);
     for (i, &t) in tris.iter().enumerate() {
         let v = &walkable[t as usize].vertices;
         for k in 0..3 {
@@ -1168,7 +1170,7 @@ fn plane_groups(
     for (r, &g) in order.iter().enumerate() {
         rank[g] = r as u32;
     }
-    group.iter().map(|&g| (rank[g as usize],)).collect()
+    group.iter().map(|&g| rank[g as usize]).collect()
 }
 
 /// Whether a shape is on average (twice its area over its perimeter) thinner than a wall quad's
