@@ -9,7 +9,7 @@
 
 use super::raycast::WalkEnd;
 use super::{dist3, finite3, funnel, polyline_length, refine, xz, Path, PathError, PathOptions, PathStyle};
-use super::{Location, QueryFilter, QueryMesh, NONE};
+use super::{Location, OpenEntry, QueryFilter, QueryMesh, NONE};
 
 /// A search node (16 bytes: the pool is walked at random, so it is kept small).
 #[derive(Clone, Copy, Debug, Default)]
@@ -22,36 +22,6 @@ struct Node {
     /// its cost is final (closed); other values mean "unvisited". One word for both, so the
     /// search touches one cache line per node.
     stamp: u32,
-}
-
-/// An open-list entry. The open list is a plain binary heap with lazy deletion: a node whose
-/// cost improves is pushed again and the stale entry (larger `f`, popped later) is skipped
-/// because the node is closed by then, so sifting touches only the heap's own contiguous
-/// memory (no position bookkeeping in the node pool).
-#[derive(Clone, Copy, Debug)]
-struct OpenEntry {
-    /// `g` plus the heuristic.
-    f: f64,
-    node: u32,
-}
-
-impl PartialEq for OpenEntry {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == std::cmp::Ordering::Equal
-    }
-}
-impl Eq for OpenEntry {}
-impl PartialOrd for OpenEntry {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for OpenEntry {
-    /// Reversed, so that `BinaryHeap` (a max-heap) pops the lowest `f`; ties by node index keep
-    /// the search deterministic.
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        other.f.total_cmp(&self.f).then(other.node.cmp(&self.node))
-    }
 }
 
 /// Reusable path-query state: node pool (one node per half-edge, stamped per query so it is

@@ -420,3 +420,34 @@ impl QueryMesh {
         (self.poly_vertex(owner, k), self.poly_vertex(owner, k + 1))
     }
 }
+
+/// An open-list entry of the path searches (A* and the shortest-path search). The open list is a plain binary heap with lazy deletion: a node whose
+/// cost improves is pushed again and the stale entry (larger `f`, popped later) is skipped
+/// because the node is closed by then, so sifting touches only the heap's own contiguous
+/// memory (no position bookkeeping in the node pool).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct OpenEntry {
+    /// `g` plus the heuristic.
+    pub(crate) f: f64,
+    /// The search node.
+    pub(crate) node: u32,
+}
+
+impl PartialEq for OpenEntry {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == std::cmp::Ordering::Equal
+    }
+}
+impl Eq for OpenEntry {}
+impl PartialOrd for OpenEntry {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for OpenEntry {
+    /// Reversed, so that `BinaryHeap` (a max-heap) pops the lowest `f`; ties by node index keep
+    /// the search deterministic.
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        other.f.total_cmp(&self.f).then(other.node.cmp(&self.node))
+    }
+}

@@ -36,7 +36,7 @@
 //! Euclidean search treats every included area as cost 1 (use `PathQuery::find_path` for costed
 //! paths). The search is in XZ; on slopes the XZ-shortest path need not be the 3D-shortest.
 
-use super::{dist2, finite3, polyline_length, xz, Location, Path, PathError, QueryFilter, QueryMesh, NONE};
+use super::{dist2, finite3, polyline_length, xz, Location, OpenEntry, Path, PathError, QueryFilter, QueryMesh, NONE};
 use crate::geom::{orient2d, Point2};
 use std::collections::BinaryHeap;
 
@@ -147,30 +147,6 @@ struct Node {
     /// The polygon the interval's half-edge belongs to (holding the root side).
     from: u32,
     parent: u32,
-}
-
-/// An open-list entry (min-heap on `f` through a reversed order, ties by node index).
-#[derive(Clone, Copy, Debug)]
-struct OpenEntry {
-    f: f64,
-    node: u32,
-}
-
-impl PartialEq for OpenEntry {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == std::cmp::Ordering::Equal
-    }
-}
-impl Eq for OpenEntry {}
-impl PartialOrd for OpenEntry {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for OpenEntry {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        other.f.total_cmp(&self.f).then(other.node.cmp(&self.node))
-    }
 }
 
 /// Per-vertex corner status, cached per query (the filter's exclusions change it).
