@@ -8,8 +8,8 @@
 //! optimum as the undirected midpoint graph, and its parent chain spells out the corridor.
 
 use super::raycast::WalkEnd;
-use super::{dist3, finite3, funnel, polyline_length, refine, xz, Path, PathError, PathOptions, PathStyle};
-use super::{Location, OpenEntry, QueryFilter, QueryMesh, NONE};
+use super::{check_endpoints, locate_endpoints, Location, OpenEntry, QueryFilter, QueryMesh, NONE};
+use super::{dist3, funnel, polyline_length, refine, xz, Path, PathError, PathOptions, PathStyle};
 
 /// A search node (16 bytes: the pool is walked at random, so it is kept small).
 #[derive(Clone, Copy, Debug, Default)]
@@ -61,14 +61,6 @@ const MAX_SHORTCUTS: usize = 256;
 /// Length of a polyline in XZ.
 fn xz_length(points: &[[f64; 3]]) -> f64 {
     points.windows(2).map(|w| super::dist2(xz(w[0]), xz(w[1]))).sum()
-}
-
-/// Empties a path, keeping its buffers.
-fn reset(path: &mut Path) {
-    path.points.clear();
-    path.corridor.clear();
-    path.length = 0.0;
-    path.partial = false;
 }
 
 /// Where the A* search ended.
@@ -145,18 +137,10 @@ impl PathQuery {
         options: PathOptions,
         path: &mut Path,
     ) -> Result<(), PathError> {
-        if !finite3(start) || !finite3(goal) {
-            reset(path);
-            return Err(PathError::NonFiniteInput);
-        }
-        let located = mesh.locate(start).map_err(|_| PathError::StartOffMesh).and_then(|s| {
-            let g = mesh.locate(goal).map_err(|_| PathError::GoalOffMesh)?;
-            Ok((s, g))
-        });
-        match located {
+        match locate_endpoints(mesh, start, goal) {
             Ok((start, goal)) => self.find_path_between(mesh, start, goal, filter, options, path),
             Err(e) => {
-                reset(path);
+                path.clear();
                 Err(e)
             }
         }
@@ -173,17 +157,8 @@ impl PathQuery {
         options: PathOptions,
         path: &mut Path,
     ) -> Result<(), PathError> {
-        reset(path);
-        if !finite3(start.point) || !finite3(goal.point) {
-            return Err(PathError::NonFiniteInput);
-        }
-        let polygon_count = mesh.mesh().polygon_count();
-        if start.polygon as usize >= polygon_count {
-            return Err(PathError::StartOffMesh);
-        }
-        if goal.polygon as usize >= polygon_count {
-            return Err(PathError::GoalOffMesh);
-        }
+        path.clear();
+        check_endpoints(mesh, &start, &goal)?;
         let h_scale = filter.heuristic_scale()?;
         let nav = mesh.mesh();
         let start_area = nav.data().polygons[start.polygon as usize].area;

@@ -126,6 +126,45 @@ pub struct Path {
     pub partial: bool,
 }
 
+impl Path {
+    /// Empties the path, keeping its buffers.
+    pub(crate) fn clear(&mut self) {
+        self.points.clear();
+        self.corridor.clear();
+        self.length = 0.0;
+        self.partial = false;
+    }
+}
+
+/// Places a path query's start and goal on the mesh.
+pub(crate) fn locate_endpoints(
+    mesh: &QueryMesh,
+    start: [f64; 3],
+    goal: [f64; 3],
+) -> Result<(Location, Location), PathError> {
+    if !finite3(start) || !finite3(goal) {
+        return Err(PathError::NonFiniteInput);
+    }
+    let s = mesh.locate(start).map_err(|_| PathError::StartOffMesh)?;
+    let g = mesh.locate(goal).map_err(|_| PathError::GoalOffMesh)?;
+    Ok((s, g))
+}
+
+/// Checks a start and goal placed by the caller: finite points on polygons of `mesh`.
+pub(crate) fn check_endpoints(mesh: &QueryMesh, start: &Location, goal: &Location) -> Result<(), PathError> {
+    if !finite3(start.point) || !finite3(goal.point) {
+        return Err(PathError::NonFiniteInput);
+    }
+    let polygon_count = mesh.mesh().polygon_count();
+    if start.polygon as usize >= polygon_count {
+        return Err(PathError::StartOffMesh);
+    }
+    if goal.polygon as usize >= polygon_count {
+        return Err(PathError::GoalOffMesh);
+    }
+    Ok(())
+}
+
 /// Per-area rule of a [`QueryFilter`].
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct AreaRule {

@@ -36,7 +36,8 @@
 //! Euclidean search treats every included area as cost 1 (use `PathQuery::find_path` for costed
 //! paths). The search is in XZ; on slopes the XZ-shortest path need not be the 3D-shortest.
 
-use super::{dist2, finite3, polyline_length, xz, Location, OpenEntry, Path, PathError, QueryFilter, QueryMesh, NONE};
+use super::{check_endpoints, dist2, locate_endpoints, polyline_length, xz};
+use super::{Location, OpenEntry, Path, PathError, QueryFilter, QueryMesh, NONE};
 use crate::geom::{orient2d, Point2};
 use std::collections::BinaryHeap;
 
@@ -364,12 +365,8 @@ impl ShortestPathQuery {
         filter: &QueryFilter,
         path: &mut Path,
     ) -> Result<(), PathError> {
-        clear(path);
-        if !finite3(start) || !finite3(goal) {
-            return Err(PathError::NonFiniteInput);
-        }
-        let s = mesh.locate(start).map_err(|_| PathError::StartOffMesh)?;
-        let g = mesh.locate(goal).map_err(|_| PathError::GoalOffMesh)?;
+        path.clear();
+        let (s, g) = locate_endpoints(mesh, start, goal)?;
         self.find_shortest_path_between(mesh, s, g, filter, path)
     }
 
@@ -389,17 +386,8 @@ impl ShortestPathQuery {
         filter: &QueryFilter,
         path: &mut Path,
     ) -> Result<(), PathError> {
-        clear(path);
-        if !finite3(start.point) || !finite3(goal.point) {
-            return Err(PathError::NonFiniteInput);
-        }
-        let polygon_count = mesh.mesh().polygon_count();
-        if start.polygon as usize >= polygon_count {
-            return Err(PathError::StartOffMesh);
-        }
-        if goal.polygon as usize >= polygon_count {
-            return Err(PathError::GoalOffMesh);
-        }
+        path.clear();
+        check_endpoints(mesh, &start, &goal)?;
         filter.heuristic_scale()?;
         let fans = mesh.vertex_fans();
         let nav = mesh.mesh();
@@ -941,12 +929,4 @@ impl ShortestPathQuery {
         }
         path.length = polyline_length(&path.points);
     }
-}
-
-/// Empties a path, keeping its buffers.
-fn clear(path: &mut Path) {
-    path.points.clear();
-    path.corridor.clear();
-    path.length = 0.0;
-    path.partial = false;
 }
