@@ -235,34 +235,33 @@ pub fn build_regions(
     let reach = params.radius + 4.0 / GRID_SCALE;
     let mut walk_grid = BoxGrid::new(&walk_boxes, 2.0);
     let mut near = Vec::new();
-    let mut concerned_by_anchor: Vec<Option<Vec<u32>>> = vec![None; walkable.len()];
-    let mut concerned = |anchor: u32| -> Vec<u32> {
-        concerned_by_anchor[anchor as usize]
-            .get_or_insert_with(|| {
-                let b = walk_boxes[anchor as usize];
-                walk_grid.query(&[b[0] - reach, b[1] - reach, b[2] + reach, b[3] + reach], &mut near);
-                let mut out: Vec<u32> = near.iter().map(|&t| layering.layer_of[t as usize]).collect();
-                out.push(layering.layer_of[anchor as usize]);
-                out.sort_unstable();
-                out.dedup();
-                let lo = ceilings.partition_point(|c| c.0 < anchor);
-                let hi = ceilings.partition_point(|c| c.0 <= anchor);
-                let under = &ceilings[lo..hi];
-                out.retain(|&l| layering.concerns(anchor as usize, l) || under.binary_search(&(anchor, l)).is_ok());
-                out
-            })
-            .clone()
-    };
+    let mut concerned_by_anchor: Vec<Vec<u32>> = vec![Vec::new(); walkable.len()];
+    let mut anchors: Vec<u32> = blockers.iter().map(|b| b.0).chain(walls.iter().map(|w| w.0)).collect();
+    anchors.sort_unstable();
+    anchors.dedup();
+    for &anchor in &anchors {
+        let b = walk_boxes[anchor as usize];
+        walk_grid.query(&[b[0] - reach, b[1] - reach, b[2] + reach, b[3] + reach], &mut near);
+        let out = &mut concerned_by_anchor[anchor as usize];
+        out.extend(near.iter().map(|&t| layering.layer_of[t as usize]));
+        out.push(layering.layer_of[anchor as usize]);
+        out.sort_unstable();
+        out.dedup();
+        let lo = ceilings.partition_point(|c| c.0 < anchor);
+        let hi = ceilings.partition_point(|c| c.0 <= anchor);
+        let under = &ceilings[lo..hi];
+        out.retain(|&l| layering.concerns(anchor as usize, l) || under.binary_search(&(anchor, l)).is_ok());
+    }
     let layer_count = layering.count as usize;
     let mut layer_blockers: Vec<Vec<IntContour>> = vec![Vec::new(); layer_count];
     let mut layer_walls: Vec<Vec<[Point2; 2]>> = vec![Vec::new(); layer_count];
     for (anchor, contour) in blockers {
-        for l in concerned(anchor) {
+        for &l in &concerned_by_anchor[anchor as usize] {
             layer_blockers[l as usize].push(contour.clone());
         }
     }
     for (anchor, seg) in walls {
-        for l in concerned(anchor) {
+        for &l in &concerned_by_anchor[anchor as usize] {
             layer_walls[l as usize].push(seg);
         }
     }
