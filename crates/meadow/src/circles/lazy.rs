@@ -521,14 +521,7 @@ impl CirclePlanner {
                 continue;
             };
             let bound = t.length + distance(t.to, goal) - margin;
-            if bound <= lo {
-                continue;
-            }
-            if bound > hi {
-                later = later.min(bound);
-                continue;
-            }
-            if use_bins && self.bins[bin_of(t.departure_angle())] <= t.length {
+            if !self.in_round(bound, (lo, hi), &mut later, use_bins, &t) {
                 continue;
             }
             self.stats.surfing_edges += 1;
@@ -544,6 +537,20 @@ impl CirclePlanner {
             self.search.relax(node, t.length, START, distance(t.to, goal));
         }
         later
+    }
+
+    /// Whether a candidate edge whose cost bound is `bound` belongs to the round `(lo, hi]`
+    /// and is not already known blocked by the bins; a bound above `hi` lowers `later`, the
+    /// bound of the next round.
+    fn in_round(&self, bound: f64, (lo, hi): (f64, f64), later: &mut f64, use_bins: bool, t: &TangentPoints) -> bool {
+        if bound <= lo {
+            return false;
+        }
+        if bound > hi {
+            *later = later.min(bound);
+            return false;
+        }
+        !(use_bins && self.bins[bin_of(t.departure_angle())] <= t.length)
     }
 
     /// The hugging edges from an arrival to the surfing edges leaving its circle for circle `j`
@@ -572,14 +579,7 @@ impl CirclePlanner {
             };
             // The arc to the departure point is at least its chord.
             let bound = g + distance(point, t.from) + t.length + distance(t.to, goal) - margin;
-            if bound <= lo {
-                continue;
-            }
-            if bound > hi {
-                later = later.min(bound);
-                continue;
-            }
-            if use_bins && self.bins[bin_of(t.departure_angle())] <= t.length {
+            if !self.in_round(bound, (lo, hi), &mut later, use_bins, &t) {
                 continue;
             }
             let e = self.surfing_edge(arrival.circle, s, j, sb, &t);
