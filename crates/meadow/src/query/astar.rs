@@ -366,6 +366,16 @@ impl PathQuery {
         self.area_costs.clear();
         self.area_costs.extend((0..nav.areas().len()).map(|a| filter.area_cost(nav, a as u16).unwrap_or(-1.0)));
         let goal_cost = self.area_costs[polygons[goal_poly as usize].area as usize];
+        // Landmark bounds, when start and goal share a component; otherwise no path exists
+        // and only a partial path (which scans everything reachable anyway) is worth a search.
+        let landmarks = mesh.landmarks();
+        let bounds = if landmarks.connected(start_poly, goal_poly) {
+            Some(landmarks.goal_bounds(mesh, goal_poly))
+        } else if allow_partial {
+            None
+        } else {
+            return SearchEnd::Unreachable;
+        };
         self.nodes[start_node as usize] = Node { g: 0.0, parent: NONE, stamp: open_stamp };
         self.open.push(OpenEntry { f: dist3(start_pos, goal_pos) * h_scale, node: start_node });
         while let Some(entry) = self.open.pop() {
@@ -405,7 +415,15 @@ impl PathQuery {
                     continue;
                 }
                 let g = g_u + dist3(pos, he.mid) * cost;
-                self.relax(h as u32, u, g, dist3(he.mid, goal_pos) * h_scale, open_stamp);
+                let node = self.nodes[h];
+                if node.stamp == closed_stamp || (node.stamp == open_stamp && g >= node.g) {
+                    continue; // the heuristic is only computed for nodes that get pushed
+                }
+                let mut lower = dist3(he.mid, goal_pos);
+                if let Some(b) = &bounds {
+                    lower = lower.max(landmarks.lower_bound(h as u32, b));
+                }
+                self.relax(h as u32, u, g, lower * h_scale, open_stamp);
             }
         }
         if !allow_partial {

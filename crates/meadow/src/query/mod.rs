@@ -24,6 +24,7 @@
 
 mod astar;
 mod funnel;
+mod landmarks;
 mod locate;
 mod random;
 mod raycast;
@@ -271,6 +272,8 @@ pub struct QueryMesh {
     area_prefix: Vec<f64>,
     /// Polygons around each vertex, for the shortest-path search (built on first use).
     vertex_fans: std::sync::OnceLock<shortest::VertexFans>,
+    /// Landmark distances for the A* heuristic (built on first use).
+    landmarks: std::sync::OnceLock<landmarks::Landmarks>,
 }
 
 /// The search-relevant data of one half-edge.
@@ -360,6 +363,7 @@ impl QueryMesh {
             half_edges,
             area_prefix,
             vertex_fans: std::sync::OnceLock::new(),
+            landmarks: std::sync::OnceLock::new(),
         }
     }
 
@@ -376,6 +380,11 @@ impl QueryMesh {
     /// The point-location grid.
     pub fn locate_index(&self) -> &LocateIndex {
         &self.index
+    }
+
+    /// The A* landmark tables, built on first use.
+    pub(crate) fn landmarks(&self) -> &landmarks::Landmarks {
+        self.landmarks.get_or_init(|| landmarks::Landmarks::build(self))
     }
 
     /// Number of half-edges (entries of `polygon_vertices`).

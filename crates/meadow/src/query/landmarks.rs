@@ -1,0 +1,306 @@
+//! Landmark lower bounds (ALT) for the midpoint A*: exact portal-graph distances from a few
+//! far-apart portals, which bound the remaining cost far more tightly than the straight line.
+//!
+//! The portal graph here is undirected: its nodes are portals (an edge shared by two polygons,
+//! both half-edges at once) and two portals of one polygon are joined by the 3D distance
+//! between their midpoints. Every A* step moves between two portals of one polygon at that
+//! distance times an area cost of at least the filter's smallest cost `s`, so the A* cost from a
+//! node to the goal is at least `s` times the graph distance from its portal to some portal of
+//! the goal polygon. For a landmark `L` with graph distances `D(L, ·)`, the triangle inequality
+//! gives, for every goal portal `p`, `D(n, p) >= D(L, p) - D(L, n)` and `>= D(L, n) - D(L, p)`;
+//! the bound used is the largest of these over the landmarks, minimised over the goal portals.
+//! It is consistent (each term changes along a graph edge by at most the edge's length), so
+//! the A* still returns the optimum of the midpoint graph and never reopens a node.
+//!
+//! Landmarks are chosen per connected component of the portal graph (farthest-point order,
+//! deterministic), so every node's slots refer to landmarks of its own component.
+
+use super::{dist3, QueryMesh, NONE};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// Landmarks per component (fewer in components with fewer portals).
+pub(crate) const LANDMARKS: usize = 8;
+
+/// Graph distances from each component's landmarks to every portal, plus the components.
+#[derive(Clone, Debug)]
+pub(crate) struct Landmarks {
+    /// Per polygon: its component of the (unfiltered) portal graph.
+    component: Vec<u32>,
+    /// Per half-edge, [`LANDMARKS`] slots: the distance from the `k`-th landmark of its
+    /// component to its portal (`INFINITY` in unused slots and on non-portal edges).
+    dist: Vec<[f64; LANDMARKS]>,
+}
+
+/// Per query: the landmark distances of the goal polygon's portals.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct GoalBounds {
+    /// Per slot: the smallest and largest distance from the landmark to a goal portal.
+    near: [f64; LANDMARKS],
+    far: [f64; LANDMARKS],
+}
+
+/// A Dijkstra queue entry: distance (as ordered bits, all distances being non-negative) and node.
+type Entry = Reverse<(u64, u32)>;
+
+impl Landmarks {
+    /// Components and landmark distances for `mesh`.
+    pub(crate) fn build(mesh: &QueryMesh) -> Landmarks {
+        let nav = mesh.mesh();
+        let polys = nav.polygon_count();
+        let halves = mesh.half_edge_count();
+        // Components by flood fill over portals.
+        let mut component = vec![NONE; polys];
+        let mut members: Vec<Vec<u32>> = Vec::new();
+        let mut stack = Vec::new();
+        for seed in 0..polys as u32 {
+            if component[seed as usize] != NONE {
+                continue;
+            }
+            let c = members.len() as u32;
+            component[seed as usize] = c;
+            stack.push(seed);
+            let mut portals = Vec::new();
+            while let Some(p) = stack.pop() {
+                let first = mesh.poly_first(p);
+                for h in first..first + mesh.poly_len(p) {
+                    let Some(q) = mesh.edge_neighbour(h) else { continue };
+                    portals.push(h as u32);
+                    if component[q as usize] == NONE {
+                        component[q as usize] = c;
+                        stack.push(q);
+                    }
+                }
+            }
+            portals.sort_unstable();
+            members.push(portals);
+        }
+        let mut dist = vec![[f64::INFINITY; LANDMARKS]; halves];
+        let mut from = vec![f64::INFINITY; halves];
+        let mut heap: BinaryHeap<Entry> = BinaryHeap::new();
+        let mut nearest = vec![f64::INFINITY; halves];
+        for portals in &members {
+            let Some(&first) = portals.first() else { continue };
+            // The first landmark is the portal farthest from the component's first portal; each
+            // next one the portal farthest from all landmarks chosen so far.
+            shortest_from(mesh, first, &mut from, &mut heap);
+            let mut next = farthest(portals, &from);
+            for n in &portals[..] {
+                nearest[*n as usize] = f64::INFINITY;
+            }
+            #[allow(clippy::needless_range_loop)] // `k` is the slot of every portal's row
+            for k in 0..LANDMARKS.min(portals.len()) {
+                shortest_from(mesh, next, &mut from, &mut heap);
+                for &h in portals {
+                    let d = from[h as usize];
+                    dist[h as usize][k] = d;
+                    nearest[h as usize] = nearest[h as usize].min(d);
+                }
+                next = farthest(portals, &nearest);
+            }
+        }
+        Landmarks { component, dist }
+    }
+
+    /// Whether two polygons lie in one component (paths between different ones cannot exist).
+    pub(crate) fn connected(&self, a: u32, b: u32) -> bool {
+        self.component.get(a as usize) == self.component.get(b as usize)
+    }
+
+    /// The landmark distances of the portals of `goal_poly`.
+    pub(crate) fn goal_bounds(&self, mesh: &QueryMesh, goal_poly: u32) -> GoalBounds {
+        let mut b = GoalBounds { near: [f64::INFINITY; LANDMARKS], far: [f64::NEG_INFINITY; LANDMARKS] };
+        let first = mesh.poly_first(goal_poly);
+        for h in first..first + mesh.poly_len(goal_poly) {
+            if mesh.edge_neighbour(h).is_none() {
+                continue;
+            }
+            for ((near, far), &d) in b.near.iter_mut().zip(&mut b.far).zip(&self.dist[h]) {
+                *near = near.min(d);
+                *far = far.max(d);
+            }
+        }
+        b
+    }
+
+    /// A lower bound on the portal-graph distance from half-edge `h`'s portal to the goal
+    /// polygon's portals (0 when nothing better is known). `h` must be a portal in the goal's
+    /// component.
+    #[inline]
+    pub(crate) fn lower_bound(&self, h: u32, goal: &GoalBounds) -> f64 {
+        let d = &self.dist[h as usize];
+        let mut best = 0.0f64;
+        for ((&near, &far), &here) in goal.near.iter().zip(&goal.far).zip(d) {
+            // Unused slots hold infinities on both sides; their differences are NaN or
+            // negative infinity, which `max` ignores.
+            best = best.max(near - here).max(here - far);
+        }
+        best
+    }
+}
+
+/// The portal in `portals` with the largest finite `value` (the lowest index on ties).
+fn farthest(portals: &[u32], value: &[f64]) -> u32 {
+    let mut best = (f64::NEG_INFINITY, portals[0]);
+    for &h in portals {
+        let v = value[h as usize];
+        if v.is_finite() && v > best.0 {
+            best = (v, h);
+        }
+    }
+    best.1
+}
+
+/// Dijkstra over the undirected portal graph from the portal of half-edge `source`; fills
+/// `dist` (indexed by half-edge, both half-edges of a portal alike).
+fn shortest_from(mesh: &QueryMesh, source: u32, dist: &mut [f64], heap: &mut BinaryHeap<Entry>) {
+    dist.fill(f64::INFINITY);
+    heap.clear();
+    let twin = mesh.half_edges[source as usize].twin;
+    dist[source as usize] = 0.0;
+    if twin != NONE {
+        dist[twin as usize] = 0.0;
+    }
+    heap.push(Reverse((0f64.to_bits(), source)));
+    while let Some(Reverse((bits, h))) = heap.pop() {
+        let d = f64::from_bits(bits);
+        if d > dist[h as usize] {
+            continue;
+        }
+        let here = mesh.half_edges[h as usize];
+        // Both polygons beside the portal: the owner of `h` and the one across.
+        for h_side in [h, here.twin] {
+            if h_side == NONE {
+                continue;
+            }
+            let poly = mesh.edge_owner[h_side as usize];
+            let first = mesh.poly_first(poly);
+            for e in first..first + mesh.poly_len(poly) {
+                let other = mesh.half_edges[e];
+                if other.neighbour == NONE || e as u32 == h_side {
+                    continue;
+                }
+                let nd = d + dist3(here.mid, other.mid);
+                if nd < dist[e] {
+                    dist[e] = nd;
+                    if other.twin != NONE {
+                        dist[other.twin as usize] = nd;
+                    }
+                    heap.push(Reverse((nd.to_bits(), e as u32)));
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::testmesh::{random_blocked, GridSpec};
+    use crate::NavMesh;
+
+    /// All-pairs portal distances by Floyd–Warshall over the undirected portal graph, built
+    /// naively (every pair of portals of a polygon joined), indexed by half-edge.
+    #[allow(clippy::needless_range_loop)] // index loops mirror the textbook algorithm
+    fn floyd(mesh: &QueryMesh) -> Vec<Vec<f64>> {
+        let n = mesh.half_edge_count();
+        let mut d = vec![vec![f64::INFINITY; n]; n];
+        let portal = |h: usize| mesh.half_edges[h].neighbour != NONE;
+        for a in 0..n {
+            if !portal(a) {
+                continue;
+            }
+            d[a][a] = 0.0;
+            let twin = mesh.half_edges[a].twin as usize;
+            d[a][twin] = 0.0;
+            for b in 0..n {
+                let same_poly = [a, twin].iter().any(|&x| mesh.edge_owner[x] == mesh.edge_owner[b]);
+                if portal(b) && same_poly {
+                    let w = dist3(mesh.half_edges[a].mid, mesh.half_edges[b].mid);
+                    let tb = mesh.half_edges[b].twin as usize;
+                    for t in [b, tb] {
+                        d[a][t] = d[a][t].min(w);
+                        d[t][a] = d[t][a].min(w);
+                    }
+                }
+            }
+        }
+        for k in 0..n {
+            for i in 0..n {
+                for j in 0..n {
+                    let via = d[i][k] + d[k][j];
+                    if via < d[i][j] {
+                        d[i][j] = via;
+                    }
+                }
+            }
+        }
+        d
+    }
+
+    #[test]
+    fn bounds_never_exceed_the_portal_graph_distance_and_are_consistent() {
+        for (seed, triangulate) in [(4u64, false), (5, true)] {
+            let spec = GridSpec {
+                cols: 9,
+                rows: 7,
+                triangulate,
+                blocked: random_blocked(9, 7, 0.25, seed),
+                ..GridSpec::default()
+            };
+            let mesh = QueryMesh::new(NavMesh::new(spec.build()).expect("valid grid"));
+            let lm = Landmarks::build(&mesh);
+            let d = floyd(&mesh);
+            let portals: Vec<u32> =
+                (0..mesh.half_edge_count() as u32).filter(|&h| mesh.half_edges[h as usize].neighbour != NONE).collect();
+            let mut informative = 0;
+            for goal in 0..mesh.mesh().polygon_count() as u32 {
+                let goal_portals: Vec<usize> = (mesh.poly_first(goal)..mesh.poly_first(goal) + mesh.poly_len(goal))
+                    .filter(|&h| mesh.half_edges[h].neighbour != NONE)
+                    .collect();
+                if goal_portals.is_empty() {
+                    continue;
+                }
+                let bounds = lm.goal_bounds(&mesh, goal);
+                for &h in &portals {
+                    if !lm.connected(mesh.edge_owner[h as usize], goal) {
+                        continue;
+                    }
+                    let truth = goal_portals.iter().map(|&p| d[h as usize][p]).fold(f64::INFINITY, f64::min);
+                    let lb = lm.lower_bound(h, &bounds);
+                    assert!(lb <= truth + 1e-9, "bound {lb} above distance {truth}");
+                    if lb > 0.5 * truth {
+                        informative += 1;
+                    }
+                    // Consistency: along every graph edge the bound drops by at most its length.
+                    for &other in &portals {
+                        let w = d[h as usize][other as usize];
+                        let adjacent = [h, mesh.half_edges[h as usize].twin]
+                            .iter()
+                            .any(|&x| mesh.edge_owner[x as usize] == mesh.edge_owner[other as usize]);
+                        if adjacent && lm.connected(mesh.edge_owner[other as usize], goal) {
+                            assert!(lb <= w + lm.lower_bound(other, &bounds) + 1e-9);
+                        }
+                    }
+                }
+            }
+            // The bounds must carry information, or the test would pass with all zeros.
+            assert!(informative > portals.len(), "only {informative} informative bounds");
+        }
+    }
+
+    #[test]
+    fn separate_components_are_not_connected() {
+        // A wall of blocked cells splits the grid into two components.
+        let (cols, rows) = (6, 3);
+        let blocked: Vec<bool> = (0..cols * rows).map(|i| i % cols == 3).collect();
+        let spec = GridSpec { cols, rows, blocked, ..GridSpec::default() };
+        let mesh = QueryMesh::new(NavMesh::new(spec.build()).expect("valid grid"));
+        let lm = Landmarks::build(&mesh);
+        let left = mesh.locate([0.5, 0.0, 0.5]).expect("left cell").polygon;
+        let left2 = mesh.locate([2.5, 0.0, 2.5]).expect("left cell").polygon;
+        let right = mesh.locate([5.5, 0.0, 0.5]).expect("right cell").polygon;
+        assert!(lm.connected(left, left2));
+        assert!(!lm.connected(left, right));
+    }
+}
