@@ -3,13 +3,15 @@
 //! The grid is built when a [`QueryMesh`] is created rather than stored in the asset: it is
 //! derived data (storing it would mean validating it on load as well), it takes one linear pass
 //! to build, and baked polygons have similar sizes, so a uniform grid with about one cell per
-//! polygon finds the few candidates under a point in expected constant time.
+//! polygon finds the few candidates under a point in expected constant time. A polygon is
+//! listed only in the cells it really overlaps, not every cell of its bounding box, so the long
+//! thin triangles of open floors do not crowd the lists.
 
 use super::{finite3, xz, Location, QueryError, QueryMesh};
 use crate::geom::{orient2d, Point2};
 
-/// A uniform grid over the XZ bounds of the mesh; each cell lists the polygons whose bounding
-/// boxes overlap it (compressed sparse rows).
+/// A uniform grid over the XZ bounds of the mesh; each cell lists the polygons that overlap it
+/// (compressed sparse rows).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct LocateIndex {
     origin: Point2,
@@ -24,8 +26,9 @@ pub struct LocateIndex {
 }
 
 impl LocateIndex {
-    /// Builds the grid from per-polygon XZ bounds `[min_x, min_z, max_x, max_z]`.
-    pub(crate) fn build(bounds: &[[f64; 4]]) -> LocateIndex {
+    /// Builds the grid from per-polygon XZ bounds `[min_x, min_z, max_x, max_z]` and outlines
+    /// (`outline(i, ring)` fills `ring` with polygon `i`'s counter-clockwise XZ vertices).
+    pub(crate) fn build(bounds: &[[f64; 4]], mut outline: impl FnMut(usize, &mut Vec<Point2>)) -> LocateIndex {
         let n = bounds.len();
         if n == 0 {
             return LocateIndex::default();
@@ -95,11 +98,18 @@ impl LocateIndex {
             cell_polygons: Vec::new(),
         };
         // Counting pass, prefix sums, then fill: polygons appear in index order in every cell.
-        for b in bounds {
+        let mut ring = Vec::new();
+        let mut cells: Vec<(u32, u32)> = Vec::new();
+        for (pi, b) in bounds.iter().enumerate() {
+            ring.clear();
+            outline(pi, &mut ring);
             let (c0, r0, c1, r1) = index.cell_range(b);
             for r in r0..=r1 {
                 for c in c0..=c1 {
-                    index.cell_start[r * cols + c + 1] += 1;
+                    if index.cell_overlaps(c, r, &ring) {
+                        index.cell_start[r * cols + c + 1] += 1;
+                        cells.push((pi as u32, (r * cols + c) as u32));
+                    }
                 }
             }
         }
@@ -108,17 +118,40 @@ impl LocateIndex {
         }
         let mut fill: Vec<u32> = index.cell_start[..cols * rows].to_vec();
         index.cell_polygons = vec![0; index.cell_start[cols * rows] as usize];
-        for (pi, b) in bounds.iter().enumerate() {
-            let (c0, r0, c1, r1) = index.cell_range(b);
-            for r in r0..=r1 {
-                for c in c0..=c1 {
-                    let slot = &mut fill[r * cols + c];
-                    index.cell_polygons[*slot as usize] = pi as u32;
-                    *slot += 1;
-                }
-            }
+        for (pi, cell) in cells {
+            let slot = &mut fill[cell as usize];
+            index.cell_polygons[*slot as usize] = pi;
+            *slot += 1;
         }
         index
+    }
+
+    /// Whether cell `(col, row)`, grown by a rounding margin, meets the convex counter-clockwise
+    /// `ring`: false only when one ring edge has the whole grown cell strictly on its outer
+    /// side, so a polygon containing any point that `cell_coord` maps to the cell is kept.
+    fn cell_overlaps(&self, col: usize, row: usize, ring: &[Point2]) -> bool {
+        let margin = |axis: usize| {
+            let span = self.far[axis] - self.origin[axis];
+            1e-9 * (self.origin[axis].abs() + self.far[axis].abs() + span) + 1e-6 * self.cell_size[axis]
+        };
+        let (mx, mz) = (margin(0), margin(1));
+        let x0 = self.origin[0] + col as f64 * self.cell_size[0] - mx;
+        let z0 = self.origin[1] + row as f64 * self.cell_size[1] - mz;
+        let mut x1 = self.origin[0] + (col + 1) as f64 * self.cell_size[0] + mx;
+        let mut z1 = self.origin[1] + (row + 1) as f64 * self.cell_size[1] + mz;
+        // The last column and row reach the far corner (points beyond it clamp into them).
+        if col + 1 == self.cols {
+            x1 = x1.max(self.far[0] + mx);
+        }
+        if row + 1 == self.rows {
+            z1 = z1.max(self.far[1] + mz);
+        }
+        let corners = [[x0, z0], [x1, z0], [x1, z1], [x0, z1]];
+        let n = ring.len();
+        !(0..n).any(|k| {
+            let (a, b) = (ring[k], ring[(k + 1) % n]);
+            corners.iter().all(|&c| orient2d(a, b, c) < 0.0)
+        })
     }
 
     fn cell_coord(&self, v: f64, axis: usize) -> usize {

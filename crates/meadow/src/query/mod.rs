@@ -346,7 +346,14 @@ impl QueryMesh {
                 }
             }
         }
-        let index = LocateIndex::build(&poly_bounds);
+        let index = LocateIndex::build(&poly_bounds, |pi, ring| {
+            let p = data.polygons[pi];
+            let run = &data.polygon_vertices[p.first as usize..p.first as usize + p.vertex_count as usize];
+            ring.extend(run.iter().map(|&v| {
+                let q = verts[v as usize];
+                [q[0], q[2]]
+            }));
+        });
         let half_edges = (0..edge_owner.len())
             .map(|h| HalfEdge {
                 mid: edge_mid[h],
