@@ -259,10 +259,14 @@ impl PathQuery {
                     (v - 1, v)
                 }
             };
-            for j in 1..k.saturating_sub(1) {
-                let (_, a_idx) = span(&self.corner_at, j - 1);
-                let (b_lo, b_hi) = span(&self.corner_at, j + 1);
-                let (a, b) = (points[j - 1], points[j + 1]);
+            // Every pair of path points with at least one corner between them, farthest first
+            // from each point: a clear segment between them may pass an obstacle on the other
+            // side, which re-routing between neighbouring corners alone never finds.
+            let pairs = (0..k.saturating_sub(2)).flat_map(|i| (i + 2..k).rev().map(move |t| (i, t)));
+            for (i, t) in pairs {
+                let (_, a_idx) = span(&self.corner_at, i);
+                let (b_lo, b_hi) = span(&self.corner_at, t);
+                let (a, b) = (points[i], points[t]);
                 let from = corridor_at(&self.edges, a_idx);
                 self.crossed.clear();
                 let crossed = &mut self.crossed;
