@@ -43,6 +43,11 @@ fn main() -> ExitCode {
             .map(|s| s.to_string())
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "unknown panic".into());
+        // `println!` panics when the reader of stdout has gone (`meadow path ... | head`): that is
+        // the reader's choice, not a bug, so end quietly as other Unix tools do.
+        if msg.contains("failed printing to stdout") && msg.contains("Broken pipe") {
+            std::process::exit(141);
+        }
         eprintln!("meadow: internal error (please report): {msg}");
     }));
     let cli = Cli::parse();

@@ -2,7 +2,7 @@
 //! from a JSON file.
 
 use anyhow::{anyhow, bail, Context};
-use meadow::query::{Location, Path, PathOptions, PathQuery, PathStyle, QueryFilter, QueryMesh};
+use meadow::query::{Location, Path, PathOptions, PathQuery, PathStyle, QueryFilter, QueryMesh, ShortestPathQuery};
 use meadow::NavMesh;
 use serde::Deserialize;
 use serde_json::json;
@@ -26,6 +26,10 @@ pub struct PathArgs {
     /// How the corridor is smoothed.
     #[arg(long, value_enum, default_value_t = StyleArg::Funnel)]
     pub style: StyleArg,
+    /// Find the Euclidean-shortest path (`find_shortest_path`) instead of the midpoint A*
+    /// corridor; `--style` does not apply.
+    #[arg(long, conflicts_with_all = ["style", "partial"])]
+    pub optimal: bool,
     /// Print JSON (stable keys: found, length, points, corridor, partial, error).
     #[arg(long)]
     pub json: bool,
@@ -91,6 +95,8 @@ struct QuerySpec {
 struct Finder {
     mesh: QueryMesh,
     query: PathQuery,
+    /// Set when `--optimal` asks for the shortest-path search instead of the midpoint A*.
+    shortest: Option<ShortestPathQuery>,
     filter: QueryFilter,
     options: PathOptions,
     snap: f64,
@@ -115,6 +121,7 @@ impl Finder {
         Ok(Finder {
             mesh,
             query,
+            shortest: None,
             filter,
             options: PathOptions { style, allow_partial: partial, ..PathOptions::default() },
             snap,
@@ -140,7 +147,10 @@ impl Finder {
         let start = self.snap(from, "start")?;
         let goal = self.snap(to, "goal")?;
         let mut path = Path::default();
-        self.query.find_path_between(&self.mesh, start, goal, &self.filter, self.options, &mut path)?;
+        match &mut self.shortest {
+            Some(q) => q.find_shortest_path_between(&self.mesh, start, goal, &self.filter, &mut path)?,
+            None => self.query.find_path_between(&self.mesh, start, goal, &self.filter, self.options, &mut path)?,
+        }
         Ok(path)
     }
 }
@@ -179,14 +189,18 @@ fn result_json(from: [f64; 3], to: [f64; 3], result: &anyhow::Result<Path>) -> s
     }
 }
 
-fn print_human(path: &Path, style: StyleArg) {
+fn print_human(path: &Path, args: &PathArgs) {
     let kind = if path.partial { "partial path (goal unreachable)" } else { "path" };
+    let style = if args.optimal {
+        "shortest".to_string()
+    } else {
+        clap::ValueEnum::to_possible_value(&args.style).map_or_else(String::new, |v| v.get_name().to_string())
+    };
     println!(
-        "{kind}: {:.3} m, {} points, {} polygons (style {})",
+        "{kind}: {:.3} m, {} points, {} polygons (style {style})",
         path.length,
         path.points.len(),
         path.corridor.len(),
-        clap::ValueEnum::to_possible_value(&style).map_or_else(String::new, |v| v.get_name().to_string())
     );
     for (i, p) in path.points.iter().enumerate() {
         println!("  {i:>3}  {:>10.3} {:>10.3} {:>10.3}", p[0], p[1], p[2]);
@@ -197,6 +211,9 @@ fn print_human(path: &Path, style: StyleArg) {
 pub fn run(args: &PathArgs) -> anyhow::Result<()> {
     let mesh = load(&args.level)?;
     let mut finder = Finder::new(mesh, args.style.into(), args.partial, args.snap, &args.exclude_areas)?;
+    if args.optimal {
+        finder.shortest = Some(ShortestPathQuery::new(&finder.mesh));
+    }
     if let Some(file) = &args.queries {
         let text = std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
         let specs: Vec<QuerySpec> = serde_json::from_str(&text)
@@ -207,7 +224,7 @@ pub fn run(args: &PathArgs) -> anyhow::Result<()> {
                 println!("{}", result_json(spec.from, spec.to, &result));
             } else {
                 match &result {
-                    Ok(path) => print_human(path, args.style),
+                    Ok(path) => print_human(path, args),
                     Err(e) => println!("no path: {e:#}"),
                 }
             }
@@ -223,7 +240,7 @@ pub fn run(args: &PathArgs) -> anyhow::Result<()> {
     }
     let path = result?;
     if !args.json {
-        print_human(&path, args.style);
+        print_human(&path, args);
     }
     Ok(())
 }
@@ -267,6 +284,7 @@ mod tests {
             to: Some([5.5, 0.0, 0.5]),
             queries: None,
             style: StyleArg::Meadow,
+            optimal: false,
             json: true,
             partial: false,
             snap: 0.5,
@@ -274,6 +292,7 @@ mod tests {
         };
         run(&args).unwrap();
         run(&PathArgs { from: None, to: None, queries: Some(queries), ..args.clone() }).unwrap();
+        run(&PathArgs { optimal: true, ..args.clone() }).unwrap();
         assert!(run(&PathArgs { to: Some([50.0, 0.0, 0.5]), ..args.clone() }).is_err(), "goal off the mesh");
         assert!(run(&PathArgs { exclude_areas: vec!["lava".into()], ..args.clone() }).is_err(), "unknown area name");
         assert!(run(&PathArgs { level: dir.join("missing.nav"), ..args }).is_err());

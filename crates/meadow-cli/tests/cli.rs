@@ -51,6 +51,22 @@ fn bake_info_render_round_trip() {
     assert!(info["polygons"].as_u64().unwrap() > 0);
     assert_eq!(info["settings"]["radius"].as_f64(), Some(0.6));
 
+    // A path around a wall: `--optimal` is never longer than the string-pulled midpoint A*,
+    // and both are longer than the straight line through the wall.
+    let (from, to) = ("7.620849,0,-3.691648", "2.276601,0,-2.433457");
+    let length = |extra: &[&str]| -> f64 {
+        let mut args = vec!["path", s(&nav), "--from", from, "--to", to, "--json"];
+        args.extend_from_slice(extra);
+        let out = meadow(&args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("path --json is JSON");
+        assert_eq!(v["found"], true, "{v}");
+        v["length"].as_f64().expect("length")
+    };
+    let (funnel, optimal) = (length(&[]), length(&["--optimal"]));
+    let straight = (5.344248f64.powi(2) + 1.258191f64.powi(2)).sqrt();
+    assert!(optimal <= funnel + 1e-9 && optimal > straight + 0.1, "optimal {optimal}, funnel {funnel}");
+
     let svg = dir.join("rooms.svg");
     let out = meadow(&["render", s(&nav), "-o", s(&svg)]);
     assert!(out.status.success());
