@@ -169,7 +169,11 @@ impl PathQuery {
         self.edges.clear();
         let mut end_point = goal.point;
         let start_node = mesh.half_edge_count() as u32;
-        if start.polygon != goal.polygon {
+        let seen = start.polygon != goal.polygon
+            && options.style == PathStyle::StringPulled
+            && options.shortcuts
+            && self.straight_corridor(mesh, filter, &start, &goal);
+        if start.polygon != goal.polygon && !seen {
             let (allow_partial, goal_at) = (options.allow_partial, (goal.polygon, goal.point));
             match self.search(mesh, start.polygon, start.point, goal_at, filter, h_scale, allow_partial) {
                 SearchEnd::Unreachable => return Err(PathError::Unreachable),
@@ -211,6 +215,38 @@ impl PathQuery {
         }
         path.length = polyline_length(&path.points);
         Ok(())
+    }
+
+    /// When the segment from the start to the goal walks the mesh without meeting a wall, and
+    /// only through polygons of the cheapest cost the filter gives any area, fills `self.edges`
+    /// with the portals it crosses and returns true. The straight segment is then the optimal
+    /// path, and exactly what the shortcut pass makes of any A* corridor (its first candidate
+    /// joins the two ends), so the search can be skipped.
+    fn straight_corridor(&mut self, mesh: &QueryMesh, filter: &QueryFilter, start: &Location, goal: &Location) -> bool {
+        let nav = mesh.mesh();
+        let cost_of = |poly: u32| filter.area_cost(nav, nav.data().polygons[poly as usize].area);
+        let cheapest =
+            (0..nav.areas().len()).filter_map(|a| filter.area_cost(nav, a as u16)).fold(f64::INFINITY, f64::min);
+        if cost_of(start.polygon) != Some(cheapest) {
+            return false;
+        }
+        self.edges.clear();
+        let edges = &mut self.edges;
+        let clear = match mesh.walk_segment(start.polygon, xz(start.point), xz(goal.point), |h| edges.push(h as u32)) {
+            WalkEnd::Clear(end) => end == goal.polygon,
+            _ => false,
+        };
+        if clear && self.edges.iter().all(|&h| mesh.edge_neighbour(h as usize).and_then(cost_of) == Some(cheapest)) {
+            // The walk's corridor must also hold the segment for the funnel (sliver polygons a
+            // grid unit wide can make the two disagree); otherwise the search decides.
+            self.build_portals(mesh);
+            funnel::string_pull(start.point, goal.point, &self.portals, &mut self.points_alt, &mut self.corner_alt);
+            if self.points_alt.len() == 2 {
+                return true;
+            }
+        }
+        self.edges.clear();
+        false
     }
 
     /// Rebuilds `self.portals` from `self.edges`.

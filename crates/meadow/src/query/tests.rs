@@ -902,3 +902,50 @@ fn paths_between_snapped_points_work_even_if_rounding_leaves_them_outside() {
     let r = q.find_path_between(&mesh, bad, bad, &QueryFilter::new(), PathOptions::default(), &mut path);
     assert_eq!(r, Err(PathError::StartOffMesh));
 }
+
+#[test]
+fn visible_goals_get_the_straight_segment_and_costly_areas_still_go_to_the_search() {
+    // Mud (cost 4) in columns 4..6: a straight segment through it is not the cheapest path, so
+    // only segments on plain ground may skip the search.
+    let (cols, rows) = (12, 10);
+    let mut cell_area = vec![0u16; cols * rows];
+    for r in 0..rows {
+        for c in 4..6 {
+            cell_area[r * cols + c] = 1;
+        }
+    }
+    let areas = vec![AreaType { name: "default".into(), cost: 1.0 }, AreaType { name: "mud".into(), cost: 4.0 }];
+    let spec = GridSpec {
+        cols,
+        rows,
+        triangulate: true,
+        blocked: random_blocked(cols, rows, 0.15, 8),
+        cell_area,
+        areas,
+        ..GridSpec::default()
+    };
+    let mesh = query_mesh(spec.build());
+    let oracle = Oracle::new(&mesh);
+    let mut rng = SplitMix64::new(31);
+    let mut q = PathQuery::new(&mesh);
+    let plain = QueryFilter::new().with_cost(1, 1.0);
+    let (mut straight, mut bent, mut mud_detours) = (0, 0, 0);
+    for _ in 0..300 {
+        let s = mesh.random_point(&mut rng).unwrap();
+        let g = mesh.random_point(&mut rng).unwrap();
+        let Ok(path) = q.find_path(&mesh, s.point, g.point, &plain) else { continue };
+        if oracle.visible(xz(s.point), xz(g.point)) {
+            assert_eq!(path.points, vec![s.point, g.point], "visible pair not joined straight");
+            straight += 1;
+            // With mud at cost 4 the search must decide, and some paths leave the line.
+            let muddy = q.find_path(&mesh, s.point, g.point, &QueryFilter::new()).unwrap();
+            if muddy.points.len() > 2 {
+                mud_detours += 1;
+            }
+        } else {
+            assert!(path.points.len() > 2, "a hidden goal cannot be reached in a straight line");
+            bent += 1;
+        }
+    }
+    assert!(straight > 20 && bent > 20 && mud_detours > 0, "straight {straight}, bent {bent}, mud {mud_detours}");
+}
