@@ -36,6 +36,7 @@
 //! Euclidean search treats every included area as cost 1 (use `PathQuery::find_path` for costed
 //! paths). The search is in XZ; on slopes the XZ-shortest path need not be the 3D-shortest.
 
+use super::raycast::WalkEnd;
 use super::{check_endpoints, dist2, locate_endpoints, polyline_length, xz};
 use super::{Location, OpenEntry, Path, PathError, QueryFilter, QueryMesh, NONE};
 use crate::geom::{orient2d, Point2};
@@ -393,6 +394,9 @@ impl ShortestPathQuery {
         let nav = mesh.mesh();
         // (Validation keeps every polygon's area index below the area count.)
         let any_excluded = (0..nav.areas().len()).any(|a| filter.area_cost(nav, a as u16).is_none());
+        if start.polygon != goal.polygon && straight_segment(mesh, filter, &start, &goal, path) {
+            return Ok(());
+        }
         let gen = self.next_generation(mesh);
         let search = Search { mesh, fans, filter, goal: xz(goal.point), gen, any_excluded };
         let Some(end) = self.search(&search, start, goal)? else {
@@ -929,4 +933,34 @@ impl ShortestPathQuery {
         }
         path.length = polyline_length(&path.points);
     }
+}
+
+/// When the segment from the start to the goal walks the mesh through included polygons only,
+/// writes it as the path (it is the shortest one) and returns true; otherwise leaves `path`
+/// empty and returns false.
+fn straight_segment(
+    mesh: &QueryMesh,
+    filter: &QueryFilter,
+    start: &Location,
+    goal: &Location,
+    path: &mut Path,
+) -> bool {
+    let nav = mesh.mesh();
+    let included = |poly: u32| filter.area_cost(nav, nav.data().polygons[poly as usize].area).is_some();
+    if !included(start.polygon) {
+        return false;
+    }
+    path.corridor.push(start.polygon);
+    let corridor = &mut path.corridor;
+    let walk = mesh.walk_segment(start.polygon, xz(start.point), xz(goal.point), |h| {
+        corridor.push(mesh.edge_neighbour(h).unwrap_or(NONE));
+    });
+    let clear = matches!(walk, WalkEnd::Clear(end) if end == goal.polygon);
+    if clear && path.corridor.iter().all(|&q| q != NONE && included(q)) {
+        path.points.extend([start.point, goal.point]);
+        path.length = polyline_length(&path.points);
+        return true;
+    }
+    path.clear();
+    false
 }
