@@ -188,8 +188,14 @@ impl PathQuery {
                 }
             }
         }
-        self.build_portals(mesh);
+        if seen {
+            // `straight_corridor` already pulled the string: the two end points.
+            path.points.extend_from_slice(&self.points_alt);
+        } else {
+            self.build_portals(mesh);
+        }
         match options.style {
+            _ if seen => {}
             PathStyle::Midpoints => {
                 path.points.push(start.point);
                 for &(l, r) in &self.portals {
