@@ -37,6 +37,7 @@
 use crate::region::PolygonWithHoles;
 use meadow::geom::{incircle, orient2d, Point2};
 use std::cmp::Ordering;
+use std::collections::VecDeque;
 
 /// Triangles over the vertices of one polygon with holes.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -1276,6 +1277,8 @@ struct Flipper<'a> {
     first_corner: Vec<u32>,
     next_corner: Vec<u32>,
     prev_corner: Vec<u32>,
+    /// The number of corners at each vertex.
+    degree: Vec<u32>,
 }
 
 impl<'a> Flipper<'a> {
@@ -1310,6 +1313,7 @@ impl<'a> Flipper<'a> {
             tris,
             twin,
             first_corner: vec![NONE; pos.len()],
+            degree: vec![0; pos.len()],
             next_corner: vec![NONE; halves],
             prev_corner: vec![NONE; halves],
         };
@@ -1332,12 +1336,14 @@ impl<'a> Flipper<'a> {
             self.prev_corner[head as usize] = c;
         }
         self.first_corner[v] = c;
+        self.degree[v] += 1;
     }
 
     fn unlink_corner(&mut self, c: u32) {
         let (p, n) = (self.prev_corner[c as usize], self.next_corner[c as usize]);
+        let v = self.corner(c) as usize;
+        self.degree[v] -= 1;
         if p == NONE {
-            let v = self.corner(c) as usize;
             self.first_corner[v] = n;
         } else {
             self.next_corner[p as usize] = n;
@@ -1349,6 +1355,8 @@ impl<'a> Flipper<'a> {
 
     /// Whether some triangle has both `u` and `v` as corners.
     fn has_edge(&self, u: u32, v: u32) -> bool {
+        // Round the vertex with fewer triangles: a fan's apex can have thousands.
+        let (u, v) = if self.degree[u as usize] <= self.degree[v as usize] { (u, v) } else { (v, u) };
         let mut c = self.first_corner[u as usize];
         while c != NONE {
             if self.tris[c as usize / 3].contains(&v) {
@@ -1370,29 +1378,30 @@ impl<'a> Flipper<'a> {
     /// after each flip.
     fn run(&mut self) {
         let halves = self.twin.len() as u32;
-        // Each edge is listed once, by its lower half-edge; popped lowest first.
+        // Each edge is queued once, by its lower half-edge, in order; the sides of flipped
+        // quads go to the back.
         let mut queued = vec![false; halves as usize];
-        let mut stack: Vec<u32> = (0..halves).rev().filter(|&h| h < self.twin[h as usize]).collect();
-        for &h in &stack {
+        let mut queue: VecDeque<u32> = (0..halves).filter(|&h| h < self.twin[h as usize]).collect();
+        for &h in &queue {
             queued[h as usize] = true;
         }
         // Every flip lowers the lifted surface, so an edge flipped away never returns: at most
         // one flip per vertex pair. The bound only guards against a broken invariant.
         let n = self.pos.len() as u64;
         let mut flips_left = n * n.saturating_sub(1) / 2 + 1;
-        while let Some(h) = stack.pop() {
+        while let Some(h) = queue.pop_front() {
             queued[h as usize] = false;
             if flips_left == 0 {
                 break;
             }
-            if let Some([i, j]) = self.flip_if_needed(h) {
+            if let Some(sides) = self.flip_if_needed(h) {
                 flips_left -= 1;
                 // The quad's four sides have new opposite vertices.
-                for s in [3 * i, 3 * i + 1, 3 * j, 3 * j + 1] {
+                for s in sides {
                     let g = self.twin[s as usize];
                     if g != NONE && !queued[s as usize] && !queued[g as usize] {
                         queued[s as usize] = true;
-                        stack.push(s);
+                        queue.push_back(s);
                     }
                 }
             }
@@ -1400,20 +1409,17 @@ impl<'a> Flipper<'a> {
     }
 
     /// Flips the edge of half-edge `h` if it is interior, not locally Delaunay, its quad is
-    /// strictly convex and the other diagonal is not an edge yet; returns the two triangles.
-    fn flip_if_needed(&mut self, h: u32) -> Option<[u32; 2]> {
+    /// strictly convex and the other diagonal is not an edge yet; returns the quad's sides.
+    fn flip_if_needed(&mut self, h: u32) -> Option<[u32; 4]> {
         let g = self.twin[h as usize];
-        if g == NONE {
+        if g == NONE || h / 3 == g / 3 {
             return None;
         }
-        let (i, ki, j, kj) = (h / 3, h % 3, g / 3, g % 3);
-        if i == j {
-            return None;
-        }
-        // Triangle i is a b c with h = a → b; triangle j is b a d.
-        let (ti, tj) = (self.tris[i as usize], self.tris[j as usize]);
-        let (a, b, c) = (ti[ki as usize], ti[(ki as usize + 1) % 3], ti[(ki as usize + 2) % 3]);
-        let d = tj[(kj as usize + 2) % 3];
+        // Triangle i is a b c with h = a → b at slot ki; triangle j is b a d with g = b → a.
+        let (i, j) = (h as usize / 3, g as usize / 3);
+        let (ki, kj) = (h as usize % 3, g as usize % 3);
+        let (ki1, ki2, kj1, kj2) = ((ki + 1) % 3, (ki + 2) % 3, (kj + 1) % 3, (kj + 2) % 3);
+        let (a, b, c, d) = (self.tris[i][ki], self.tris[i][ki1], self.tris[i][ki2], self.tris[j][kj2]);
         let p = |v: u32| self.pos[v as usize];
         let (pa, pb, pc, pd) = (p(a), p(b), p(c), p(d));
         // Not locally Delaunay, and c → d crosses a → b strictly inside both.
@@ -1423,24 +1429,20 @@ impl<'a> Flipper<'a> {
         if c == d || self.has_edge(c, d) {
             return None;
         }
-        let side = |t: u32, k: u32| 3 * t + (k + 1) % 3;
-        let (bc, ca) = (self.twin[side(i, ki) as usize], self.twin[side(i, ki + 1) as usize]);
-        let (ad, db) = (self.twin[side(j, kj) as usize], self.twin[side(j, kj + 1) as usize]);
-        for corner in (3 * i..3 * i + 3).chain(3 * j..3 * j + 3) {
-            self.unlink_corner(corner);
-        }
-        // New triangles c a d (edges c → a, a → d, d → c) and d b c (d → b, b → c, c → d).
-        self.tris[i as usize] = [c, a, d];
-        self.tris[j as usize] = [d, b, c];
-        for corner in (3 * i..3 * i + 3).chain(3 * j..3 * j + 3) {
-            self.link_corner(corner);
-        }
-        self.pair(3 * i, ca);
-        self.pair(3 * i + 1, ad);
-        self.pair(3 * i + 2, 3 * j + 2);
-        self.pair(3 * j, db);
-        self.pair(3 * j + 1, bc);
-        Some([i, j])
+        // Triangle i becomes a d c and j becomes b c d: one corner each changes (b → d in i,
+        // a → c in j), the sides c → a and d → b keep their slots and twins.
+        let (hi1, hj1) = ((3 * i + ki1) as u32, (3 * j + kj1) as u32);
+        let (bc, ad) = (self.twin[hi1 as usize], self.twin[hj1 as usize]);
+        self.unlink_corner(hi1);
+        self.unlink_corner(hj1);
+        self.tris[i][ki1] = d;
+        self.tris[j][kj1] = c;
+        self.link_corner(hi1);
+        self.link_corner(hj1);
+        self.pair(h, ad);
+        self.pair(g, bc);
+        self.pair(hi1, hj1);
+        Some([h, (3 * i + ki2) as u32, g, (3 * j + kj2) as u32])
     }
 }
 
