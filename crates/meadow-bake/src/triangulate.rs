@@ -1272,13 +1272,11 @@ struct Flipper<'a> {
     tris: &'a mut [[u32; 3]],
     /// The opposite half-edge of each interior edge; `NONE` on constraints.
     twin: Vec<u32>,
-    /// Each vertex's first corner, then doubly linked corners at the same vertex: the
-    /// triangles around a vertex, for the test whether an edge exists.
-    first_corner: Vec<u32>,
-    next_corner: Vec<u32>,
-    prev_corner: Vec<u32>,
-    /// The number of corners at each vertex.
-    degree: Vec<u32>,
+    /// Each vertex's first corner and number of corners, then the previous and next corner
+    /// at the same vertex (a doubly linked list): the triangles around a vertex, for the test
+    /// whether an edge exists.
+    first_corner: Vec<[u32; 2]>,
+    corner_links: Vec<[u32; 2]>,
 }
 
 impl<'a> Flipper<'a> {
@@ -1312,10 +1310,8 @@ impl<'a> Flipper<'a> {
             pos,
             tris,
             twin,
-            first_corner: vec![NONE; pos.len()],
-            degree: vec![0; pos.len()],
-            next_corner: vec![NONE; halves],
-            prev_corner: vec![NONE; halves],
+            first_corner: vec![[NONE, 0]; pos.len()],
+            corner_links: vec![[NONE; 2]; halves],
         };
         for c in 0..halves as u32 {
             flipper.link_corner(c);
@@ -1329,40 +1325,38 @@ impl<'a> Flipper<'a> {
 
     fn link_corner(&mut self, c: u32) {
         let v = self.corner(c) as usize;
-        let head = self.first_corner[v];
-        self.next_corner[c as usize] = head;
-        self.prev_corner[c as usize] = NONE;
+        let [head, degree] = self.first_corner[v];
+        self.corner_links[c as usize] = [NONE, head];
         if head != NONE {
-            self.prev_corner[head as usize] = c;
+            self.corner_links[head as usize][0] = c;
         }
-        self.first_corner[v] = c;
-        self.degree[v] += 1;
+        self.first_corner[v] = [c, degree + 1];
     }
 
     fn unlink_corner(&mut self, c: u32) {
-        let (p, n) = (self.prev_corner[c as usize], self.next_corner[c as usize]);
+        let [p, n] = self.corner_links[c as usize];
         let v = self.corner(c) as usize;
-        self.degree[v] -= 1;
+        self.first_corner[v][1] -= 1;
         if p == NONE {
-            self.first_corner[v] = n;
+            self.first_corner[v][0] = n;
         } else {
-            self.next_corner[p as usize] = n;
+            self.corner_links[p as usize][1] = n;
         }
         if n != NONE {
-            self.prev_corner[n as usize] = p;
+            self.corner_links[n as usize][0] = p;
         }
     }
 
     /// Whether some triangle has both `u` and `v` as corners.
     fn has_edge(&self, u: u32, v: u32) -> bool {
         // Round the vertex with fewer triangles: a fan's apex can have thousands.
-        let (u, v) = if self.degree[u as usize] <= self.degree[v as usize] { (u, v) } else { (v, u) };
-        let mut c = self.first_corner[u as usize];
+        let (u, v) = if self.first_corner[u as usize][1] <= self.first_corner[v as usize][1] { (u, v) } else { (v, u) };
+        let mut c = self.first_corner[u as usize][0];
         while c != NONE {
             if self.tris[c as usize / 3].contains(&v) {
                 return true;
             }
-            c = self.next_corner[c as usize];
+            c = self.corner_links[c as usize][1];
         }
         false
     }
