@@ -1252,12 +1252,13 @@ const NONE: u32 = u32::MAX;
 /// edge (a ring edge, used by one triangle) is a constraint and stays. An interior edge is
 /// flipped when the far vertex of one triangle lies strictly inside the other's circumcircle
 /// ([`incircle`] > 0) and the two triangles form a strictly convex quad ([`orient2d`]), unless
-/// the new diagonal already is an edge (possible only where welded vertices meet). The
-/// triangles keep covering the same area with the same vertices, counter-clockwise.
+/// the new diagonal already is an edge elsewhere (a guard for welded vertices: in triangles
+/// that do not overlap it cannot happen). The triangles keep covering the same area with the
+/// same vertices, counter-clockwise. The work order is fixed: same input, same output.
 ///
-/// `t` should be as [`triangulate`] makes it: counter-clockwise triangles, each directed edge
-/// used once. Other input is left valid but maybe not fully flipped (triangles indexing past
-/// the vertices: left alone).
+/// `t` should be as [`triangulate`] makes it: counter-clockwise triangles that do not overlap,
+/// each directed edge used once. Other input gets no guarantee beyond ending without a panic
+/// (triangles indexing past the vertices: left alone).
 pub fn make_delaunay(t: &mut Triangulation) {
     let Some(mut flipper) = Flipper::new(&t.vertices, &mut t.triangles) else {
         return;
