@@ -1,11 +1,12 @@
-//! Timing of the triangulate and convex stages on large rings, checking each answer's area.
+//! Timing of the triangulate (ear clipping, then flips) and convex stages on large rings,
+//! checking each answer's area.
 //!
 //! Run with `cargo bench -p meadow-bake --bench triangulate`.
 
 use meadow::geom::{signed_area, Point2};
 use meadow_bake::convex::merge_convex;
 use meadow_bake::region::PolygonWithHoles;
-use meadow_bake::triangulate::triangulate;
+use meadow_bake::triangulate::{make_delaunay, triangulate};
 use std::f64::consts::TAU;
 use std::time::{Duration, Instant};
 
@@ -85,6 +86,11 @@ fn area(p: &PolygonWithHoles) -> f64 {
 fn bench(label: &str, p: &PolygonWithHoles, runs: u32) {
     let verts = p.outer.len() + p.holes.iter().map(Vec::len).sum::<usize>();
     let t = time(&format!("triangulate {label} ({verts} vertices)"), runs, || triangulate(p).expect("triangulates"));
+    let t = time(&format!("make_delaunay {label} ({} triangles)", t.triangles.len()), runs, || {
+        let mut d = t.clone();
+        make_delaunay(&mut d);
+        d
+    });
     let tri_area: f64 = t
         .triangles
         .iter()

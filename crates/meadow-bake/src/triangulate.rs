@@ -1,6 +1,8 @@
-//! Stage 4, triangulate: a polygon with holes → triangles, by ear clipping with hole bridging.
+//! Stage 4, triangulate: a polygon with holes → triangles, by ear clipping with hole bridging,
+//! then edge flips to the constrained Delaunay triangulation ([`make_delaunay`]).
 //!
-//! Steps, each on doubly linked rings of nodes (a node is one visit of a ring to a vertex):
+//! Steps 1 to 5 work on doubly linked rings of nodes (a node is one visit of a ring to a
+//! vertex):
 //! 1. Clean: drop zero-length edges and zero-area spikes, read rings of the wrong winding
 //!    backwards, drop rings without area.
 //! 2. Touches: a vertex lying inside another edge gets a visit on that edge, so rings touch
@@ -18,17 +20,24 @@
 //!    edge cancels both (the region between is used up). If a ring has no ear left, it is
 //!    split where it touches itself or along a diagonal (last resorts, not needed by any
 //!    known valid input).
+//! 6. Flip ([`make_delaunay`], a separate call): Lawson's algorithm turns the ear-clipped
+//!    triangles into the constrained Delaunay triangulation of the rings. Ear clipping leaves
+//!    long fans of slivers (from a round pillar's arc to a far corner, say); their edges
+//!    become long portals between convex polygons, whose midpoints mislead path searches,
+//!    and slivers merge into more convex polygons than fatter triangles do.
 //!
-//! Every topological decision goes through [`orient2d`]. If that fails because the input is
-//! invalid only by rounding errors (float output of boolean operations), the whole is retried
-//! once with vertices that close to another edge snapped onto it ([`triangulate`]).
+//! Every topological decision goes through [`orient2d`] (and, for flips, [`incircle`]). If
+//! ear clipping fails because the input is invalid only by rounding errors (float output of
+//! boolean operations), the whole is retried once with vertices that close to another edge
+//! snapped onto it ([`triangulate`]).
 //!
 //! Coincident vertices (rings touching at a point) are welded: triangles index the first vertex
 //! with the given coordinates, so triangles meeting there share an index.
 
 use crate::region::PolygonWithHoles;
-use meadow::geom::{orient2d, Point2};
+use meadow::geom::{incircle, orient2d, Point2};
 use std::cmp::Ordering;
+use std::collections::VecDeque;
 
 /// Triangles over the vertices of one polygon with holes.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -1233,6 +1242,205 @@ impl Clipper {
     }
 }
 
+/// No half-edge: the missing twin of a constraint edge, or the end of a corner list.
+const NONE: u32 = u32::MAX;
+
+/// Flips interior edges of `t` until each is locally Delaunay or cannot be flipped: makes an
+/// ear-clipped triangulation the constrained Delaunay triangulation of its rings.
+///
+/// An interior edge is one used by exactly two triangles, once in each direction; every other
+/// edge (a ring edge, used by one triangle) is a constraint and stays. An interior edge is
+/// flipped when the far vertex of one triangle lies strictly inside the other's circumcircle
+/// ([`incircle`] > 0) and the two triangles form a strictly convex quad ([`orient2d`]), unless
+/// the new diagonal already is an edge elsewhere (a guard for welded vertices: in triangles
+/// that do not overlap it cannot happen). The triangles keep covering the same area with the
+/// same vertices, counter-clockwise. The work order is fixed: same input, same output.
+///
+/// `t` should be as [`triangulate`] makes it: counter-clockwise triangles that do not overlap,
+/// each directed edge used once. Other input gets no guarantee beyond ending without a panic
+/// (triangles indexing past the vertices: left alone).
+pub fn make_delaunay(t: &mut Triangulation) {
+    let Some(mut flipper) = Flipper::new(&t.vertices, &mut t.triangles) else {
+        return;
+    };
+    flipper.run();
+}
+
+/// Lawson's flip algorithm over a half-edge view of the triangles. Half-edge `h` is the edge
+/// from corner `h % 3` of triangle `h / 3` to the next corner; corner `h` is that vertex.
+struct Flipper<'a> {
+    pos: &'a [Point2],
+    tris: &'a mut [[u32; 3]],
+    /// The opposite half-edge of each interior edge; `NONE` on constraints.
+    twin: Vec<u32>,
+    /// Each vertex's first corner and number of corners, then the previous and next corner
+    /// at the same vertex (a doubly linked list): the triangles around a vertex, for the test
+    /// whether an edge exists.
+    first_corner: Vec<[u32; 2]>,
+    corner_links: Vec<[u32; 2]>,
+}
+
+impl<'a> Flipper<'a> {
+    /// The half-edge view of `tris`; `None` if a triangle indexes past `pos` or there are too
+    /// many triangles for `u32` half-edge ids.
+    fn new(pos: &'a [Point2], tris: &'a mut [[u32; 3]]) -> Option<Flipper<'a>> {
+        let halves = tris.len().checked_mul(3).filter(|&h| h < NONE as usize)?;
+        if tris.iter().flatten().any(|&v| v as usize >= pos.len()) {
+            return None;
+        }
+        // Half-edges by undirected edge: twins are the runs of exactly two, opposite ways.
+        let mut keyed: Vec<(u64, u32)> = Vec::with_capacity(halves);
+        for (i, tri) in tris.iter().enumerate() {
+            for k in 0..3 {
+                let (a, b) = (tri[k] as u64, tri[(k + 1) % 3] as u64);
+                keyed.push((a.min(b) << 32 | a.max(b), (3 * i + k) as u32));
+            }
+        }
+        keyed.sort_unstable();
+        let mut twin = vec![NONE; halves];
+        for run in keyed.chunk_by(|x, y| x.0 == y.0) {
+            if let [(_, h), (_, g)] = *run {
+                let origin = |h: u32| tris[h as usize / 3][h as usize % 3];
+                if origin(h) != origin(g) {
+                    twin[h as usize] = g;
+                    twin[g as usize] = h;
+                }
+            }
+        }
+        let mut flipper = Flipper {
+            pos,
+            tris,
+            twin,
+            first_corner: vec![[NONE, 0]; pos.len()],
+            corner_links: vec![[NONE; 2]; halves],
+        };
+        for c in 0..halves as u32 {
+            flipper.link_corner(c);
+        }
+        Some(flipper)
+    }
+
+    fn corner(&self, c: u32) -> u32 {
+        self.tris[c as usize / 3][c as usize % 3]
+    }
+
+    fn link_corner(&mut self, c: u32) {
+        let v = self.corner(c) as usize;
+        let [head, degree] = self.first_corner[v];
+        self.corner_links[c as usize] = [NONE, head];
+        if head != NONE {
+            self.corner_links[head as usize][0] = c;
+        }
+        self.first_corner[v] = [c, degree + 1];
+    }
+
+    fn unlink_corner(&mut self, c: u32) {
+        let [p, n] = self.corner_links[c as usize];
+        let v = self.corner(c) as usize;
+        self.first_corner[v][1] -= 1;
+        if p == NONE {
+            self.first_corner[v][0] = n;
+        } else {
+            self.corner_links[p as usize][1] = n;
+        }
+        if n != NONE {
+            self.corner_links[n as usize][0] = p;
+        }
+    }
+
+    /// Whether some triangle has both `u` and `v` as corners.
+    fn has_edge(&self, u: u32, v: u32) -> bool {
+        // Round the vertex with fewer triangles: a fan's apex can have thousands.
+        let (u, v) = if self.first_corner[u as usize][1] <= self.first_corner[v as usize][1] { (u, v) } else { (v, u) };
+        let mut c = self.first_corner[u as usize][0];
+        while c != NONE {
+            if self.tris[c as usize / 3].contains(&v) {
+                return true;
+            }
+            c = self.corner_links[c as usize][1];
+        }
+        false
+    }
+
+    fn pair(&mut self, h: u32, g: u32) {
+        self.twin[h as usize] = g;
+        if g != NONE {
+            self.twin[g as usize] = h;
+        }
+    }
+
+    /// Flips every interior edge that is not locally Delaunay, rechecking the quad's sides
+    /// after each flip.
+    fn run(&mut self) {
+        let halves = self.twin.len() as u32;
+        // Each edge is queued once, by its lower half-edge, in order; the sides of flipped
+        // quads go to the back.
+        let mut queued = vec![false; halves as usize];
+        let mut queue: VecDeque<u32> = (0..halves).filter(|&h| h < self.twin[h as usize]).collect();
+        for &h in &queue {
+            queued[h as usize] = true;
+        }
+        // Every flip lowers the lifted surface, so an edge flipped away never returns: at most
+        // one flip per vertex pair. The bound only guards against a broken invariant.
+        let n = self.pos.len() as u64;
+        let mut flips_left = n * n.saturating_sub(1) / 2 + 1;
+        while let Some(h) = queue.pop_front() {
+            queued[h as usize] = false;
+            if flips_left == 0 {
+                break;
+            }
+            if let Some(sides) = self.flip_if_needed(h) {
+                flips_left -= 1;
+                // The quad's four sides have new opposite vertices.
+                for s in sides {
+                    let g = self.twin[s as usize];
+                    if g != NONE && !queued[s as usize] && !queued[g as usize] {
+                        queued[s as usize] = true;
+                        queue.push_back(s);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Flips the edge of half-edge `h` if it is interior, not locally Delaunay, its quad is
+    /// strictly convex and the other diagonal is not an edge yet; returns the quad's sides.
+    fn flip_if_needed(&mut self, h: u32) -> Option<[u32; 4]> {
+        let g = self.twin[h as usize];
+        if g == NONE || h / 3 == g / 3 {
+            return None;
+        }
+        // Triangle i is a b c with h = a → b at slot ki; triangle j is b a d with g = b → a.
+        let (i, j) = (h as usize / 3, g as usize / 3);
+        let (ki, kj) = (h as usize % 3, g as usize % 3);
+        let (ki1, ki2, kj1, kj2) = ((ki + 1) % 3, (ki + 2) % 3, (kj + 1) % 3, (kj + 2) % 3);
+        let (a, b, c, d) = (self.tris[i][ki], self.tris[i][ki1], self.tris[i][ki2], self.tris[j][kj2]);
+        let p = |v: u32| self.pos[v as usize];
+        let (pa, pb, pc, pd) = (p(a), p(b), p(c), p(d));
+        // Not locally Delaunay, and c → d crosses a → b strictly inside both.
+        if !(incircle(pa, pb, pc, pd) > 0.0 && orient2d(pc, pd, pa) < 0.0 && orient2d(pc, pd, pb) > 0.0) {
+            return None;
+        }
+        if c == d || self.has_edge(c, d) {
+            return None;
+        }
+        // Triangle i becomes a d c and j becomes b c d: one corner each changes (b → d in i,
+        // a → c in j), the sides c → a and d → b keep their slots and twins.
+        let (hi1, hj1) = ((3 * i + ki1) as u32, (3 * j + kj1) as u32);
+        let (bc, ad) = (self.twin[hi1 as usize], self.twin[hj1 as usize]);
+        self.unlink_corner(hi1);
+        self.unlink_corner(hj1);
+        self.tris[i][ki1] = d;
+        self.tris[j][kj1] = c;
+        self.link_corner(hi1);
+        self.link_corner(hj1);
+        self.pair(h, ad);
+        self.pair(g, bc);
+        self.pair(hi1, hj1);
+        Some([h, (3 * i + ki2) as u32, g, (3 * j + kj2) as u32])
+    }
+}
+
 /// Checks of triangulation invariants shared by this module's and the convex stage's tests.
 #[cfg(test)]
 pub(crate) mod checks {
@@ -1358,6 +1566,65 @@ pub(crate) mod checks {
             let expected = (domain_angle_sum(&exact) / std::f64::consts::PI).round() as usize;
             assert_eq!(t.triangles.len(), expected, "triangle count (angle sum)");
         }
+    }
+
+    /// Interior edges of `t` (used once each way) that Lawson's algorithm would flip: the far
+    /// vertex of one triangle strictly inside the other's circumcircle, the quad strictly
+    /// convex, and the other diagonal not an edge yet.
+    pub fn flippable_edges(t: &Triangulation) -> Vec<(u32, u32)> {
+        let mut far: BTreeMap<(u32, u32), Vec<u32>> = BTreeMap::new();
+        for tri in &t.triangles {
+            for k in 0..3 {
+                far.entry((tri[k], tri[(k + 1) % 3])).or_default().push(tri[(k + 2) % 3]);
+            }
+        }
+        let p = |i: u32| t.vertices[i as usize];
+        let mut out = Vec::new();
+        for (&(a, b), cs) in &far {
+            let Some(ds) = far.get(&(b, a)) else { continue };
+            if a > b || cs.len() != 1 || ds.len() != 1 {
+                continue;
+            }
+            let (c, d) = (cs[0], ds[0]);
+            let exists = far.contains_key(&(c, d)) || far.contains_key(&(d, c));
+            if incircle(p(a), p(b), p(c), p(d)) > 0.0
+                && orient2d(p(c), p(d), p(a)) < 0.0
+                && orient2d(p(c), p(d), p(b)) > 0.0
+                && !exists
+            {
+                out.push((a, b));
+            }
+        }
+        out
+    }
+
+    /// The directed edges of `t` without a reverse twin: its constraint (ring) edges.
+    pub fn constraint_edges(t: &Triangulation) -> BTreeSet<(u32, u32)> {
+        let edges: BTreeSet<(u32, u32)> =
+            t.triangles.iter().flat_map(|tri| (0..3).map(move |k| (tri[k], tri[(k + 1) % 3]))).collect();
+        edges.iter().copied().filter(|&(a, b)| !edges.contains(&(b, a))).collect()
+    }
+
+    /// Runs [`make_delaunay`] on a triangulation `t` of `p` and asserts that the result is
+    /// still a triangulation of `p` (see [`check_triangulation`]) with the same vertices,
+    /// triangle count, area and constraint edges, that no edge is left to flip, and that a
+    /// second run gives the same triangles. Returns the flipped triangulation.
+    pub fn check_flipped(p: &PolygonWithHoles, t: &Triangulation, exact_count: bool) -> Triangulation {
+        let mut d = t.clone();
+        make_delaunay(&mut d);
+        check_triangulation(p, &d, exact_count);
+        assert_eq!(d.vertices, t.vertices, "flips keep the vertices");
+        assert_eq!(d.triangles.len(), t.triangles.len(), "flips keep the triangle count");
+        let area = |t: &Triangulation| t.triangles.iter().map(|&tri| area2(&t.vertices, tri)).sum::<f64>();
+        let (before, after) = (area(t), area(&d));
+        assert!((before - after).abs() <= 1e-9 * before.abs().max(1e-300), "area {after} != {before}");
+        assert_eq!(constraint_edges(&d), constraint_edges(t), "constraint edges stay");
+        let left = flippable_edges(&d);
+        assert!(left.is_empty(), "edges left to flip: {left:?}");
+        let mut again = t.clone();
+        make_delaunay(&mut again);
+        assert_eq!(again, d, "same input, same flips");
+        d
     }
 
     /// The directed edges of the rings by coordinates, rings of the wrong winding reversed.
@@ -1616,6 +1883,7 @@ mod tests {
     fn run(p: &PolygonWithHoles) -> Triangulation {
         let t = triangulate(p).expect("triangulates");
         check_triangulation(p, &t, true);
+        check_flipped(p, &t, true);
         t
     }
 
@@ -1765,6 +2033,7 @@ mod tests {
         let p = polygon(&outer, &[&hole, &side]);
         let t = triangulate(&p).expect("triangulates");
         check_triangulation(&p, &t, true);
+        check_flipped(&p, &t, true);
         // As if the touched edges had a vertex there: 5 + 4 + 5 vertices, 2 holes, 2 touches.
         assert_eq!(t.triangles.len(), 14 + 2 * 2 - 2 - 2 * 2);
 
@@ -1776,6 +2045,7 @@ mod tests {
         let p = polygon(&notched, &[]);
         let t = triangulate(&p).expect("triangulates");
         check_triangulation(&p, &t, true);
+        check_flipped(&p, &t, true);
         assert_eq!(t.triangles.len(), 4);
     }
 
@@ -1921,6 +2191,7 @@ mod tests {
         assert!(triangulate_snapped(&p, 0.0).is_err());
         let t = triangulate(&p).expect("triangulates after snapping");
         check_triangulation(&p, &t, true);
+        check_flipped(&p, &t, true);
     }
 
     #[test]
@@ -1944,6 +2215,7 @@ mod tests {
         let p = polygon(&outer, &[]);
         let t = triangulate(&p).expect("triangulates");
         check_triangulation(&p, &t, true);
+        check_flipped(&p, &t, true);
     }
 
     #[test]
@@ -1973,6 +2245,7 @@ mod tests {
         let p = polygon(&outer, &[&a, &b, &c]);
         let t = triangulate(&p).expect("triangulates");
         check_triangulation(&p, &t, true);
+        check_flipped(&p, &t, true);
     }
 
     #[test]
@@ -1982,6 +2255,7 @@ mod tests {
         let p = polygon(&outer, &[]);
         let t = triangulate(&p).unwrap();
         check_triangulation(&p, &t, false);
+        check_flipped(&p, &t, false);
         assert_eq!(polygon_area(&p), 4.0);
     }
 
@@ -1993,6 +2267,7 @@ mod tests {
         let p = polygon(&outer, &[&hole]);
         let t = triangulate(&p).unwrap();
         check_triangulation(&p, &t, false);
+        check_flipped(&p, &t, false);
         assert_eq!(t.triangles.len(), 8);
     }
 
@@ -2020,13 +2295,96 @@ mod tests {
     }
 
     #[test]
+    fn flips_the_long_diagonal_of_a_rhombus() {
+        // 3 (1, 3)        split along the long diagonal 1-3, the short one 0-2 is Delaunay
+        //   /  |  \
+        // 0 ---+--- 2
+        //   \  |  /
+        // 1 (1, -3)
+        let vertices = vec![[0.0, 0.0], [1.0, -3.0], [2.0, 0.0], [1.0, 3.0]];
+        let mut t = Triangulation { vertices, triangles: vec![[0, 1, 3], [1, 2, 3]] };
+        assert_eq!(flippable_edges(&t), vec![(1, 3)]);
+        make_delaunay(&mut t);
+        let mut sorted: Vec<[u32; 3]> = t
+            .triangles
+            .iter()
+            .map(|tri| {
+                let k = (0..3).min_by_key(|&k| tri[k]).unwrap_or(0);
+                [tri[k], tri[(k + 1) % 3], tri[(k + 2) % 3]]
+            })
+            .collect();
+        sorted.sort_unstable();
+        assert_eq!(sorted, vec![[0, 1, 2], [0, 2, 3]]);
+    }
+
+    #[test]
+    fn cocircular_quads_are_not_flipped() {
+        // A square's corners are cocircular: either diagonal is Delaunay, none is flipped.
+        let square = vec![[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]];
+        let mut t = Triangulation { vertices: square, triangles: vec![[0, 1, 2], [0, 2, 3]] };
+        let before = t.clone();
+        make_delaunay(&mut t);
+        assert_eq!(t, before);
+    }
+
+    #[test]
+    fn no_flip_onto_an_existing_edge() {
+        // Triangles 0 1 2 and 1 0 3 want the diagonal 2-3, but a third triangle (overlapping
+        // them: not a valid triangulation) already has the edge 2 → 3.
+        let vertices = vec![[0.0, 0.0], [4.0, 0.0], [2.0, 1.0], [2.0, -1.0], [3.0, 0.0]];
+        let quad = vec![[0, 1, 2], [1, 0, 3]];
+        let mut alone = Triangulation { vertices: vertices.clone(), triangles: quad.clone() };
+        make_delaunay(&mut alone);
+        assert_ne!(alone.triangles, quad, "without the third triangle, 0-1 is flipped");
+        let mut t = Triangulation { vertices, triangles: vec![quad[0], quad[1], [2, 3, 4]] };
+        let before = t.clone();
+        make_delaunay(&mut t);
+        assert_eq!(t, before);
+    }
+
+    #[test]
+    fn out_of_range_indices_are_left_alone() {
+        let mut t = Triangulation { vertices: vec![[0.0, 0.0], [1.0, 0.0]], triangles: vec![[0, 1, 7], [1, 0, 9]] };
+        let before = t.clone();
+        make_delaunay(&mut t);
+        assert_eq!(t, before);
+    }
+
+    #[test]
+    fn ear_clipping_fans_are_flipped() {
+        // A flat ellipse and a room with an octagonal pillar: ear clipping leaves long fan
+        // triangles whose edges are not Delaunay.
+        let ellipse: Vec<Point2> = (0..24)
+            .map(|i| {
+                let a = i as f64 * std::f64::consts::TAU / 24.0;
+                [10.0 * a.cos(), 2.0 * a.sin()]
+            })
+            .collect();
+        let pillar: Vec<Point2> = (0..8)
+            .map(|i| {
+                let a = -(i as f64) * std::f64::consts::TAU / 8.0;
+                [5.0 + a.cos(), 2.0 + a.sin()]
+            })
+            .collect();
+        for p in [polygon(&ellipse, &[]), polygon(&square([0.0, 0.0], [20.0, 4.0], false), &[&pillar])] {
+            let t = triangulate(&p).expect("triangulates");
+            assert!(!flippable_edges(&t).is_empty(), "the ear-clipped triangulation is not Delaunay");
+            check_flipped(&p, &t, true);
+        }
+    }
+
+    #[test]
     fn every_small_diamond_lattice() {
         for n in 1..=3 {
             for mask in 0u32..1 << (n * n) {
                 let cells: Vec<bool> = (0..n * n).map(|c| mask >> c & 1 == 1).collect();
                 let p = lattice(n, &cells);
                 match triangulate(&p) {
-                    Ok(t) => check_triangulation(&p, &t, true),
+                    Ok(t) => {
+                        check_triangulation(&p, &t, true);
+                        check_flipped(&p, &t, true);
+                        check_flipped(&p, &t, true);
+                    }
                     Err(e) => panic!("n {n} mask {mask:b}: {e}"),
                 }
             }
@@ -2040,12 +2398,14 @@ mod tests {
         fn random_stars_with_holes(p in star_with_holes()) {
             let t = triangulate(&p).expect("triangulates");
             check_triangulation(&p, &t, true);
+            check_flipped(&p, &t, true);
         }
 
         #[test]
         fn random_touching_diamonds(p in diamond_lattice()) {
             let t = triangulate(&p).expect("triangulates");
             check_triangulation(&p, &t, true);
+            check_flipped(&p, &t, true);
         }
 
         #[test]
@@ -2054,6 +2414,7 @@ mod tests {
             let p = PolygonWithHoles { outer: shift(&p.outer), holes: p.holes.iter().map(shift).collect() };
             let t = triangulate(&p).expect("triangulates");
             check_triangulation(&p, &t, true);
+            check_flipped(&p, &t, true);
         }
 
         #[test]
@@ -2076,6 +2437,7 @@ mod tests {
             let p = PolygonWithHoles { outer, holes: p.holes };
             let t = triangulate(&p).expect("triangulates");
             check_triangulation(&p, &t, false);
+            check_flipped(&p, &t, false);
         }
 
         #[test]
@@ -2101,6 +2463,7 @@ mod tests {
             for p in shapes {
                 let t = triangulate(&p).expect("triangulates");
                 check_triangulation(&p, &t, true);
+                check_flipped(&p, &t, true);
             }
         }
 
@@ -2108,6 +2471,30 @@ mod tests {
         fn random_checkerboards(p in checkerboard()) {
             let t = triangulate(&p).expect("triangulates");
             check_triangulation(&p, &t, true);
+            check_flipped(&p, &t, true);
+        }
+
+        #[test]
+        fn random_convex_polygons_become_delaunay(
+            angles in proptest::collection::vec(0.0f64..std::f64::consts::TAU, 3..40),
+            stretch in 1.0f64..20.0,
+        ) {
+            // Points on an ellipse in angle order: a convex polygon, whose constrained
+            // Delaunay triangulation is the Delaunay triangulation of its vertices: no vertex
+            // inside any triangle's circumcircle (brute force).
+            let mut angles = angles;
+            angles.sort_by(f64::total_cmp);
+            angles.dedup();
+            let outer: Vec<Point2> = angles.iter().map(|a| [stretch * a.cos(), a.sin()]).collect();
+            let p = polygon(&outer, &[]);
+            let t = triangulate(&p).expect("triangulates");
+            let d = check_flipped(&p, &t, false);
+            for tri in &d.triangles {
+                let [a, b, c] = tri.map(|i| d.vertices[i as usize]);
+                for &q in &d.vertices {
+                    prop_assert!(incircle(a, b, c, q) <= 0.0, "{q:?} inside the circle of {tri:?}");
+                }
+            }
         }
     }
 }

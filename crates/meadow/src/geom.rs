@@ -1,7 +1,7 @@
 //! Planar geometry shared by the runtime and the bake: robust orientation and polygon measures.
 //!
 //! Orientation decisions go through [`orient2d`] (Shewchuk's adaptive exact predicate), never
-//! through an ad-hoc epsilon.
+//! through an ad-hoc epsilon; so do in-circle decisions, through [`incircle`].
 
 /// A point in the XZ plane: `[x, z]`.
 pub type Point2 = [f64; 2];
@@ -14,6 +14,18 @@ pub fn orient2d(a: Point2, b: Point2, c: Point2) -> f64 {
         robust::Coord { x: a[0], y: a[1] },
         robust::Coord { x: b[0], y: b[1] },
         robust::Coord { x: c[0], y: c[1] },
+    )
+}
+
+/// Positive when `d` lies inside the circle through the counter-clockwise triangle `a b c`,
+/// negative outside, zero on it; the sign is exact.
+#[inline]
+pub fn incircle(a: Point2, b: Point2, c: Point2, d: Point2) -> f64 {
+    robust::incircle(
+        robust::Coord { x: a[0], y: a[1] },
+        robust::Coord { x: b[0], y: b[1] },
+        robust::Coord { x: c[0], y: c[1] },
+        robust::Coord { x: d[0], y: d[1] },
     )
 }
 
@@ -99,6 +111,19 @@ mod tests {
             })
             .collect();
         assert!(!is_convex_ccw(&p));
+    }
+
+    #[test]
+    fn incircle_signs_are_exact() {
+        let (a, b, c) = ([0.0, 0.0], [1.0, 0.0], [1.0, 1.0]);
+        assert!(incircle(a, b, c, [0.5, 0.5]) > 0.0);
+        assert!(incircle(a, b, c, [3.0, 0.5]) < 0.0);
+        // The fourth corner of the square is on the circle; one ulp off it is not.
+        assert_eq!(incircle(a, b, c, [0.0, 1.0]), 0.0);
+        assert!(incircle(a, b, c, [0.0, 1.0 - f64::EPSILON / 2.0]) > 0.0);
+        assert!(incircle(a, b, c, [0.0, 1.0 + f64::EPSILON]) < 0.0);
+        // Clockwise order flips the sign.
+        assert!(incircle(a, c, b, [0.5, 0.5]) < 0.0);
     }
 
     #[test]
