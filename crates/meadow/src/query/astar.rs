@@ -58,6 +58,9 @@ pub struct PathQuery {
 /// only caps the work on pathological corridors.
 const MAX_SHORTCUTS: usize = 256;
 
+/// Largest number of path segments one shortcut replaces.
+const SHORTCUT_SPAN: usize = 6;
+
 /// Length of a polyline in XZ.
 fn xz_length(points: &[[f64; 3]]) -> f64 {
     points.windows(2).map(|w| super::dist2(xz(w[0]), xz(w[1]))).sum()
@@ -301,10 +304,12 @@ impl PathQuery {
                     (v - 1, v)
                 }
             };
-            // Every pair of path points with at least one corner between them, farthest first
-            // from each point: a clear segment between them may pass an obstacle on the other
-            // side, which re-routing between neighbouring corners alone never finds.
-            let pairs = (0..k.saturating_sub(2)).flat_map(|i| (i + 2..k).rev().map(move |t| (i, t)));
+            // Pairs of path points with one to SHORTCUT_SPAN - 1 corners between them, farthest
+            // first from each point: a clear segment between them may pass an obstacle on the
+            // other side, which re-routing between neighbouring corners alone never finds. The
+            // span keeps the raycasts linear in the corner count on long paths.
+            let pairs =
+                (0..k.saturating_sub(2)).flat_map(|i| (i + 2..k.min(i + 1 + SHORTCUT_SPAN)).rev().map(move |t| (i, t)));
             for (i, t) in pairs {
                 let (_, a_idx) = span(&self.corner_at, i);
                 let (b_lo, b_hi) = span(&self.corner_at, t);
