@@ -268,6 +268,9 @@ pub struct QueryMesh {
     edge_owner: Vec<u32>,
     /// Per half-edge: what the path search reads, packed together (one cache line per pair).
     half_edges: Vec<HalfEdge>,
+    /// Per half-edge: its start and end vertex (read by every corridor and interval step, so
+    /// kept apart from the vertex indirection).
+    edge_ends: Vec<[[f64; 3]; 2]>,
     /// Prefix sums of polygon areas (XZ), for uniform random points.
     area_prefix: Vec<f64>,
     /// Polygons around each vertex, for the shortest-path search (built on first use).
@@ -300,6 +303,7 @@ impl QueryMesh {
         let mut poly_heights = Vec::with_capacity(n);
         let mut edge_owner = vec![0u32; data.polygon_vertices.len()];
         let mut edge_mid = vec![[0.0; 3]; data.polygon_vertices.len()];
+        let mut edge_ends = vec![[[0.0; 3]; 2]; data.polygon_vertices.len()];
         let mut area_prefix = Vec::with_capacity(n);
         let mut total = 0.0;
         for (pi, p) in data.polygons.iter().enumerate() {
@@ -316,6 +320,7 @@ impl QueryMesh {
                 h = [h[0].min(a[1]), h[1].max(a[1])];
                 edge_owner[first + k] = pi as u32;
                 edge_mid[first + k] = [(a[0] + c[0]) * 0.5, (a[1] + c[1]) * 0.5, (a[2] + c[2]) * 0.5];
+                edge_ends[first + k] = [a, c];
                 twice_area += (a[0] - o[0]) * (c[2] - o[2]) - (c[0] - o[0]) * (a[2] - o[2]);
             }
             poly_bounds.push(b);
@@ -368,6 +373,7 @@ impl QueryMesh {
             poly_heights,
             edge_owner,
             half_edges,
+            edge_ends,
             area_prefix,
             vertex_fans: std::sync::OnceLock::new(),
             landmarks: std::sync::OnceLock::new(),
@@ -470,9 +476,8 @@ fn finite3(p: [f64; 3]) -> bool {
 impl QueryMesh {
     /// The endpoints `(a, b)` of half-edge `h`, in its owner's counter-clockwise order.
     pub(crate) fn edge_endpoints(&self, h: usize) -> ([f64; 3], [f64; 3]) {
-        let owner = self.edge_owner[h];
-        let k = h - self.poly_first(owner);
-        (self.poly_vertex(owner, k), self.poly_vertex(owner, k + 1))
+        let [a, b] = self.edge_ends[h];
+        (a, b)
     }
 }
 
