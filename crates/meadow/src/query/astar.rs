@@ -227,10 +227,13 @@ impl PathQuery {
     }
 
     /// When the segment from the start to the goal walks the mesh without meeting a wall, and
-    /// only through polygons of the cheapest cost the filter gives any area, fills `self.edges`
-    /// with the portals it crosses and returns true. The straight segment is then the optimal
-    /// path, and exactly what the shortcut pass makes of any A* corridor (its first candidate
-    /// joins the two ends), so the search can be skipped.
+    /// only through polygons of the cheapest cost the filter gives any area (areas no polygon
+    /// uses included, which only makes this rarer), fills `self.edges` with the portals it
+    /// crosses and returns true. The straight segment is then the optimal path, and what the
+    /// shortcut pass would reduce an A* corridor to, so the search is skipped. (The outputs can
+    /// differ only where the segment passes exactly through a mesh vertex, in which polygons
+    /// the corridor lists there, or where the A* path bends by less than the shortcut pass's
+    /// 1e-9 relative threshold.)
     fn straight_corridor(&mut self, mesh: &QueryMesh, filter: &QueryFilter, start: &Location, goal: &Location) -> bool {
         let nav = mesh.mesh();
         let cost_of = |poly: u32| filter.area_cost(nav, nav.data().polygons[poly as usize].area);

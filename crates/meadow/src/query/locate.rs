@@ -184,8 +184,8 @@ impl LocateIndex {
         (self.cols, self.rows)
     }
 
-    /// Calls `f` for every polygon whose bounding box may overlap the XZ box (a polygon may be
-    /// reported more than once when the box spans several cells).
+    /// Calls `f` for every polygon that may overlap the XZ box: those listed in the cells it
+    /// spans (a polygon may be reported more than once when the box spans several cells).
     pub(crate) fn for_each_candidate(&self, b: &[f64; 4], mut f: impl FnMut(u32)) {
         if self.misses(b) {
             return;
