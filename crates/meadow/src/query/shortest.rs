@@ -275,6 +275,7 @@ fn corner_bits(mesh: &QueryMesh, fans: &VertexFans, v: u32, included: impl Fn(u3
 /// Clips segment `u -> v` to the closed half-plane `side * orient2d(p0, p1, x) >= 0`; `None`
 /// when nothing remains. Ends that need no clipping are returned unchanged (bit-exact), and an
 /// end on the boundary line is kept as is, so vertex identity survives clipping.
+#[inline]
 fn clip(u: Point2, v: Point2, p0: Point2, p1: Point2, side: f64) -> Option<(Point2, Point2)> {
     let ou = orient2d(p0, p1, u) * side;
     let ov = orient2d(p0, p1, v) * side;
@@ -287,6 +288,7 @@ fn clip(u: Point2, v: Point2, p0: Point2, p1: Point2, side: f64) -> Option<(Poin
 }
 
 /// The point of `u -> v` where an affine function with values `fu`, `fv` at the ends is zero.
+#[inline]
 fn lerp_at(u: Point2, v: Point2, fu: f64, fv: f64) -> Point2 {
     let t = (fu / (fu - fv)).clamp(0.0, 1.0);
     [u[0] + (v[0] - u[0]) * t, u[1] + (v[1] - u[1]) * t]
