@@ -53,6 +53,8 @@ pub(crate) struct VertexFans {
     /// (a superset of portal adjacency: paths may pass where polygons touch at a point). With
     /// no area excluded, a goal in another component is unreachable without a search.
     component: Vec<u32>,
+    /// Per vertex: `CORNER | PINCH` bits with every polygon included (the common filter).
+    corner: Vec<u8>,
 }
 
 impl QueryMesh {
@@ -106,7 +108,9 @@ impl VertexFans {
             }
         }
         let component = (0..polys as u32).map(|p| find(&mut parent, p)).collect();
-        VertexFans { fan_start: counts, fan, component }
+        let mut fans = VertexFans { fan_start: counts, fan, component, corner: Vec::new() };
+        fans.corner = (0..vcount as u32).map(|v| corner_bits(mesh, &fans, v, |_| true)).collect();
+        fans
     }
 
     fn fan(&self, v: u32) -> &[(u32, u32)] {
@@ -151,7 +155,7 @@ struct Node {
     parent: u32,
 }
 
-/// Per-vertex corner status, cached per query (the filter's exclusions change it).
+/// Per-vertex corner status bits (the filter's exclusions change them).
 const CORNER: u8 = 1;
 const PINCH: u8 = 2;
 
@@ -222,9 +226,56 @@ fn vertex_at(mesh: &QueryMesh, poly: u32, p: Point2) -> Option<u32> {
     })
 }
 
+/// `CORNER` / `PINCH` bits of vertex `v` under `included` (the polygons the path may enter).
+/// Boundary edges are walls and edges into polygons not included. An ordinary boundary vertex has two of them around it (one
+/// ending, one starting there) and is a corner only when the walkable angle there exceeds
+/// 180°: a taut path never bends where the free space is locally convex (a chord would cut
+/// the bend). Four or more make a pinch: walkable sectors touching only at the vertex.
+fn corner_bits(mesh: &QueryMesh, fans: &VertexFans, v: u32, included: impl Fn(u32) -> bool) -> u8 {
+    let data = mesh.mesh().data();
+    let verts = mesh.mesh().vertices();
+    let passable = |h: usize| mesh.edge_neighbour(h).is_some_and(&included);
+    let (mut boundary, mut prev, mut next) = (0, None, None);
+    for &(q, k) in fans.fan(v) {
+        if !included(q) {
+            continue;
+        }
+        let first = mesh.poly_first(q);
+        let n = mesh.poly_len(q);
+        let k = k as usize;
+        let (out_h, in_h) = (first + k, first + (k + n - 1) % n);
+        if !passable(out_h) {
+            boundary += 1;
+            next = Some(data.polygon_vertices[first + (k + 1) % n]);
+        }
+        if !passable(in_h) {
+            boundary += 1;
+            prev = Some(data.polygon_vertices[in_h]);
+        }
+    }
+    match (boundary, prev, next) {
+        (0, _, _) => 0,
+        (2, Some(a), Some(b)) => {
+            let (a, p, b) = (xz(verts[a as usize]), xz(verts[v as usize]), xz(verts[b as usize]));
+            let o = orient2d(a, p, b);
+            // In line: straight (180°, no corner) or, with both walls on the same side, the
+            // tip of a wall with walkable space all around (360°).
+            let same_side = (a[0] - p[0]) * (b[0] - p[0]) + (a[1] - p[1]) * (b[1] - p[1]) > 0.0;
+            if o < 0.0 || (o == 0.0 && same_side) {
+                CORNER
+            } else {
+                0
+            }
+        }
+        (b, _, _) if b >= 4 => CORNER | PINCH,
+        _ => CORNER,
+    }
+}
+
 /// Clips segment `u -> v` to the closed half-plane `side * orient2d(p0, p1, x) >= 0`; `None`
 /// when nothing remains. Ends that need no clipping are returned unchanged (bit-exact), and an
 /// end on the boundary line is kept as is, so vertex identity survives clipping.
+#[inline]
 fn clip(u: Point2, v: Point2, p0: Point2, p1: Point2, side: f64) -> Option<(Point2, Point2)> {
     let ou = orient2d(p0, p1, u) * side;
     let ov = orient2d(p0, p1, v) * side;
@@ -237,6 +288,7 @@ fn clip(u: Point2, v: Point2, p0: Point2, p1: Point2, side: f64) -> Option<(Poin
 }
 
 /// The point of `u -> v` where an affine function with values `fu`, `fv` at the ends is zero.
+#[inline]
 fn lerp_at(u: Point2, v: Point2, fu: f64, fv: f64) -> Point2 {
     let t = (fu / (fu - fv)).clamp(0.0, 1.0);
     [u[0] + (v[0] - u[0]) * t, u[1] + (v[1] - u[1]) * t]
@@ -294,6 +346,9 @@ struct Search<'a> {
 
 impl Search<'_> {
     fn included(&self, poly: u32) -> bool {
+        if !self.any_excluded {
+            return true;
+        }
         let nav = self.mesh.mesh();
         self.filter.area_cost(nav, nav.data().polygons[poly as usize].area).is_some()
     }
@@ -476,53 +531,16 @@ impl ShortestPathQuery {
         None
     }
 
-    /// `CORNER` / `PINCH` bits of vertex `v` under the filter. Boundary edges are walls and
-    /// edges into excluded polygons. An ordinary boundary vertex has two of them around it (one
-    /// ending, one starting there) and is a corner only when the walkable angle there exceeds
-    /// 180°: a taut path never bends where the free space is locally convex (a chord would cut
-    /// the bend). Four or more make a pinch: walkable sectors touching only at the vertex.
+    /// `CORNER` / `PINCH` bits of vertex `v` under the filter (see [`corner_bits`]): from the
+    /// mesh's table when the filter excludes nothing, else computed once per query.
     fn corner_bits(&mut self, s: &Search, v: u32) -> u8 {
+        if !s.any_excluded {
+            return s.fans.corner[v as usize];
+        }
         if self.corner_stamp[v as usize] == s.gen {
             return self.corner[v as usize];
         }
-        let mesh = s.mesh;
-        let data = mesh.mesh().data();
-        let verts = mesh.mesh().vertices();
-        let (mut boundary, mut prev, mut next) = (0, None, None);
-        for &(q, k) in s.fans.fan(v) {
-            if !s.included(q) {
-                continue;
-            }
-            let first = mesh.poly_first(q);
-            let n = mesh.poly_len(q);
-            let k = k as usize;
-            let (out_h, in_h) = (first + k, first + (k + n - 1) % n);
-            if s.passable(out_h).is_none() {
-                boundary += 1;
-                next = Some(data.polygon_vertices[first + (k + 1) % n]);
-            }
-            if s.passable(in_h).is_none() {
-                boundary += 1;
-                prev = Some(data.polygon_vertices[in_h]);
-            }
-        }
-        let bits = match (boundary, prev, next) {
-            (0, _, _) => 0,
-            (2, Some(a), Some(b)) => {
-                let (a, p, b) = (xz(verts[a as usize]), xz(verts[v as usize]), xz(verts[b as usize]));
-                let o = orient2d(a, p, b);
-                // In line: straight (180°, no corner) or, with both walls on the same side, the
-                // tip of a wall with walkable space all around (360°).
-                let same_side = (a[0] - p[0]) * (b[0] - p[0]) + (a[1] - p[1]) * (b[1] - p[1]) > 0.0;
-                if o < 0.0 || (o == 0.0 && same_side) {
-                    CORNER
-                } else {
-                    0
-                }
-            }
-            (b, _, _) if b >= 4 => CORNER | PINCH,
-            _ => CORNER,
-        };
+        let bits = corner_bits(s.mesh, s.fans, v, |q| s.included(q));
         self.corner[v as usize] = bits;
         self.corner_stamp[v as usize] = s.gen;
         bits
