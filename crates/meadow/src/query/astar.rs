@@ -169,16 +169,18 @@ impl PathQuery {
             return Err(PathError::StartExcluded);
         }
         self.reserve(mesh);
+        self.area_costs.clear();
+        self.area_costs.extend((0..nav.areas().len()).map(|a| filter.area_cost(nav, a as u16).unwrap_or(-1.0)));
         self.edges.clear();
         let mut end_point = goal.point;
         let start_node = mesh.half_edge_count() as u32;
         let seen = start.polygon != goal.polygon
             && options.style == PathStyle::StringPulled
             && options.shortcuts
-            && self.straight_corridor(mesh, filter, &start, &goal);
+            && self.straight_corridor(mesh, &start, &goal);
         if start.polygon != goal.polygon && !seen {
             let (allow_partial, goal_at) = (options.allow_partial, (goal.polygon, goal.point));
-            match self.search(mesh, start.polygon, start.point, goal_at, filter, h_scale, allow_partial) {
+            match self.search(mesh, start.polygon, start.point, goal_at, h_scale, allow_partial) {
                 SearchEnd::Unreachable => return Err(PathError::Unreachable),
                 SearchEnd::Goal(last) => self.trace(start_node, last),
                 SearchEnd::Partial(node, point) => {
@@ -234,21 +236,18 @@ impl PathQuery {
     /// differ only where the segment passes exactly through a mesh vertex, in which polygons
     /// the corridor lists there, or where the A* path bends by less than the shortcut pass's
     /// 1e-9 relative threshold.)
-    fn straight_corridor(&mut self, mesh: &QueryMesh, filter: &QueryFilter, start: &Location, goal: &Location) -> bool {
-        let nav = mesh.mesh();
-        let cost_of = |poly: u32| filter.area_cost(nav, nav.data().polygons[poly as usize].area);
-        let cheapest =
-            (0..nav.areas().len()).filter_map(|a| filter.area_cost(nav, a as u16)).fold(f64::INFINITY, f64::min);
-        if cost_of(start.polygon) != Some(cheapest) {
+    fn straight_corridor(&mut self, mesh: &QueryMesh, start: &Location, goal: &Location) -> bool {
+        let polygons = &mesh.mesh().data().polygons;
+        let costs = &self.area_costs;
+        let cost_of = |poly: u32| costs[polygons[poly as usize].area as usize];
+        let cheapest = costs.iter().copied().filter(|&c| c >= 0.0).fold(f64::INFINITY, f64::min);
+        if cost_of(start.polygon) != cheapest {
             return false;
         }
         self.edges.clear();
         let edges = &mut self.edges;
-        let clear = match mesh.walk_segment(start.polygon, xz(start.point), xz(goal.point), |h| edges.push(h as u32)) {
-            WalkEnd::Clear(end) => end == goal.polygon,
-            _ => false,
-        };
-        if clear && self.edges.iter().all(|&h| mesh.edge_neighbour(h as usize).and_then(cost_of) == Some(cheapest)) {
+        let clear = mesh.walk_reaches(start, goal, |h| edges.push(h as u32));
+        if clear && self.edges.iter().all(|&h| mesh.edge_neighbour(h as usize).map(cost_of) == Some(cheapest)) {
             // The walk's corridor must also hold the segment for the funnel (sliver polygons a
             // grid unit wide can make the two disagree); otherwise the search decides.
             self.build_portals(mesh);
@@ -389,14 +388,12 @@ impl PathQuery {
         self.edges.reverse();
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
         mesh: &QueryMesh,
         start_poly: u32,
         start_pos: [f64; 3],
         (goal_poly, goal_pos): (u32, [f64; 3]),
-        filter: &QueryFilter,
         h_scale: f64,
         allow_partial: bool,
     ) -> SearchEnd {
@@ -417,8 +414,6 @@ impl PathQuery {
         let open_stamp = self.generation.wrapping_mul(2);
         let closed_stamp = open_stamp | 1;
         self.open.clear();
-        self.area_costs.clear();
-        self.area_costs.extend((0..nav.areas().len()).map(|a| filter.area_cost(nav, a as u16).unwrap_or(-1.0)));
         let goal_cost = self.area_costs[polygons[goal_poly as usize].area as usize];
         // Landmark bounds, when start and goal share a component; otherwise no path exists
         // and only a partial path (which scans everything reachable anyway) is worth a search.

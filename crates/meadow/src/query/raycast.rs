@@ -1,6 +1,6 @@
 //! Raycasts: walk the mesh along a segment (in XZ) through portals until the end or a wall.
 
-use super::{xz, QueryError, QueryMesh, NONE};
+use super::{xz, Location, QueryError, QueryMesh, NONE};
 use crate::geom::{orient2d, Point2};
 
 /// The first wall a raycast hits.
@@ -69,6 +69,13 @@ impl QueryMesh {
             }
             WalkEnd::Limit => Err(QueryError::WalkLimit),
         }
+    }
+
+    /// Whether the segment from `start` to `goal` walks the mesh without meeting a wall and ends
+    /// in the goal's polygon, calling `crossed` with each portal half-edge it leaves through.
+    pub(crate) fn walk_reaches(&self, start: &Location, goal: &Location, crossed: impl FnMut(usize)) -> bool {
+        let end = self.walk_segment(start.polygon, xz(start.point), xz(goal.point), crossed);
+        matches!(end, WalkEnd::Clear(poly) if poly == goal.polygon)
     }
 
     /// Walks from polygon `poly` (which holds `ps`) along `ps -> pe`, calling `crossed` with each

@@ -36,7 +36,6 @@
 //! Euclidean search treats every included area as cost 1 (use `PathQuery::find_path` for costed
 //! paths). The search is in XZ; on slopes the XZ-shortest path need not be the 3D-shortest.
 
-use super::raycast::WalkEnd;
 use super::{check_endpoints, dist2, locate_endpoints, polyline_length, xz};
 use super::{Location, OpenEntry, Path, PathError, QueryFilter, QueryMesh, NONE};
 use crate::geom::{orient2d, Point2};
@@ -970,10 +969,7 @@ fn straight_segment(
     }
     path.corridor.push(start.polygon);
     let corridor = &mut path.corridor;
-    let walk = mesh.walk_segment(start.polygon, xz(start.point), xz(goal.point), |h| {
-        corridor.push(mesh.edge_neighbour(h).unwrap_or(NONE));
-    });
-    let clear = matches!(walk, WalkEnd::Clear(end) if end == goal.polygon);
+    let clear = mesh.walk_reaches(start, goal, |h| corridor.push(mesh.edge_neighbour(h).unwrap_or(NONE)));
     if clear && path.corridor.iter().all(|&q| q != NONE && included(q)) {
         path.points.extend([start.point, goal.point]);
         path.length = polyline_length(&path.points);
