@@ -1,0 +1,62 @@
+//! How much longer `find_path` (midpoint A*, string pulled, shortcuts) is than the exact
+//! `find_shortest_path` on the real levels and the largest fixture: the mean ratio over seeded
+//! random pairs, split by how far off each pair is, so a few wrong corridors show apart from
+//! many small detours.
+//!
+//! Run with `cargo run --release -p meadow-bench --bin path_excess`.
+
+use meadow::query::{Path, PathOptions, PathQuery, QueryFilter, QueryMesh, ShortestPathQuery, SplitMix64};
+use meadow::BakeSettings;
+use meadow_bake::{ingest, NoProgress};
+use std::path::PathBuf;
+
+fn main() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let levels = [
+        root.join("../shared/levels/gltf/collision-world.glb"),
+        root.join("../shared/levels/gltf/navcat-proto-level.glb"),
+        root.join("fixtures/levels/open_floor.gltf"),
+    ];
+    println!("| level | polygons | pairs | mean find_path / shortest | pairs > 5% (their share of the excess) | pairs 0.5–5% |");
+    println!("|---|---|---|---|---|---|");
+    for path in levels {
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_string();
+        let Ok(scene) = ingest::ingest_file(&path, &mut NoProgress) else {
+            println!("| {name} | missing |");
+            continue;
+        };
+        let Ok(nav) = meadow_bake::bake(&scene, &BakeSettings::DEFAULT, &mut NoProgress) else {
+            println!("| {name} | bake failed |");
+            continue;
+        };
+        let mesh = QueryMesh::new(nav);
+        let mut rng = SplitMix64::new(0x6d65_6164_6f77);
+        let pairs: Vec<_> = (0..1000)
+            .filter_map(|_| Some((mesh.random_point(&mut rng)?.point, mesh.random_point(&mut rng)?.point)))
+            .collect();
+        let filter = QueryFilter::new();
+        let (mut query, mut shortest) = (PathQuery::new(&mesh), ShortestPathQuery::new(&mesh));
+        let (mut midpoint_path, mut exact_path) = (Path::default(), Path::default());
+        let mut ratios = Vec::new();
+        for &(a, b) in &pairs {
+            let found = query.find_path_into(&mesh, a, b, &filter, PathOptions::default(), &mut midpoint_path);
+            let exact = shortest.find_shortest_path_into(&mesh, a, b, &filter, &mut exact_path);
+            if found.is_ok() && exact.is_ok() && exact_path.length > 1e-6 {
+                ratios.push(midpoint_path.length / exact_path.length);
+            }
+        }
+        let n = ratios.len().max(1) as f64;
+        let mean = ratios.iter().sum::<f64>() / n;
+        let big: Vec<f64> = ratios.iter().copied().filter(|&r| r > 1.05).collect();
+        let excess = ratios.iter().map(|r| r - 1.0).sum::<f64>().max(f64::MIN_POSITIVE);
+        let big_share = big.iter().map(|r| r - 1.0).sum::<f64>() / excess;
+        let mid = ratios.iter().filter(|&&r| r > 1.005 && r <= 1.05).count();
+        println!(
+            "| {name} | {} | {} | {mean:.4} | {} ({:.0}%) | {mid} |",
+            mesh.mesh().polygon_count(),
+            ratios.len(),
+            big.len(),
+            big_share * 100.0
+        );
+    }
+}
