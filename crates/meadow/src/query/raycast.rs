@@ -95,31 +95,18 @@ impl QueryMesh {
         let limit = 4 * self.mesh.polygon_count() + 16;
         for _ in 0..limit {
             let first = self.poly_first(poly);
-            let n = self.poly_len(poly);
-            // (t, edge, is_wall) of the exit edge.
-            let mut exit: Option<(f64, usize, bool)> = None;
-            for k in 0..n {
-                if first + k == entry {
-                    continue;
-                }
-                let (a, b) = (xz(self.poly_vertex(poly, k)), xz(self.poly_vertex(poly, k + 1)));
-                let oe = orient2d(a, b, pe);
-                if oe >= 0.0 {
-                    continue;
-                }
-                let os = orient2d(a, b, ps);
-                let t = if os > 0.0 { os / (os - oe) } else { 0.0 };
-                let t = t.max(t_cur).min(1.0);
-                let wall = self.edge_neighbour(first + k).is_none();
-                // On ties (the segment leaves through a vertex) prefer the portal: grazing a
-                // wall's end is not a hit.
-                if exit.is_none_or(|(bt, _, bwall)| t < bt || (t == bt && bwall && !wall)) {
-                    exit = Some((t, k, wall));
-                }
-            }
-            let Some((t, k, _)) = exit else {
+            let exit = self.exit_edge(poly, entry, ps, pe, t_cur, false);
+            let Some((mut t, mut k)) = exit else {
                 return WalkEnd::Clear(poly);
             };
+            // Collinear vertices (merged flat and sloped polygons keep them) put several edges on
+            // one line, where the smallest `t` ties or is decided by rounding: the exit edge is
+            // the one whose extent the segment's line actually crosses.
+            if !self.line_crosses_edge(poly, k, ps, pe) {
+                if let Some((t2, k2)) = self.exit_edge(poly, entry, ps, pe, t_cur, true) {
+                    (t, k) = (t2, k2);
+                }
+            }
             let h = first + k;
             match self.edge_neighbour(h) {
                 Some(next) => {
@@ -132,5 +119,49 @@ impl QueryMesh {
             }
         }
         WalkEnd::Limit
+    }
+
+    /// Whether the line through `ps -> pe` meets edge `k` of `poly` (exactly, endpoints included).
+    fn line_crosses_edge(&self, poly: u32, k: usize, ps: Point2, pe: Point2) -> bool {
+        let (a, b) = (xz(self.poly_vertex(poly, k)), xz(self.poly_vertex(poly, k + 1)));
+        let (oa, ob) = (orient2d(ps, pe, a), orient2d(ps, pe, b));
+        !((oa > 0.0 && ob > 0.0) || (oa < 0.0 && ob < 0.0))
+    }
+
+    /// The edge of `poly` (other than `entry`) through which the segment `ps -> pe` leaves it,
+    /// with its segment parameter: the edge with `pe` strictly outside that is met first, and
+    /// when `crossing` is set, only among edges whose extent the segment's line meets.
+    fn exit_edge(
+        &self,
+        poly: u32,
+        entry: usize,
+        ps: Point2,
+        pe: Point2,
+        t_cur: f64,
+        crossing: bool,
+    ) -> Option<(f64, usize)> {
+        let first = self.poly_first(poly);
+        // (t, edge, is_wall) of the exit edge.
+        let mut exit: Option<(f64, usize, bool)> = None;
+        for k in 0..self.poly_len(poly) {
+            if first + k == entry || (crossing && !self.line_crosses_edge(poly, k, ps, pe)) {
+                continue;
+            }
+            let (a, b) = (xz(self.poly_vertex(poly, k)), xz(self.poly_vertex(poly, k + 1)));
+            let oe = orient2d(a, b, pe);
+            if oe >= 0.0 {
+                continue;
+            }
+            let os = orient2d(a, b, ps);
+            let t = if os > 0.0 { os / (os - oe) } else { 0.0 };
+            let t = t.max(t_cur).min(1.0);
+            let wall = self.edge_neighbour(first + k).is_none();
+            // On ties (the segment leaves through a vertex) prefer the portal: grazing a wall's
+            // end is not a hit.
+            if exit.is_none_or(|(bt, _, bwall)| t < bt || (t == bt && bwall && !wall)) {
+                exit = Some((t, k, wall));
+            }
+        }
+        exit.map(|(t, k, _)| (t, k))
     }
 }

@@ -665,6 +665,51 @@ fn raycast_agrees_with_the_visibility_oracle() {
 }
 
 #[test]
+fn rays_leave_through_the_right_one_of_collinear_edges() {
+    // A wide top polygon whose bottom side is split into four collinear edges: three portals
+    // to cells below and a wall. Every edge on that line gives the same (or a rounding-close)
+    // segment parameter, so the exit edge must be told apart by where the ray's line crosses.
+    let v = |x: f64, z: f64| [x, 0.0, z];
+    let vertices = vec![
+        v(0.0, 0.0),
+        v(1.0, 0.0),
+        v(2.0, 0.0),
+        v(3.0, 0.0),
+        v(4.0, 0.0), // 0..=4 on z = 0
+        v(4.0, 1.0),
+        v(0.0, 1.0), // 5, 6: the top polygon's far side
+        v(0.0, -1.0),
+        v(1.0, -1.0),
+        v(2.0, -1.0),
+        v(4.0, -1.0), // 7..=10 below
+    ];
+    let rings = vec![
+        (vec![0, 1, 2, 3, 4, 5, 6], 0u16), // top: its bottom side 0-1, 1-2, 2-3 (wall), 3-4
+        (vec![7, 8, 1, 0], 0),
+        (vec![8, 9, 2, 1], 0),
+        (vec![3, 10, 4], 0),
+    ];
+    let areas = vec![AreaType { name: "default".into(), cost: 1.0 }];
+    let data = super::testmesh::assemble(crate::BakeSettings::DEFAULT, vertices, &rings, areas, 0);
+    let mesh = query_mesh(data);
+    let mut visited = Vec::new();
+    for (x, below) in [(0.5, Some(1u32)), (1.5, Some(2)), (3.7, Some(3)), (2.5, None)] {
+        let r = mesh.raycast([x, 0.0, 0.5], [x, 0.0, -0.2], &mut visited).unwrap();
+        match below {
+            Some(cell) => {
+                assert_eq!(r.hit, None, "ray at x = {x}");
+                assert_eq!(visited, vec![0, cell], "ray at x = {x}");
+            }
+            None => {
+                let hit = r.hit.expect("the ray at x = 2.5 meets the wall between x = 2 and 3");
+                assert_eq!((hit.polygon, visited.len()), (0, 1));
+                assert!((hit.point[0] - 2.5).abs() < 1e-12 && hit.point[2].abs() < 1e-12);
+            }
+        }
+    }
+}
+
+#[test]
 fn random_points_are_uniform_by_area() {
     let spec = GridSpec { cols: 6, rows: 5, triangulate: true, jitter: 0.22, seed: 12, ..GridSpec::default() };
     let mesh = query_mesh(spec.build());
