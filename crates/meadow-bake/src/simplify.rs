@@ -1,5 +1,6 @@
 //! Stage 3b, simplify: [`Regions`] → [`Regions`] with the near-collinear and millimetre-scale
-//! zigzag vertices of the region rings removed.
+//! zigzag vertices of the region rings removed, then edges longer than the bake's
+//! `max_edge_length` split.
 //!
 //! The region stage's booleans and offsets leave many vertices that carry no shape: runs of
 //! almost collinear points and back-and-forth jaggies a grid step or two high. Every ring is cut
@@ -26,6 +27,13 @@
 //! order chains are visited in, and any set of accepted chords is free of crossings together: a
 //! chord that crossed another accepted chord would have to enter that chord's swept region and
 //! leave it through an original edge or end inside it, and both were ruled out.
+//!
+//! Last, every ring edge longer than [`SimplifyParams::max_edge`] is halved, and its halves
+//! again, until none is (Recast's `maxEdgeLen`). A long wall facing a dense run of vertices (a
+//! stair's steps, a pillar's arcs) otherwise makes the triangulation fan thin triangles across
+//! the whole floor, and the midpoint A* misjudges routes through such fans. Halving keeps the
+//! walkable area exactly: region coordinates are grid multiples, so `(a + b) / 2` is exact and
+//! lies on the edge, and two rings that share an edge split it at the same points.
 
 use crate::grid::{Box2, BoxGrid};
 use crate::progress::{Progress, Stage};
@@ -45,11 +53,15 @@ pub struct SimplifyParams {
     /// Largest distance of a dropped vertex on the free side of its chord (the free area grows
     /// into the clearance zone). Default: [`GROW_TOLERANCE`].
     pub grow: f64,
+    /// Longest ring edge after simplification; longer ones are halved until they fit. `0` (or
+    /// anything not positive and finite) keeps every edge. Default: the bake's
+    /// `max_edge_length`.
+    pub max_edge: f64,
 }
 
 impl From<&BakeSettings> for SimplifyParams {
     fn from(s: &BakeSettings) -> Self {
-        SimplifyParams { shrink: s.arc_tolerance, grow: GROW_TOLERANCE }
+        SimplifyParams { shrink: s.arc_tolerance, grow: GROW_TOLERANCE, max_edge: s.max_edge_length }
     }
 }
 
@@ -72,7 +84,7 @@ pub fn simplify_regions(regions: &Regions, params: &SimplifyParams, progress: &m
     let mut simplifier = Simplifier::new(&rings, params);
     let mut simplified: Vec<Vec<Point2>> = Vec::with_capacity(rings.len());
     for r in 0..rings.len() {
-        simplified.push(simplifier.ring(r));
+        simplified.push(split_long_edges(&simplifier.ring(r), params.max_edge));
         if r % 256 == 0 {
             progress.advance(Stage::Simplify, r as u64);
         }
@@ -90,6 +102,30 @@ pub fn simplify_regions(regions: &Regions, params: &SimplifyParams, progress: &m
         }
     }
     progress.finish(Stage::Simplify);
+    out
+}
+
+/// `ring` with every edge longer than `max_edge` halved until none is (see the module docs).
+fn split_long_edges(ring: &[Point2], max_edge: f64) -> Vec<Point2> {
+    /// Pushes the interior split points of `a -> b`, in order; `depth` halvings at most, so a
+    /// tiny limit on a huge level cannot explode the vertex count (2^16 pieces per edge).
+    fn halve(a: Point2, b: Point2, max_edge: f64, depth: u32, out: &mut Vec<Point2>) {
+        if depth == 0 || (b[0] - a[0]).hypot(b[1] - a[1]) <= max_edge {
+            return;
+        }
+        let m = [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0];
+        halve(a, m, max_edge, depth - 1, out);
+        out.push(m);
+        halve(m, b, max_edge, depth - 1, out);
+    }
+    if !(max_edge > 0.0 && max_edge.is_finite()) {
+        return ring.to_vec();
+    }
+    let mut out = Vec::with_capacity(ring.len());
+    for (k, &a) in ring.iter().enumerate() {
+        out.push(a);
+        halve(a, ring[(k + 1) % ring.len()], max_edge, 16, &mut out);
+    }
     out
 }
 
@@ -351,7 +387,7 @@ mod tests {
     /// A point in whole grid units.
     type Unit = (i64, i64);
 
-    const PARAMS: SimplifyParams = SimplifyParams { shrink: 0.01, grow: 2.0 / GRID_SCALE };
+    const PARAMS: SimplifyParams = SimplifyParams { shrink: 0.01, grow: 2.0 / GRID_SCALE, max_edge: 0.0 };
 
     /// A point from whole grid units.
     fn pt(x: i64, z: i64) -> Point2 {
@@ -596,6 +632,81 @@ mod tests {
         }
         // Nearly all jaggies lie within the tolerances: well over half the vertices must go.
         assert!(after * 2 < before, "{before} vertices became {after}");
+    }
+
+    #[test]
+    fn long_edges_are_halved_exactly_and_alike_from_both_sides() {
+        let max_edge = 0.3;
+        let params = SimplifyParams { max_edge, ..PARAMS };
+        for seed in 0..12 {
+            let input = random_level(seed);
+            let plain = simplify_regions(&input, &PARAMS, &mut NoProgress);
+            let split = simplify_regions(&input, &params, &mut NoProgress);
+            let mut pieces = 0;
+            for (ring, split_ring) in all_rings(&plain).iter().zip(all_rings(&split)) {
+                // The plain ring's vertices in order, each edge's split points exactly on it,
+                // and no piece longer than the limit.
+                let mut at = 0;
+                for (k, &a) in ring.iter().enumerate() {
+                    let b = ring[(k + 1) % ring.len()];
+                    assert_eq!(split_ring[at], a, "seed {seed}: vertex {k} moved");
+                    let mut prev = a;
+                    at += 1;
+                    while at < split_ring.len() && split_ring[at] != b {
+                        let m = split_ring[at];
+                        assert_eq!(orient2d(a, b, m), 0.0, "seed {seed}: split point off its edge");
+                        assert!((m[0] - a[0]) * (b[0] - a[0]) + (m[1] - a[1]) * (b[1] - a[1]) > 0.0);
+                        assert!((m[0] - prev[0]).hypot(m[1] - prev[1]) <= max_edge);
+                        prev = m;
+                        at += 1;
+                        pieces += 1;
+                    }
+                    assert!((b[0] - prev[0]).hypot(b[1] - prev[1]) <= max_edge, "seed {seed}: edge {k} too long");
+                }
+                assert_eq!(at % split_ring.len(), 0, "seed {seed}: extra vertices");
+            }
+            assert!(pieces > 0, "seed {seed}: nothing was split");
+            // Edges two rings share (the two areas' common boundary) are split at the same
+            // points from both sides, so the portals between them still link vertex to vertex.
+            let directed = |r: &Regions| -> BTreeSet<[u64; 4]> {
+                all_rings(r)
+                    .iter()
+                    .flat_map(|ring| (0..ring.len()).map(move |k| (ring[k], ring[(k + 1) % ring.len()])))
+                    .map(|(a, b)| [a[0].to_bits(), a[1].to_bits(), b[0].to_bits(), b[1].to_bits()])
+                    .collect()
+            };
+            let rev = |e: &[u64; 4]| [e[2], e[3], e[0], e[1]];
+            let (plain_edges, split_edges) = (directed(&plain), directed(&split));
+            let shared_plain = plain_edges.iter().filter(|e| plain_edges.contains(&rev(e))).count();
+            let shared_split = split_edges.iter().filter(|e| split_edges.contains(&rev(e))).count();
+            assert!(shared_plain > 0, "seed {seed}: the areas share no edge");
+            let lost = split_edges
+                .iter()
+                .filter(|e| !split_edges.contains(&rev(e)))
+                .filter(|e| {
+                    let (a, b) =
+                        ([f64::from_bits(e[0]), f64::from_bits(e[1])], [f64::from_bits(e[2]), f64::from_bits(e[3])]);
+                    // A piece of a shared plain edge must itself be shared.
+                    plain_edges.iter().filter(|p| plain_edges.contains(&rev(p))).any(|p| {
+                        let (u, v) = (
+                            [f64::from_bits(p[0]), f64::from_bits(p[1])],
+                            [f64::from_bits(p[2]), f64::from_bits(p[3])],
+                        );
+                        orient2d(u, v, a) == 0.0
+                            && orient2d(u, v, b) == 0.0
+                            && point_segment_distance(a, u, v) == 0.0
+                            && point_segment_distance(b, u, v) == 0.0
+                    })
+                })
+                .count();
+            assert_eq!(lost, 0, "seed {seed}: a shared edge was split differently on its two sides");
+            assert!(shared_split >= shared_plain);
+        }
+        // A huge level with a tiny limit stops at 2^16 pieces per edge.
+        let ring = vec![[0.0, 0.0], [1e5, 0.0], [0.0, 1.0]];
+        assert_eq!(split_long_edges(&ring, 0.05).len(), 3 + 2 * ((1 << 16) - 1) + 31);
+        // No limit: unchanged.
+        assert_eq!(split_long_edges(&ring, 0.0), ring);
     }
 
     fn square_with(bottom: Vec<Point2>, top: Vec<Point2>) -> Vec<Point2> {

@@ -36,6 +36,9 @@ pub struct BakeArgs {
     /// Largest error of radius arcs in metres [default 0.01].
     #[arg(long)]
     pub arc_tolerance: Option<f64>,
+    /// Longest walkable-boundary edge in metres, 0 for no limit [default 6].
+    #[arg(long)]
+    pub max_edge_length: Option<f64>,
     /// Print nothing but warnings and errors (for build scripts).
     #[arg(short, long)]
     pub quiet: bool,
@@ -70,6 +73,9 @@ impl BakeArgs {
         }
         if let Some(v) = self.arc_tolerance {
             s.arc_tolerance = v;
+        }
+        if let Some(v) = self.max_edge_length {
+            s.max_edge_length = v;
         }
         s.validate()?;
         Ok(s)

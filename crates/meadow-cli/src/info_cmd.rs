@@ -38,8 +38,9 @@ pub fn run(args: &InfoArgs) -> Result<()> {
             println!("area {i:<4} {} (cost {})", a.name, a.cost);
         }
         println!(
-            "settings  radius {} m, height {} m, max climb {} m, max slope {}°, max verts {}, arc tolerance {} m",
-            s.radius, s.height, s.max_climb, s.max_slope, s.max_verts_per_poly, s.arc_tolerance
+            "settings  radius {} m, height {} m, max climb {} m, max slope {}°, max verts {}, arc tolerance {} m, \
+             max edge length {} m",
+            s.radius, s.height, s.max_climb, s.max_slope, s.max_verts_per_poly, s.arc_tolerance, s.max_edge_length
         );
     }
     Ok(())

@@ -22,7 +22,7 @@ use std::path::Path;
 /// The first eight bytes of every asset.
 pub const MAGIC: [u8; 8] = *b"MEADOWNV";
 /// The asset format version this runtime reads and writes.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 /// Size of the fixed header before the payload.
 pub const HEADER_LEN: usize = 24;
 

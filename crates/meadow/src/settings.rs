@@ -25,10 +25,16 @@ pub struct BakeSettings {
     /// Largest distance between a radius arc and the segments that approximate it.
     /// Metres, `> 0`. Default 0.01.
     pub arc_tolerance: f64,
+    /// Longest walkable-boundary edge before triangulation; longer edges are split evenly
+    /// (Recast's `maxEdgeLen`), so open floors are not fanned into long thin triangles whose
+    /// portal midpoints mislead the midpoint A*. Metres, `0` (no limit) or `0.05 ..= 1e6`.
+    /// Default 6.
+    pub max_edge_length: f64,
 }
 
 impl BakeSettings {
-    /// Recast's demo agent: radius 0.6, height 2.0, climb 0.9, slope 45°, 6 vertices, 1 cm arcs.
+    /// Recast's demo agent: radius 0.6, height 2.0, climb 0.9, slope 45°, 6 vertices, 1 cm arcs,
+    /// boundary edges of at most 6 m.
     pub const DEFAULT: BakeSettings = BakeSettings {
         radius: 0.6,
         height: 2.0,
@@ -36,6 +42,7 @@ impl BakeSettings {
         max_slope: 45.0,
         max_verts_per_poly: 6,
         arc_tolerance: 0.01,
+        max_edge_length: 6.0,
     };
 
     /// Checks every limit documented on the fields.
@@ -59,6 +66,8 @@ impl BakeSettings {
             self.arc_tolerance >= 1e-4 && self.arc_tolerance <= 10.0,
             "1e-4 ..= 10 m",
         )?;
+        let edge = self.max_edge_length;
+        check("max_edge_length", edge, edge == 0.0 || (0.05..=1e6).contains(&edge), "0 (no limit) or 0.05 ..= 1e6 m")?;
         Ok(())
     }
 }

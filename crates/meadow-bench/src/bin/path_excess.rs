@@ -3,7 +3,9 @@
 //! random pairs, split by how far off each pair is, so a few wrong corridors show apart from
 //! many small detours.
 //!
-//! Run with `cargo run --release -p meadow-bench --bin path_excess`.
+//! Run with `cargo run --release -p meadow-bench --bin path_excess [-- MAX_EDGE_LENGTH [--worst]]`:
+//! an optional bake `max_edge_length` in metres (default: the bake's default), and `--worst` to
+//! list the pairs more than 15% off.
 
 use meadow::query::{Path, PathOptions, PathQuery, QueryFilter, QueryMesh, ShortestPathQuery, SplitMix64};
 use meadow::BakeSettings;
@@ -17,6 +19,13 @@ fn main() {
         root.join("../shared/levels/gltf/navcat-proto-level.glb"),
         root.join("fixtures/levels/open_floor.gltf"),
     ];
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut settings = BakeSettings::DEFAULT;
+    if let Some(v) = args.iter().find_map(|a| a.parse::<f64>().ok()) {
+        settings.max_edge_length = v;
+    }
+    let worst = args.iter().any(|a| a == "--worst");
+    println!("max_edge_length {} m", settings.max_edge_length);
     println!("| level | polygons | pairs | mean find_path / shortest | pairs > 5% (their share of the excess) | pairs 0.5–5% |");
     println!("|---|---|---|---|---|---|");
     for path in levels {
@@ -25,7 +34,7 @@ fn main() {
             println!("| {name} | missing |");
             continue;
         };
-        let Ok(nav) = meadow_bake::bake(&scene, &BakeSettings::DEFAULT, &mut NoProgress) else {
+        let Ok(nav) = meadow_bake::bake(&scene, &settings, &mut NoProgress) else {
             println!("| {name} | bake failed |");
             continue;
         };
@@ -42,7 +51,11 @@ fn main() {
             let found = query.find_path_into(&mesh, a, b, &filter, PathOptions::default(), &mut midpoint_path);
             let exact = shortest.find_shortest_path_into(&mesh, a, b, &filter, &mut exact_path);
             if found.is_ok() && exact.is_ok() && exact_path.length > 1e-6 {
-                ratios.push(midpoint_path.length / exact_path.length);
+                let ratio = midpoint_path.length / exact_path.length;
+                ratios.push(ratio);
+                if worst && ratio > 1.15 {
+                    eprintln!("{name}: {ratio:.3} from {a:?} to {b:?}");
+                }
             }
         }
         let n = ratios.len().max(1) as f64;
