@@ -27,6 +27,16 @@ pub struct RaycastResult {
     pub last_polygon: u32,
 }
 
+/// What the vertex sides of a polygon tell a walk (see `QueryMesh::exit_by_sides`).
+enum BySides {
+    /// It leaves through this edge (or ends in the polygon, if the end point is not past it).
+    Exit(usize),
+    /// The end point is one of the polygon's vertices: the walk ends here.
+    EndVertex,
+    /// A vertex lies on the segment's line: the edge-by-edge test decides.
+    Unsure,
+}
+
 /// How a walk along a segment ended.
 pub(crate) enum WalkEnd {
     /// The end point lies in this polygon.
@@ -80,14 +90,26 @@ impl QueryMesh {
 
     /// Walks from polygon `poly` (which holds `ps`) along `ps -> pe`, calling `crossed` with each
     /// portal half-edge it leaves through.
-    pub(crate) fn walk_segment(
+    pub(crate) fn walk_segment(&self, poly: u32, ps: Point2, pe: Point2, crossed: impl FnMut(usize)) -> WalkEnd {
+        self.walk_segment_with(poly, ps, pe, crossed, true)
+    }
+
+    /// [`Self::walk_segment`]; `by_sides` picks the exit edge from the sides of the polygon's
+    /// vertices relative to the segment's line (reusing the two known from the entry edge) while
+    /// the line passes strictly between vertices, and falls back to [`Self::exit_edge`] when one
+    /// lies on it. Without it every step uses `exit_edge` (the tests compare the two).
+    pub(crate) fn walk_segment_with(
         &self,
         mut poly: u32,
         ps: Point2,
         pe: Point2,
         mut crossed: impl FnMut(usize),
+        by_sides: bool,
     ) -> WalkEnd {
         let mut entry = NONE as usize;
+        // Whether the entry edge's start vertex is known to lie strictly right of the line
+        // (the previous exit was found by sides): then the scan can start after it.
+        let mut strict_entry = false;
         let mut t_cur = 0.0f64;
         // Each step moves on along the segment (t never decreases); the only way to revisit a
         // polygon is rounding around a vertex the segment passes through, so a generous cap
@@ -95,18 +117,39 @@ impl QueryMesh {
         let limit = 4 * self.mesh.polygon_count() + 16;
         for _ in 0..limit {
             let first = self.poly_first(poly);
-            let exit = self.exit_edge(poly, entry, ps, pe, t_cur, false);
-            let Some((mut t, mut k)) = exit else {
+            let by_side =
+                if by_sides { self.exit_by_sides(poly, entry, strict_entry, ps, pe) } else { BySides::Unsure };
+            strict_entry = matches!(by_side, BySides::Exit(_));
+            let exit = match by_side {
+                // The end point is a vertex of this polygon, so no edge has it strictly outside.
+                BySides::EndVertex => None,
+                BySides::Exit(k) => {
+                    // Leaving through edge k, unless the end point lies before its line.
+                    let (a, b) = self.edge_endpoints(first + k);
+                    let (a, b) = (xz(a), xz(b));
+                    let oe = orient2d(a, b, pe);
+                    if oe >= 0.0 {
+                        None
+                    } else {
+                        let os = orient2d(a, b, ps);
+                        let t = if os > 0.0 { os / (os - oe) } else { 0.0 };
+                        Some((t.max(t_cur).min(1.0), k))
+                    }
+                }
+                BySides::Unsure => self.exit_edge(poly, entry, ps, pe, t_cur, false).map(|(t, k)| {
+                    // Collinear vertices (merged flat and sloped polygons keep them) put several
+                    // edges on one line, where the smallest `t` ties or is decided by rounding:
+                    // the exit edge is the one whose extent the segment's line actually crosses.
+                    if self.line_crosses_edge(poly, k, ps, pe) {
+                        (t, k)
+                    } else {
+                        self.exit_edge(poly, entry, ps, pe, t_cur, true).unwrap_or((t, k))
+                    }
+                }),
+            };
+            let Some((t, k)) = exit else {
                 return WalkEnd::Clear(poly);
             };
-            // Collinear vertices (merged flat and sloped polygons keep them) put several edges on
-            // one line, where the smallest `t` ties or is decided by rounding: the exit edge is
-            // the one whose extent the segment's line actually crosses.
-            if !self.line_crosses_edge(poly, k, ps, pe) {
-                if let Some((t2, k2)) = self.exit_edge(poly, entry, ps, pe, t_cur, true) {
-                    (t, k) = (t2, k2);
-                }
-            }
             let h = first + k;
             match self.edge_neighbour(h) {
                 Some(next) => {
@@ -119,6 +162,48 @@ impl QueryMesh {
             }
         }
         WalkEnd::Limit
+    }
+
+    /// The edge of `poly` through which the line `ps -> pe` leaves it, when that is decided by
+    /// strict signs: the edge from a vertex strictly right of the line to one strictly left
+    /// (counter-clockwise polygons have exactly one such edge where the line passes through
+    /// their interior and no vertex lies on it). `None` when a vertex on the line or no such
+    /// edge makes the caller fall back to [`Self::exit_edge`].
+    #[inline]
+    fn exit_by_sides(&self, poly: u32, entry: usize, strict_entry: bool, ps: Point2, pe: Point2) -> BySides {
+        let first = self.poly_first(poly);
+        let n = self.poly_len(poly);
+        let vertex = |k: usize| xz(self.edge_endpoints(first + k % n).0);
+        let side = |k: usize| orient2d(ps, pe, vertex(k));
+        let on_line = |k: usize| if vertex(k) == pe { BySides::EndVertex } else { BySides::Unsure };
+        if strict_entry && entry >= first && entry < first + n {
+            // The entry edge runs left -> right (it was the last polygon's exit, reversed), so
+            // its end vertex is strictly right: scan on from there to the first vertex not right.
+            let ke = entry - first;
+            for j in ke + 2..ke + n {
+                let s = side(j);
+                if s > 0.0 {
+                    return BySides::Exit((j - 1) % n);
+                }
+                if s == 0.0 {
+                    return on_line(j);
+                }
+            }
+            return BySides::Unsure;
+        }
+        let mut prev = side(n - 1);
+        for k in 0..n {
+            let s = side(k);
+            if s == 0.0 {
+                return on_line(k);
+            }
+            if prev < 0.0 && s > 0.0 {
+                let exit = (k + n - 1) % n;
+                return if first + exit != entry { BySides::Exit(exit) } else { BySides::Unsure };
+            }
+            prev = s;
+        }
+        BySides::Unsure
     }
 
     /// Whether the line through `ps -> pe` meets edge `k` of `poly` (exactly, endpoints included).

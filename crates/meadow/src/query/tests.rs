@@ -710,6 +710,63 @@ fn rays_leave_through_the_right_one_of_collinear_edges() {
 }
 
 #[test]
+fn walking_by_vertex_sides_matches_the_edge_by_edge_walk() {
+    // The fast exit-edge choice (vertex sides, two reused per step) against the plain one on
+    // meshes of jittered triangles, plain quads (many segments run through vertices and along
+    // edges) and blocked cells, from random points and from mesh vertices.
+    let specs = [
+        GridSpec { cols: 12, rows: 9, triangulate: true, jitter: 0.2, seed: 4, ..GridSpec::default() },
+        GridSpec { cols: 12, rows: 9, blocked: random_blocked(12, 9, 0.25, 5), ..GridSpec::default() },
+        GridSpec {
+            cols: 12,
+            rows: 9,
+            triangulate: true,
+            blocked: random_blocked(12, 9, 0.2, 6),
+            ..GridSpec::default()
+        },
+    ];
+    let mut rng = SplitMix64::new(77);
+    let (mut steps, mut hits) = (0, 0);
+    for spec in specs {
+        let mesh = query_mesh(spec.build());
+        let vertices = mesh.mesh().vertices().to_vec();
+        for i in 0..3000 {
+            let start = mesh.random_point(&mut rng).unwrap();
+            let (poly, ps) = if i % 3 == 0 {
+                // From a vertex of the start polygon, as the shortcut pass casts from corners.
+                let k = (rng.next_f64() * mesh.poly_len(start.polygon) as f64) as usize;
+                (start.polygon, xz(mesh.poly_vertex(start.polygon, k)))
+            } else {
+                (start.polygon, xz(start.point))
+            };
+            let pe = if i % 5 == 0 {
+                xz(vertices[(rng.next_f64() * vertices.len() as f64) as usize])
+            } else {
+                [rng.next_f64() * 14.0 - 1.0, rng.next_f64() * 11.0 - 1.0]
+            };
+            let run = |fast: bool| {
+                let mut crossed = Vec::new();
+                let end = match mesh.walk_segment_with(poly, ps, pe, |h| crossed.push(h), fast) {
+                    raycast::WalkEnd::Clear(p) => (0, p, 0, 0.0),
+                    raycast::WalkEnd::Hit(p, k, t) => (1, p, k, t),
+                    raycast::WalkEnd::Limit => (2, 0, 0, 0.0),
+                };
+                (end, crossed)
+            };
+            let (fast, plain) = (run(true), run(false));
+            assert_eq!(fast.0 .0, plain.0 .0, "{ps:?} -> {pe:?}");
+            assert_eq!(fast.1, plain.1, "{ps:?} -> {pe:?}: different portals");
+            assert_eq!(fast.0 .1, plain.0 .1);
+            assert_eq!(fast.0 .2, plain.0 .2);
+            assert!((fast.0 .3 - plain.0 .3).abs() <= 1e-12, "{ps:?} -> {pe:?}: t {} vs {}", fast.0 .3, plain.0 .3);
+            steps += fast.1.len();
+            hits += fast.0 .0;
+        }
+    }
+    assert!(steps > 20_000 && hits > 1000, "steps {steps}, hits {hits}");
+}
+
+#[test]
 fn random_points_are_uniform_by_area() {
     let spec = GridSpec { cols: 6, rows: 5, triangulate: true, jitter: 0.22, seed: 12, ..GridSpec::default() };
     let mesh = query_mesh(spec.build());
