@@ -52,6 +52,8 @@ pub struct PathQuery {
     corner_alt: Vec<u32>,
     /// Buffers of [`PathQuery::find_path`]'s result before it is copied out.
     scratch_path: Path,
+    /// Cast every shortcut candidate, without the wall-loop filter (for tests).
+    unfiltered_shortcuts: bool,
 }
 
 /// Upper bound on accepted shortcuts per query; each one strictly shortens the path, so this
@@ -313,6 +315,9 @@ impl PathQuery {
             let pairs =
                 (0..k.saturating_sub(2)).flat_map(|i| (i + 2..k.min(i + 1 + SHORTCUT_SPAN)).rev().map(move |t| (i, t)));
             for (i, t) in pairs {
+                if !self.obstacles_could_be_bypassed(mesh, points, i, t) {
+                    continue;
+                }
                 let (_, a_idx) = span(&self.corner_at, i);
                 let (b_lo, b_hi) = span(&self.corner_at, t);
                 let (a, b) = (points[i], points[t]);
@@ -367,6 +372,38 @@ impl PathQuery {
             }
             break;
         }
+    }
+
+    /// Whether the segment from path point `i` to path point `t` could pass every corner between
+    /// them on the far side of its obstacle. The wall loop through such a corner would have to
+    /// lie between the path and the segment, so inside the bounds of points `i..=t`; a corner on
+    /// a loop reaching outside them (a region's outer boundary, a wall longer than the detour)
+    /// cannot be bypassed, and the raycast is skipped. (Loops are grouped in XZ, so floors
+    /// stacked above each other can make this skip a shortcut, never accept a wrong one: every
+    /// shortcut taken is still walked.) Corners off the walls (bends from area costs) pass.
+    fn obstacles_could_be_bypassed(&self, mesh: &QueryMesh, points: &[[f64; 3]], i: usize, t: usize) -> bool {
+        if self.unfiltered_shortcuts {
+            return true;
+        }
+        let mut b = [f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY];
+        for p in &points[i..=t] {
+            b = [b[0].min(p[0]), b[1].min(p[2]), b[2].max(p[0]), b[3].max(p[2])];
+        }
+        (i + 1..t).all(|j| {
+            let v = self.corner_at.get(j).copied().unwrap_or(0) as usize;
+            let Some(&h) = v.checked_sub(1).and_then(|e| self.edges.get(e)) else { return true };
+            match mesh.wall_loop_bounds(h as usize, xz(points[j])) {
+                Some(l) => l[0] >= b[0] && l[1] >= b[1] && l[2] <= b[2] && l[3] <= b[3],
+                None => true,
+            }
+        })
+    }
+
+    /// Makes the shortcut pass cast every candidate, without skipping those whose obstacles lie
+    /// outside the detour (for tests that check the filter changes no path).
+    #[doc(hidden)]
+    pub fn set_unfiltered_shortcuts(&mut self, on: bool) {
+        self.unfiltered_shortcuts = on;
     }
 
     /// Number of search nodes the last query touched (a diagnostic; scans the node pool).

@@ -34,6 +34,7 @@ mod shortest;
 pub mod testmesh;
 #[cfg(test)]
 mod tests;
+mod walls;
 
 pub use astar::PathQuery;
 pub use locate::LocateIndex;
@@ -277,6 +278,8 @@ pub struct QueryMesh {
     vertex_fans: std::sync::OnceLock<shortest::VertexFans>,
     /// Landmark distances for the A* heuristic (built on first use).
     landmarks: std::sync::OnceLock<landmarks::Landmarks>,
+    /// Wall loops and their bounds, for the shortcut pass.
+    wall_loops: walls::WallLoops,
 }
 
 /// The search-relevant data of one half-edge.
@@ -366,6 +369,7 @@ impl QueryMesh {
                 twin: edge_twin[h],
             })
             .collect();
+        let wall_loops = walls::WallLoops::build(&mesh);
         QueryMesh {
             mesh,
             index,
@@ -377,6 +381,7 @@ impl QueryMesh {
             area_prefix,
             vertex_fans: std::sync::OnceLock::new(),
             landmarks: std::sync::OnceLock::new(),
+            wall_loops,
         }
     }
 
@@ -393,6 +398,20 @@ impl QueryMesh {
     /// The point-location grid.
     pub fn locate_index(&self) -> &LocateIndex {
         &self.index
+    }
+
+    /// The XZ bounds of the wall loop through the endpoint of half-edge `h` at `p` (its start
+    /// or its end vertex), if a wall edge touches that vertex.
+    pub(crate) fn wall_loop_bounds(&self, h: usize, p: Point2) -> Option<[f64; 4]> {
+        let data = self.mesh.data();
+        let v = if xz(self.edge_ends[h][0]) == p {
+            data.polygon_vertices[h]
+        } else {
+            let poly = self.edge_owner[h];
+            let (first, n) = (self.poly_first(poly), self.poly_len(poly));
+            data.polygon_vertices[first + (h - first + 1) % n]
+        };
+        self.wall_loops.bounds_at(v)
     }
 
     /// The A* landmark tables, built on first use.

@@ -1,0 +1,141 @@
+//! Wall loops: the connected sets of wall edges (each obstacle outline, each region's outer
+//! boundary) with their XZ bounds, so the shortcut pass can tell which obstacles a path could
+//! pass on their far side.
+
+use super::NONE;
+use crate::asset::{EdgeLink, NavMesh};
+
+/// Per vertex, the wall loop it lies on; per loop, its XZ bounds.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct WallLoops {
+    /// Per vertex: the index of its loop, or `NONE` when no wall edge touches it.
+    of_vertex: Vec<u32>,
+    /// Per loop: `[min_x, min_z, max_x, max_z]`.
+    bounds: Vec<[f64; 4]>,
+}
+
+impl WallLoops {
+    /// Groups the wall edges of `mesh` by shared vertices (linear, union–find); loops that touch
+    /// at a vertex become one.
+    pub(crate) fn build(mesh: &NavMesh) -> WallLoops {
+        let data = mesh.data();
+        let verts = mesh.vertices();
+        let mut parent: Vec<u32> = (0..verts.len() as u32).collect();
+        fn root(parent: &mut [u32], mut v: u32) -> u32 {
+            while parent[v as usize] != v {
+                let up = parent[parent[v as usize] as usize];
+                parent[v as usize] = up;
+                v = up;
+            }
+            v
+        }
+        let mut on_wall = vec![false; verts.len()];
+        for p in &data.polygons {
+            let (first, n) = (p.first as usize, p.vertex_count as usize);
+            for k in 0..n {
+                if data.edge_links[first + k] != EdgeLink::Wall {
+                    continue;
+                }
+                let (a, b) = (data.polygon_vertices[first + k], data.polygon_vertices[first + (k + 1) % n]);
+                on_wall[a as usize] = true;
+                on_wall[b as usize] = true;
+                let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
+                // The smaller root wins, so the grouping does not depend on edge order.
+                if ra != rb {
+                    let (lo, hi) = (ra.min(rb), ra.max(rb));
+                    parent[hi as usize] = lo;
+                }
+            }
+        }
+        let mut loop_of_root = vec![NONE; verts.len()];
+        let mut of_vertex = vec![NONE; verts.len()];
+        let mut bounds: Vec<[f64; 4]> = Vec::new();
+        for v in 0..verts.len() {
+            if !on_wall[v] {
+                continue;
+            }
+            let r = root(&mut parent, v as u32) as usize;
+            if loop_of_root[r] == NONE {
+                loop_of_root[r] = bounds.len() as u32;
+                bounds.push([f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY]);
+            }
+            let l = loop_of_root[r];
+            of_vertex[v] = l;
+            let (p, b) = (verts[v], &mut bounds[l as usize]);
+            *b = [b[0].min(p[0]), b[1].min(p[2]), b[2].max(p[0]), b[3].max(p[2])];
+        }
+        WallLoops { of_vertex, bounds }
+    }
+
+    /// The XZ bounds of the wall loop through vertex `v`, if a wall edge touches it.
+    pub(crate) fn bounds_at(&self, v: u32) -> Option<[f64; 4]> {
+        let l = *self.of_vertex.get(v as usize)?;
+        (l != NONE).then(|| self.bounds[l as usize])
+    }
+
+    /// Number of loops.
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.bounds.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::testmesh::{random_blocked, GridSpec};
+
+    #[test]
+    fn loops_join_exactly_the_wall_edges_that_touch() {
+        for seed in 0..6 {
+            let spec = GridSpec { cols: 9, rows: 7, blocked: random_blocked(9, 7, 0.25, seed), ..GridSpec::default() };
+            let mesh = NavMesh::new(spec.build()).unwrap();
+            let loops = WallLoops::build(&mesh);
+            let data = mesh.data();
+            let verts = mesh.vertices();
+            // Brute force: grow groups of wall edges by shared endpoints until nothing changes.
+            let mut walls: Vec<(u32, u32)> = Vec::new();
+            for p in &data.polygons {
+                let (first, n) = (p.first as usize, p.vertex_count as usize);
+                for k in 0..n {
+                    if data.edge_links[first + k] == EdgeLink::Wall {
+                        walls.push((data.polygon_vertices[first + k], data.polygon_vertices[first + (k + 1) % n]));
+                    }
+                }
+            }
+            let mut group: Vec<usize> = (0..walls.len()).collect();
+            let mut changed = true;
+            while changed {
+                changed = false;
+                for i in 0..walls.len() {
+                    for j in 0..walls.len() {
+                        let touch = [walls[i].0, walls[i].1].iter().any(|v| *v == walls[j].0 || *v == walls[j].1);
+                        if touch && group[j] > group[i] {
+                            group[j] = group[i];
+                            changed = true;
+                        }
+                    }
+                }
+            }
+            let distinct: std::collections::BTreeSet<usize> = group.iter().copied().collect();
+            assert_eq!(loops.len(), distinct.len(), "seed {seed}");
+            for g in distinct {
+                let members: Vec<u32> =
+                    walls.iter().zip(&group).filter(|(_, &h)| h == g).flat_map(|(e, _)| [e.0, e.1]).collect();
+                let mut b = [f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY];
+                for &v in &members {
+                    let p = verts[v as usize];
+                    b = [b[0].min(p[0]), b[1].min(p[2]), b[2].max(p[0]), b[3].max(p[2])];
+                }
+                for &v in &members {
+                    assert_eq!(loops.bounds_at(v), Some(b), "seed {seed}: vertex {v}");
+                }
+            }
+            // Vertices no wall touches have no loop.
+            for v in 0..verts.len() as u32 {
+                let on_wall = walls.iter().any(|e| e.0 == v || e.1 == v);
+                assert_eq!(loops.bounds_at(v).is_some(), on_wall);
+            }
+        }
+    }
+}
