@@ -452,6 +452,8 @@ impl PathQuery {
         let closed_stamp = open_stamp | 1;
         self.open.clear();
         let goal_cost = self.area_costs[polygons[goal_poly as usize].area as usize];
+        // Most filters exclude nothing: then the neighbour's area need not be read per edge.
+        let excludes = self.area_costs.iter().any(|&c| c < 0.0);
         // Landmark bounds, when start and goal share a component; otherwise no path exists
         // and only a partial path (which scans everything reachable anyway) is worth a search.
         let landmarks = mesh.landmarks();
@@ -497,7 +499,7 @@ impl PathQuery {
                 if h as u32 == came_from || he.neighbour == NONE {
                     continue;
                 }
-                if self.area_costs[polygons[he.neighbour as usize].area as usize] < 0.0 {
+                if excludes && self.area_costs[polygons[he.neighbour as usize].area as usize] < 0.0 {
                     continue;
                 }
                 let g = g_u + dist3(pos, he.mid) * cost;
