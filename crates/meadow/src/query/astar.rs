@@ -8,8 +8,10 @@
 //! optimum as the undirected midpoint graph, and its parent chain spells out the corridor.
 
 use super::raycast::WalkEnd;
+use super::walls::LoopAt;
 use super::{check_endpoints, locate_endpoints, Location, OpenEntry, QueryFilter, QueryMesh, NONE};
 use super::{dist3, funnel, polyline_length, refine, xz, Path, PathError, PathOptions, PathStyle};
+use crate::geom::orient2d;
 
 /// A search node (16 bytes: the pool is walked at random, so it is kept small).
 #[derive(Clone, Copy, Debug, Default)]
@@ -374,29 +376,59 @@ impl PathQuery {
         }
     }
 
-    /// Whether the segment from path point `i` to path point `t` could pass every corner between
-    /// them on the far side of its obstacle. The wall loop through such a corner would have to
-    /// lie between the path and the segment, so inside the bounds of points `i..=t`; a corner on
-    /// a loop reaching outside them (a region's outer boundary, a wall longer than the detour)
-    /// cannot be bypassed, and the raycast is skipped. (Loops are grouped in XZ, so floors
-    /// stacked above each other can make this skip a shortcut, never accept a wrong one: every
-    /// shortcut taken is still walked.) Corners off the walls (bends from area costs) pass.
-    fn obstacles_could_be_bypassed(&self, mesh: &QueryMesh, points: &[[f64; 3]], i: usize, t: usize) -> bool {
+    /// Whether the segment from path point `i` to path point `t` may be clear, as far as the
+    /// wall loops through the corners between them tell; `false` only when it cannot be.
+    ///
+    /// When every corner between them lies strictly on one side of the segment's line and the
+    /// path bends towards the segment at each, the path and the segment bound a convex polygon
+    /// (on one floor the string-pulled path does not cross itself). A clear segment leaves each
+    /// corner's wall loop, which starts on the inner side of the bend, no way out of that polygon
+    /// (it cannot cross the walkable path or the segment, and passes the corners only inside
+    /// their blocked wedges unless loops touch there), so the loop lies inside the bounds of
+    /// points `i..=t`. A corner on a loop reaching beyond them (a region's outer boundary, a
+    /// long wall) therefore rules the segment out and its raycast is skipped. In every other
+    /// case (an S-bend, a corner where loops touch, corners off the walls) the raycast decides.
+    /// Floors stacked above each other can make this skip a possible shortcut, never accept a
+    /// wrong one: every shortcut taken is still walked.
+    pub(crate) fn obstacles_could_be_bypassed(
+        &self,
+        mesh: &QueryMesh,
+        points: &[[f64; 3]],
+        i: usize,
+        t: usize,
+    ) -> bool {
         if self.unfiltered_shortcuts {
             return true;
         }
-        let mut b = [f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY];
-        for p in &points[i..=t] {
-            b = [b[0].min(p[0]), b[1].min(p[2]), b[2].max(p[0]), b[3].max(p[2])];
+        let (a, b) = (xz(points[i]), xz(points[t]));
+        let mut side = 0.0f64;
+        for j in i + 1..t {
+            let c = xz(points[j]);
+            let tau = orient2d(a, b, c);
+            let sigma = orient2d(xz(points[j - 1]), c, xz(points[j + 1]));
+            // All corners on one side, each bending towards the segment (opposite signs).
+            if tau == 0.0 || sigma * tau >= 0.0 || tau * side < 0.0 {
+                return true;
+            }
+            side = tau;
         }
-        (i + 1..t).all(|j| {
+        let mut bounds = [f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY];
+        for p in &points[i..=t] {
+            bounds = [bounds[0].min(p[0]), bounds[1].min(p[2]), bounds[2].max(p[0]), bounds[3].max(p[2])];
+        }
+        let mut inside = true;
+        for (j, corner) in points.iter().enumerate().take(t).skip(i + 1) {
             let v = self.corner_at.get(j).copied().unwrap_or(0) as usize;
             let Some(&h) = v.checked_sub(1).and_then(|e| self.edges.get(e)) else { return true };
-            match mesh.wall_loop_bounds(h as usize, xz(points[j])) {
-                Some(l) => l[0] >= b[0] && l[1] >= b[1] && l[2] <= b[2] && l[3] <= b[3],
-                None => true,
+            match mesh.wall_loop_at(h as usize, xz(*corner)) {
+                LoopAt::Pinched => return true,
+                LoopAt::OffWalls => {}
+                LoopAt::Bounds(l) => {
+                    inside &= l[0] >= bounds[0] && l[1] >= bounds[1] && l[2] <= bounds[2] && l[3] <= bounds[3];
+                }
             }
-        })
+        }
+        inside
     }
 
     /// Makes the shortcut pass cast every candidate, without skipping those whose obstacles lie

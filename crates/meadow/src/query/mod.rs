@@ -400,9 +400,9 @@ impl QueryMesh {
         &self.index
     }
 
-    /// The XZ bounds of the wall loop through the endpoint of half-edge `h` at `p` (its start
-    /// or its end vertex), if a wall edge touches that vertex.
-    pub(crate) fn wall_loop_bounds(&self, h: usize, p: Point2) -> Option<[f64; 4]> {
+    /// What the wall loops say about the endpoint of half-edge `h` at `p` (its start or its end
+    /// vertex).
+    pub(crate) fn wall_loop_at(&self, h: usize, p: Point2) -> walls::LoopAt {
         let data = self.mesh.data();
         let v = if xz(self.edge_ends[h][0]) == p {
             data.polygon_vertices[h]
@@ -411,7 +411,7 @@ impl QueryMesh {
             let (first, n) = (self.poly_first(poly), self.poly_len(poly));
             data.polygon_vertices[first + (h - first + 1) % n]
         };
-        self.wall_loops.bounds_at(v)
+        self.wall_loops.at(v)
     }
 
     /// The A* landmark tables, built on first use.

@@ -189,7 +189,9 @@ impl QueryMesh {
                     return on_line(j);
                 }
             }
-            return BySides::Unsure;
+            // Every vertex but the entry edge's start is strictly right: the line leaves through
+            // the edge that ends at that start.
+            return BySides::Exit((ke + n - 1) % n);
         }
         let mut prev = side(n - 1);
         for k in 0..n {

@@ -766,6 +766,179 @@ fn walking_by_vertex_sides_matches_the_edge_by_edge_walk() {
     assert!(steps > 20_000 && hits > 1000, "steps {steps}, hits {hits}");
 }
 
+/// Grid cells merged into random rectangles of up to 4 × 3 cells (so polygons have collinear
+/// vertices along every side), sheared by an exact factor and moved away from the origin.
+fn merged_rectangles(cols: usize, rows: usize, seed: u64, shear: f64, origin: [f64; 2]) -> crate::asset::NavMeshData {
+    let mut rng = SplitMix64::new(seed);
+    let blocked = random_blocked(cols, rows, 0.15, seed + 1000);
+    let mut taken = vec![false; cols * rows];
+    let mut rects: Vec<(usize, usize, usize, usize)> = Vec::new();
+    for r in 0..rows {
+        for c in 0..cols {
+            if taken[r * cols + c] || blocked[r * cols + c] {
+                continue;
+            }
+            let (mut w, mut h) = (1 + (rng.next_f64() * 4.0) as usize, 1 + (rng.next_f64() * 3.0) as usize);
+            // At most 12 vertices per polygon: 2 (w + h) <= 12.
+            if w + h > 6 {
+                w = 6 - h;
+            }
+            let free = |w: usize, h: usize, taken: &[bool]| {
+                c + w <= cols
+                    && r + h <= rows
+                    && (0..h).all(|dr| {
+                        (0..w).all(|dc| !taken[(r + dr) * cols + c + dc] && !blocked[(r + dr) * cols + c + dc])
+                    })
+            };
+            while !free(w, h, &taken) {
+                if w > 1 {
+                    w -= 1
+                } else {
+                    h -= 1
+                }
+            }
+            for dr in 0..h {
+                for dc in 0..w {
+                    taken[(r + dr) * cols + c + dc] = true;
+                }
+            }
+            rects.push((c, r, w, h));
+        }
+    }
+    let vid = |c: usize, r: usize| (r * (cols + 1) + c) as u32;
+    let mut vertices = Vec::new();
+    for r in 0..=rows {
+        for c in 0..=cols {
+            vertices.push([origin[0] + c as f64 + shear * r as f64, 0.0, origin[1] + r as f64]);
+        }
+    }
+    let rings: Vec<(Vec<u32>, u16)> = rects
+        .iter()
+        .map(|&(c, r, w, h)| {
+            let mut ring: Vec<u32> = (0..w).map(|i| vid(c + i, r)).collect();
+            ring.extend((0..h).map(|j| vid(c + w, r + j)));
+            ring.extend((0..w).map(|i| vid(c + w - i, r + h)));
+            ring.extend((0..h).map(|j| vid(c, r + h - j)));
+            (ring, 0u16)
+        })
+        .collect();
+    let areas = vec![AreaType { name: "default".into(), cost: 1.0 }];
+    super::testmesh::assemble(crate::BakeSettings::DEFAULT, vertices, &rings, areas, 0)
+}
+
+#[test]
+fn walking_by_vertex_sides_matches_on_polygons_with_collinear_vertices() {
+    // Segments from interior points and from vertices, along grid directions (through many
+    // vertices and along edges) and to vertices, on sheared and far-off meshes.
+    let mut rng = SplitMix64::new(5);
+    let (mut walks, mut steps) = (0, 0);
+    for (m, (shear, origin)) in
+        [(0.0, [0.0, 0.0]), (1.0, [0.0, 0.0]), (0.5, [12345.5, -6789.25]), (2.0, [1.0e6 + 0.125, 3.0e5])]
+            .into_iter()
+            .enumerate()
+    {
+        for seed in 0..2u64 {
+            let mesh = query_mesh(merged_rectangles(14, 11, seed * 31 + m as u64, shear, origin));
+            let vertices = mesh.mesh().vertices().to_vec();
+            for i in 0..2500 {
+                let start = mesh.random_point(&mut rng).unwrap();
+                let ps = if i % 4 == 0 {
+                    let k = (rng.next_f64() * mesh.poly_len(start.polygon) as f64) as usize;
+                    xz(mesh.poly_vertex(start.polygon, k))
+                } else {
+                    xz(start.point)
+                };
+                let pe = match i % 3 {
+                    0 => xz(vertices[(rng.next_f64() * vertices.len() as f64) as usize]),
+                    1 => {
+                        let (dx, dz) = ((rng.next_f64() * 9.0).floor() - 4.0, (rng.next_f64() * 9.0).floor() - 4.0);
+                        let s = (rng.next_f64() * 3.0).floor() + 0.5;
+                        [ps[0] + dx * s, ps[1] + dz * s]
+                    }
+                    _ => xz(mesh.random_point(&mut rng).unwrap().point),
+                };
+                let run = |fast: bool| {
+                    let mut crossed = Vec::new();
+                    let end = match mesh.walk_segment_with(start.polygon, ps, pe, |h| crossed.push(h), fast) {
+                        raycast::WalkEnd::Clear(p) => (0, p, 0, 0.0),
+                        raycast::WalkEnd::Hit(p, k, t) => (1, p, k, t),
+                        raycast::WalkEnd::Limit => (2, 0, 0, 0.0),
+                    };
+                    (end, crossed)
+                };
+                let (fast, plain) = (run(true), run(false));
+                assert_eq!((fast.0 .0, fast.0 .1, fast.0 .2), (plain.0 .0, plain.0 .1, plain.0 .2), "{ps:?} -> {pe:?}");
+                assert_eq!(fast.1, plain.1, "{ps:?} -> {pe:?}: different portals");
+                assert!((fast.0 .3 - plain.0 .3).abs() <= 1e-12, "{ps:?} -> {pe:?}");
+                walks += 1;
+                steps += fast.1.len();
+            }
+        }
+    }
+    assert!(walks == 20_000 && steps > 30_000, "walks {walks}, steps {steps}");
+}
+
+#[test]
+fn the_shortcut_filter_skips_no_shortcut_that_exists() {
+    // The filter against the pass that casts every candidate, on single-floor grids with many
+    // small obstacles (S-bends around them are where a careless filter loses shortcuts).
+    let filter = QueryFilter::new();
+    let (mut compared, mut skipped_walks) = (0, 0);
+    for seed in 0..24u64 {
+        let spec = match seed % 4 {
+            0 => GridSpec { cols: 20, rows: 16, blocked: random_blocked(20, 16, 0.25, seed), ..GridSpec::default() },
+            1 => GridSpec {
+                cols: 20,
+                rows: 16,
+                triangulate: true,
+                jitter: 0.2,
+                seed,
+                blocked: random_blocked(20, 16, 0.3, seed),
+                ..GridSpec::default()
+            },
+            2 => GridSpec {
+                cols: 24,
+                rows: 18,
+                triangulate: true,
+                blocked: random_blocked(24, 18, 0.15, seed),
+                ..GridSpec::default()
+            },
+            _ => GridSpec {
+                cols: 20,
+                rows: 16,
+                triangulate: true,
+                jitter: 0.22,
+                seed,
+                blocked: random_blocked(20, 16, 0.35, seed),
+                ..GridSpec::default()
+            },
+        };
+        let mesh = query_mesh(spec.build());
+        let (mut filtered, mut unfiltered) = (PathQuery::new(&mesh), PathQuery::new(&mesh));
+        unfiltered.set_unfiltered_shortcuts(true);
+        let mut rng = SplitMix64::new(seed + 7);
+        let (mut a, mut b) = (Path::default(), Path::default());
+        for _ in 0..300 {
+            let (Some(s), Some(g)) = (mesh.random_point(&mut rng), mesh.random_point(&mut rng)) else { break };
+            let fa = filtered.find_path_into(&mesh, s.point, g.point, &filter, PathOptions::default(), &mut a);
+            let fb = unfiltered.find_path_into(&mesh, s.point, g.point, &filter, PathOptions::default(), &mut b);
+            assert_eq!(fa.is_ok(), fb.is_ok());
+            if fa.is_err() {
+                continue;
+            }
+            assert_eq!(a.points, b.points, "seed {seed}: {:?} -> {:?}", s.point, g.point);
+            compared += 1;
+            // The filter must be doing something: count the candidates it rules out.
+            let k = a.points.len();
+            skipped_walks += (0..k.saturating_sub(2))
+                .flat_map(|i| (i + 2..k).map(move |t| (i, t)))
+                .filter(|&(i, t)| !filtered.obstacles_could_be_bypassed(&mesh, &a.points, i, t))
+                .count();
+        }
+    }
+    assert!(compared > 4000 && skipped_walks > 1000, "compared {compared}, skipped {skipped_walks}");
+}
+
 #[test]
 fn random_points_are_uniform_by_area() {
     let spec = GridSpec { cols: 6, rows: 5, triangulate: true, jitter: 0.22, seed: 12, ..GridSpec::default() };

@@ -5,11 +5,25 @@
 use super::NONE;
 use crate::asset::{EdgeLink, NavMesh};
 
+/// What the wall loops say about one vertex.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum LoopAt {
+    /// No wall edge touches the vertex.
+    OffWalls,
+    /// More than two wall edges meet there (loops touching at a point): a loop can pass from
+    /// one side of a path through such a vertex to the other.
+    Pinched,
+    /// The XZ bounds `[min_x, min_z, max_x, max_z]` of the vertex's loop.
+    Bounds([f64; 4]),
+}
+
 /// Per vertex, the wall loop it lies on; per loop, its XZ bounds.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct WallLoops {
     /// Per vertex: the index of its loop, or `NONE` when no wall edge touches it.
     of_vertex: Vec<u32>,
+    /// Per vertex: whether more than two wall edges meet there.
+    pinched: Vec<bool>,
     /// Per loop: `[min_x, min_z, max_x, max_z]`.
     bounds: Vec<[f64; 4]>,
 }
@@ -29,7 +43,7 @@ impl WallLoops {
             }
             v
         }
-        let mut on_wall = vec![false; verts.len()];
+        let mut degree = vec![0u32; verts.len()];
         for p in &data.polygons {
             let (first, n) = (p.first as usize, p.vertex_count as usize);
             for k in 0..n {
@@ -37,8 +51,8 @@ impl WallLoops {
                     continue;
                 }
                 let (a, b) = (data.polygon_vertices[first + k], data.polygon_vertices[first + (k + 1) % n]);
-                on_wall[a as usize] = true;
-                on_wall[b as usize] = true;
+                degree[a as usize] += 1;
+                degree[b as usize] += 1;
                 let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
                 // The smaller root wins, so the grouping does not depend on edge order.
                 if ra != rb {
@@ -51,7 +65,7 @@ impl WallLoops {
         let mut of_vertex = vec![NONE; verts.len()];
         let mut bounds: Vec<[f64; 4]> = Vec::new();
         for v in 0..verts.len() {
-            if !on_wall[v] {
+            if degree[v] == 0 {
                 continue;
             }
             let r = root(&mut parent, v as u32) as usize;
@@ -64,13 +78,17 @@ impl WallLoops {
             let (p, b) = (verts[v], &mut bounds[l as usize]);
             *b = [b[0].min(p[0]), b[1].min(p[2]), b[2].max(p[0]), b[3].max(p[2])];
         }
-        WallLoops { of_vertex, bounds }
+        let pinched = degree.iter().map(|&d| d > 2).collect();
+        WallLoops { of_vertex, pinched, bounds }
     }
 
-    /// The XZ bounds of the wall loop through vertex `v`, if a wall edge touches it.
-    pub(crate) fn bounds_at(&self, v: u32) -> Option<[f64; 4]> {
-        let l = *self.of_vertex.get(v as usize)?;
-        (l != NONE).then(|| self.bounds[l as usize])
+    /// What the loops say about vertex `v`.
+    pub(crate) fn at(&self, v: u32) -> LoopAt {
+        match self.of_vertex.get(v as usize) {
+            None | Some(&NONE) => LoopAt::OffWalls,
+            Some(_) if self.pinched[v as usize] => LoopAt::Pinched,
+            Some(&l) => LoopAt::Bounds(self.bounds[l as usize]),
+        }
     }
 
     /// Number of loops.
@@ -128,13 +146,15 @@ mod tests {
                     b = [b[0].min(p[0]), b[1].min(p[2]), b[2].max(p[0]), b[3].max(p[2])];
                 }
                 for &v in &members {
-                    assert_eq!(loops.bounds_at(v), Some(b), "seed {seed}: vertex {v}");
+                    let degree = walls.iter().filter(|e| e.0 == v || e.1 == v).count();
+                    let want = if degree > 2 { LoopAt::Pinched } else { LoopAt::Bounds(b) };
+                    assert_eq!(loops.at(v), want, "seed {seed}: vertex {v}");
                 }
             }
             // Vertices no wall touches have no loop.
             for v in 0..verts.len() as u32 {
                 let on_wall = walls.iter().any(|e| e.0 == v || e.1 == v);
-                assert_eq!(loops.bounds_at(v).is_some(), on_wall);
+                assert_eq!(loops.at(v) != LoopAt::OffWalls, on_wall);
             }
         }
     }
