@@ -103,5 +103,12 @@ mod tests {
         assert_eq!(nan.validate().unwrap_err().name, "height");
         let verts = BakeSettings { max_verts_per_poly: 13, ..BakeSettings::DEFAULT };
         assert_eq!(verts.validate().unwrap_err().name, "max_verts_per_poly");
+        for bad in [-1.0, 0.01, f64::NAN, f64::INFINITY, 2e6] {
+            let s = BakeSettings { max_edge_length: bad, ..BakeSettings::DEFAULT };
+            assert_eq!(s.validate().unwrap_err().name, "max_edge_length", "{bad}");
+        }
+        for good in [0.0, 0.05, 6.0, 1e6] {
+            BakeSettings { max_edge_length: good, ..BakeSettings::DEFAULT }.validate().unwrap();
+        }
     }
 }
