@@ -11,6 +11,7 @@ use super::raycast::WalkEnd;
 use super::walls::LoopAt;
 use super::{check_endpoints, locate_endpoints, Location, OpenEntry, QueryFilter, QueryMesh, NONE};
 use super::{dist3, funnel, polyline_length, refine, xz, Path, PathError, PathOptions, PathStyle};
+use super::{grow_bounds, EMPTY_BOUNDS};
 use crate::geom::orient2d;
 
 /// A search node (16 bytes: the pool is walked at random, so it is kept small).
@@ -412,9 +413,9 @@ impl PathQuery {
             }
             side = tau;
         }
-        let mut bounds = [f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY];
-        for p in &points[i..=t] {
-            bounds = [bounds[0].min(p[0]), bounds[1].min(p[2]), bounds[2].max(p[0]), bounds[3].max(p[2])];
+        let mut bounds = EMPTY_BOUNDS;
+        for &p in &points[i..=t] {
+            grow_bounds(&mut bounds, p);
         }
         let mut inside = true;
         for (j, corner) in points.iter().enumerate().take(t).skip(i + 1) {

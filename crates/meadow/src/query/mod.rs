@@ -296,6 +296,46 @@ pub(crate) struct HalfEdge {
 /// Sentinel for "no half-edge" / "no node".
 pub(crate) const NONE: u32 = u32::MAX;
 
+/// XZ bounds `[min_x, min_z, max_x, max_z]` that hold nothing yet.
+pub(crate) const EMPTY_BOUNDS: [f64; 4] = [f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY];
+
+/// Grows XZ bounds `[min_x, min_z, max_x, max_z]` to hold the point `p` (`[x, y, z]`).
+#[inline]
+pub(crate) fn grow_bounds(b: &mut [f64; 4], p: [f64; 3]) {
+    *b = [b[0].min(p[0]), b[1].min(p[2]), b[2].max(p[0]), b[3].max(p[2])];
+}
+
+/// Disjoint sets over `0..n` (union–find with path halving); the smaller root wins a union, so
+/// the final roots do not depend on the order of the unions.
+pub(crate) struct DisjointSets {
+    parent: Vec<u32>,
+}
+
+impl DisjointSets {
+    /// `n` singleton sets.
+    pub(crate) fn new(n: usize) -> DisjointSets {
+        DisjointSets { parent: (0..n as u32).collect() }
+    }
+
+    /// The root of `x`'s set.
+    pub(crate) fn root(&mut self, mut x: u32) -> u32 {
+        while self.parent[x as usize] != x {
+            let up = self.parent[self.parent[x as usize] as usize];
+            self.parent[x as usize] = up;
+            x = up;
+        }
+        x
+    }
+
+    /// Joins the sets of `a` and `b`.
+    pub(crate) fn union(&mut self, a: u32, b: u32) {
+        let (ra, rb) = (self.root(a), self.root(b));
+        if ra != rb {
+            self.parent[ra.max(rb) as usize] = ra.min(rb);
+        }
+    }
+}
+
 impl QueryMesh {
     /// Builds the query tables for a validated mesh (linear time plus the grid build).
     pub fn new(mesh: NavMesh) -> QueryMesh {
@@ -312,14 +352,14 @@ impl QueryMesh {
         for (pi, p) in data.polygons.iter().enumerate() {
             let first = p.first as usize;
             let count = p.vertex_count as usize;
-            let mut b = [f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY];
+            let mut b = EMPTY_BOUNDS;
             let mut h = [f64::INFINITY, f64::NEG_INFINITY];
             let o = verts[data.polygon_vertices[first] as usize];
             let mut twice_area = 0.0;
             for k in 0..count {
                 let a = verts[data.polygon_vertices[first + k] as usize];
                 let c = verts[data.polygon_vertices[first + (k + 1) % count] as usize];
-                b = [b[0].min(a[0]), b[1].min(a[2]), b[2].max(a[0]), b[3].max(a[2])];
+                grow_bounds(&mut b, a);
                 h = [h[0].min(a[1]), h[1].max(a[1])];
                 edge_owner[first + k] = pi as u32;
                 edge_mid[first + k] = [(a[0] + c[0]) * 0.5, (a[1] + c[1]) * 0.5, (a[2] + c[2]) * 0.5];

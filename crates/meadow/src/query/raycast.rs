@@ -123,19 +123,8 @@ impl QueryMesh {
             let exit = match by_side {
                 // The end point is a vertex of this polygon, so no edge has it strictly outside.
                 BySides::EndVertex => None,
-                BySides::Exit(k) => {
-                    // Leaving through edge k, unless the end point lies before its line.
-                    let (a, b) = self.edge_endpoints(first + k);
-                    let (a, b) = (xz(a), xz(b));
-                    let oe = orient2d(a, b, pe);
-                    if oe >= 0.0 {
-                        None
-                    } else {
-                        let os = orient2d(a, b, ps);
-                        let t = if os > 0.0 { os / (os - oe) } else { 0.0 };
-                        Some((t.max(t_cur).min(1.0), k))
-                    }
-                }
+                // Leaving through edge k, unless the end point lies before its line.
+                BySides::Exit(k) => self.leave_at(first + k, ps, pe, t_cur).map(|t| (t, k)),
                 BySides::Unsure => self.exit_edge(poly, entry, ps, pe, t_cur, false).map(|(t, k)| {
                     // Collinear vertices (merged flat and sloped polygons keep them) put several
                     // edges on one line, where the smallest `t` ties or is decided by rounding:
@@ -167,8 +156,8 @@ impl QueryMesh {
     /// The edge of `poly` through which the line `ps -> pe` leaves it, when that is decided by
     /// strict signs: the edge from a vertex strictly right of the line to one strictly left
     /// (counter-clockwise polygons have exactly one such edge where the line passes through
-    /// their interior and no vertex lies on it). `None` when a vertex on the line or no such
-    /// edge makes the caller fall back to [`Self::exit_edge`].
+    /// their interior and no vertex lies on it). [`BySides::Unsure`] when a vertex on the line or
+    /// no such edge leaves it to [`Self::exit_edge`].
     #[inline]
     fn exit_by_sides(&self, poly: u32, entry: usize, strict_entry: bool, ps: Point2, pe: Point2) -> BySides {
         let first = self.poly_first(poly);
@@ -208,9 +197,25 @@ impl QueryMesh {
         BySides::Unsure
     }
 
+    /// Where the segment `ps -> pe` leaves its polygon through half-edge `h`'s line, as a
+    /// segment parameter no smaller than `t_cur`; `None` when `pe` is not strictly outside it.
+    #[inline]
+    fn leave_at(&self, h: usize, ps: Point2, pe: Point2, t_cur: f64) -> Option<f64> {
+        let (a, b) = self.edge_endpoints(h);
+        let (a, b) = (xz(a), xz(b));
+        let oe = orient2d(a, b, pe);
+        if oe >= 0.0 {
+            return None;
+        }
+        let os = orient2d(a, b, ps);
+        let t = if os > 0.0 { os / (os - oe) } else { 0.0 };
+        Some(t.max(t_cur).min(1.0))
+    }
+
     /// Whether the line through `ps -> pe` meets edge `k` of `poly` (exactly, endpoints included).
     fn line_crosses_edge(&self, poly: u32, k: usize, ps: Point2, pe: Point2) -> bool {
-        let (a, b) = (xz(self.poly_vertex(poly, k)), xz(self.poly_vertex(poly, k + 1)));
+        let (a, b) = self.edge_endpoints(self.poly_first(poly) + k);
+        let (a, b) = (xz(a), xz(b));
         let (oa, ob) = (orient2d(ps, pe, a), orient2d(ps, pe, b));
         !((oa > 0.0 && ob > 0.0) || (oa < 0.0 && ob < 0.0))
     }
@@ -234,14 +239,7 @@ impl QueryMesh {
             if first + k == entry || (crossing && !self.line_crosses_edge(poly, k, ps, pe)) {
                 continue;
             }
-            let (a, b) = (xz(self.poly_vertex(poly, k)), xz(self.poly_vertex(poly, k + 1)));
-            let oe = orient2d(a, b, pe);
-            if oe >= 0.0 {
-                continue;
-            }
-            let os = orient2d(a, b, ps);
-            let t = if os > 0.0 { os / (os - oe) } else { 0.0 };
-            let t = t.max(t_cur).min(1.0);
+            let Some(t) = self.leave_at(first + k, ps, pe, t_cur) else { continue };
             let wall = self.edge_neighbour(first + k).is_none();
             // On ties (the segment leaves through a vertex) prefer the portal: grazing a wall's
             // end is not a hit.

@@ -37,7 +37,7 @@
 //! paths). The search is in XZ; on slopes the XZ-shortest path need not be the 3D-shortest.
 
 use super::{check_endpoints, dist2, locate_endpoints, polyline_length, xz};
-use super::{Location, OpenEntry, Path, PathError, QueryFilter, QueryMesh, NONE};
+use super::{DisjointSets, Location, OpenEntry, Path, PathError, QueryFilter, QueryMesh, NONE};
 use crate::geom::{orient2d, Point2};
 use std::collections::BinaryHeap;
 
@@ -87,26 +87,16 @@ impl VertexFans {
         }
         // Union-find over polygons sharing a vertex.
         let polys = mesh.mesh().polygon_count();
-        let mut parent: Vec<u32> = (0..polys as u32).collect();
-        fn find(parent: &mut [u32], mut x: u32) -> u32 {
-            while parent[x as usize] != x {
-                parent[x as usize] = parent[parent[x as usize] as usize];
-                x = parent[x as usize];
-            }
-            x
-        }
+        let mut sets = DisjointSets::new(polys);
         for v in 0..vcount {
             let group = &fan[counts[v] as usize..counts[v + 1] as usize];
             if let Some(&(first, _)) = group.first() {
                 for &(q, _) in &group[1..] {
-                    let (a, b) = (find(&mut parent, first), find(&mut parent, q));
-                    if a != b {
-                        parent[a.max(b) as usize] = a.min(b);
-                    }
+                    sets.union(first, q);
                 }
             }
         }
-        let component = (0..polys as u32).map(|p| find(&mut parent, p)).collect();
+        let component = (0..polys as u32).map(|p| sets.root(p)).collect();
         let mut fans = VertexFans { fan_start: counts, fan, component, corner: Vec::new() };
         fans.corner = (0..vcount as u32).map(|v| corner_bits(mesh, &fans, v, |_| true)).collect();
         fans

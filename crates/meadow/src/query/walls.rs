@@ -2,7 +2,7 @@
 //! boundary) with their XZ bounds, so the shortcut pass can tell which obstacles a path could
 //! pass on their far side.
 
-use super::NONE;
+use super::{grow_bounds, DisjointSets, EMPTY_BOUNDS, NONE};
 use crate::asset::{EdgeLink, NavMesh};
 
 /// What the wall loops say about one vertex.
@@ -34,15 +34,7 @@ impl WallLoops {
     pub(crate) fn build(mesh: &NavMesh) -> WallLoops {
         let data = mesh.data();
         let verts = mesh.vertices();
-        let mut parent: Vec<u32> = (0..verts.len() as u32).collect();
-        fn root(parent: &mut [u32], mut v: u32) -> u32 {
-            while parent[v as usize] != v {
-                let up = parent[parent[v as usize] as usize];
-                parent[v as usize] = up;
-                v = up;
-            }
-            v
-        }
+        let mut sets = DisjointSets::new(verts.len());
         let mut degree = vec![0u32; verts.len()];
         for p in &data.polygons {
             let (first, n) = (p.first as usize, p.vertex_count as usize);
@@ -53,12 +45,7 @@ impl WallLoops {
                 let (a, b) = (data.polygon_vertices[first + k], data.polygon_vertices[first + (k + 1) % n]);
                 degree[a as usize] += 1;
                 degree[b as usize] += 1;
-                let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
-                // The smaller root wins, so the grouping does not depend on edge order.
-                if ra != rb {
-                    let (lo, hi) = (ra.min(rb), ra.max(rb));
-                    parent[hi as usize] = lo;
-                }
+                sets.union(a, b);
             }
         }
         let mut loop_of_root = vec![NONE; verts.len()];
@@ -68,15 +55,14 @@ impl WallLoops {
             if degree[v] == 0 {
                 continue;
             }
-            let r = root(&mut parent, v as u32) as usize;
+            let r = sets.root(v as u32) as usize;
             if loop_of_root[r] == NONE {
                 loop_of_root[r] = bounds.len() as u32;
-                bounds.push([f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY]);
+                bounds.push(EMPTY_BOUNDS);
             }
             let l = loop_of_root[r];
             of_vertex[v] = l;
-            let (p, b) = (verts[v], &mut bounds[l as usize]);
-            *b = [b[0].min(p[0]), b[1].min(p[2]), b[2].max(p[0]), b[3].max(p[2])];
+            grow_bounds(&mut bounds[l as usize], verts[v]);
         }
         let pinched = degree.iter().map(|&d| d > 2).collect();
         WallLoops { of_vertex, pinched, bounds }
