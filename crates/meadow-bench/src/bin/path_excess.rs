@@ -7,18 +7,12 @@
 //! an optional bake `max_edge_length` in metres (default: the bake's default), and `--worst` to
 //! list the pairs more than 15% off.
 
-use meadow::query::{Path, PathOptions, PathQuery, QueryFilter, QueryMesh, ShortestPathQuery, SplitMix64};
+use meadow::query::{Path, PathOptions, PathQuery, QueryFilter, QueryMesh, ShortestPathQuery};
 use meadow::BakeSettings;
 use meadow_bake::{ingest, NoProgress};
-use std::path::PathBuf;
 
 fn main() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let levels = [
-        root.join("../shared/levels/gltf/collision-world.glb"),
-        root.join("../shared/levels/gltf/navcat-proto-level.glb"),
-        root.join("fixtures/levels/open_floor.gltf"),
-    ];
+    let levels = meadow_bench::query_levels();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut settings = BakeSettings::DEFAULT;
     if let Some(v) = args.iter().find_map(|a| a.parse::<f64>().ok()) {
@@ -39,10 +33,7 @@ fn main() {
             continue;
         };
         let mesh = QueryMesh::new(nav);
-        let mut rng = SplitMix64::new(0x6d65_6164_6f77);
-        let pairs: Vec<_> = (0..1000)
-            .filter_map(|_| Some((mesh.random_point(&mut rng)?.point, mesh.random_point(&mut rng)?.point)))
-            .collect();
+        let pairs = meadow_bench::seeded_pairs(&mesh, 1000);
         let filter = QueryFilter::new();
         let (mut query, mut shortest) = (PathQuery::new(&mesh), ShortestPathQuery::new(&mesh));
         let (mut midpoint_path, mut exact_path) = (Path::default(), Path::default());

@@ -1,10 +1,9 @@
 //! Where a path query spends its time on the real levels: locate, search + string pulling,
 //! and the raycast shortcuts, as medians over seeded random pairs (release build).
 
-use meadow::query::{Path, PathOptions, PathQuery, PathStyle, QueryFilter, QueryMesh, SplitMix64};
+use meadow::query::{Path, PathOptions, PathQuery, PathStyle, QueryFilter, QueryMesh};
 use meadow::BakeSettings;
 use meadow_bake::{ingest, NoProgress};
-use std::path::PathBuf;
 use std::time::Instant;
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -13,12 +12,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 fn main() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let levels = [
-        root.join("../shared/levels/gltf/collision-world.glb"),
-        root.join("../shared/levels/gltf/navcat-proto-level.glb"),
-        root.join("fixtures/levels/open_floor.gltf"),
-    ];
+    let levels = meadow_bench::query_levels();
     println!("| level | polygons | locate ×2 µs | midpoints µs | funnel µs | funnel + shortcuts µs | search nodes |");
     println!("|---|---|---|---|---|---|---|");
     for path in levels {
@@ -28,10 +22,7 @@ fn main() {
         };
         let Ok(nav) = meadow_bake::bake(&scene, &BakeSettings::DEFAULT, &mut NoProgress) else { continue };
         let mesh = QueryMesh::new(nav);
-        let mut rng = SplitMix64::new(0x6d65_6164_6f77);
-        let pairs: Vec<_> = (0..1000)
-            .filter_map(|_| Some((mesh.random_point(&mut rng)?.point, mesh.random_point(&mut rng)?.point)))
-            .collect();
+        let pairs = meadow_bench::seeded_pairs(&mesh, 1000);
         let filter = QueryFilter::new();
         let mut query = PathQuery::new(&mesh);
         let mut out = Path::default();

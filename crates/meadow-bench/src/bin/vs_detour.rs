@@ -25,9 +25,7 @@ fn main() {
 
 #[cfg(feature = "detour")]
 mod bench {
-    use meadow::query::{
-        Path as MeadowPath, PathOptions, PathQuery, QueryFilter, QueryMesh, ShortestPathQuery, SplitMix64,
-    };
+    use meadow::query::{Path as MeadowPath, PathOptions, PathQuery, QueryFilter, QueryMesh, ShortestPathQuery};
     use meadow::BakeSettings;
     use meadow_bake::{ingest, NoProgress};
     use meadow_bench::detour::{DetourMesh, RecastSettings};
@@ -36,8 +34,6 @@ mod bench {
 
     /// Detour's search box around a query point (RecastDemo's pick extents).
     const EXTENTS: [f32; 3] = [2.0, 4.0, 2.0];
-    /// Seed of the start/goal pairs.
-    const SEED: u64 = 0x6d65_6164_6f77;
     /// Timed passes over the pairs; each pair's fastest time counts.
     const ROUNDS: usize = 5;
 
@@ -126,14 +122,7 @@ mod bench {
                 }
             };
             let mesh = QueryMesh::new(nav);
-            let mut rng = SplitMix64::new(SEED);
-            let mut points = Vec::with_capacity(pairs);
-            for _ in 0..pairs {
-                match (mesh.random_point(&mut rng), mesh.random_point(&mut rng)) {
-                    (Some(a), Some(b)) => points.push((a.point, b.point)),
-                    _ => break,
-                }
-            }
+            let points = meadow_bench::seeded_pairs(&mesh, pairs);
             let filter = QueryFilter::new();
             let mut query = PathQuery::new(&mesh);
             let mut shortest = ShortestPathQuery::new(&mesh);
