@@ -389,16 +389,16 @@ fn midpoint_graph_optimum(mesh: &QueryMesh, filter: &QueryFilter, s: Location, g
     None
 }
 
+/// Per-cell areas of a `cols` × `rows` grid: area 1 in the columns `band`, area 0 elsewhere.
+fn area_band(cols: usize, rows: usize, band: std::ops::Range<usize>) -> Vec<u16> {
+    (0..cols * rows).map(|cell| u16::from(band.contains(&(cell % cols)))).collect()
+}
+
 #[test]
 fn astar_is_optimal_on_the_midpoint_graph_with_area_costs() {
     // Area 1 (cost 4) in a band of columns 3..6, area 2 excluded in a few cells.
     let (cols, rows) = (10, 8);
-    let mut cell_area = vec![0u16; cols * rows];
-    for r in 0..rows {
-        for c in 3..6 {
-            cell_area[r * cols + c] = 1;
-        }
-    }
+    let mut cell_area = area_band(cols, rows, 3..6);
     for &cell in &[2 * cols + 7, 3 * cols + 7, 4 * cols + 1] {
         cell_area[cell] = 2;
     }
@@ -1183,12 +1183,7 @@ fn visible_goals_get_the_straight_segment_and_costly_areas_still_go_to_the_searc
     // Mud (cost 4) in columns 4..6: a straight segment through it is not the cheapest path, so
     // only segments on plain ground may skip the search.
     let (cols, rows) = (12, 10);
-    let mut cell_area = vec![0u16; cols * rows];
-    for r in 0..rows {
-        for c in 4..6 {
-            cell_area[r * cols + c] = 1;
-        }
-    }
+    let cell_area = area_band(cols, rows, 4..6);
     let areas = vec![AreaType { name: "default".into(), cost: 1.0 }, AreaType { name: "mud".into(), cost: 4.0 }];
     let spec = GridSpec {
         cols,
