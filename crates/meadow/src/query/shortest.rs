@@ -216,10 +216,11 @@ fn vertex_at(mesh: &QueryMesh, poly: u32, p: Point2) -> Option<u32> {
 }
 
 /// `CORNER` / `PINCH` bits of vertex `v` under `included` (the polygons the path may enter).
-/// Boundary edges are walls and edges into polygons not included. An ordinary boundary vertex has two of them around it (one
-/// ending, one starting there) and is a corner only when the walkable angle there exceeds
-/// 180°: a taut path never bends where the free space is locally convex (a chord would cut
-/// the bend). Four or more make a pinch: walkable sectors touching only at the vertex.
+/// Boundary edges are walls and edges into polygons not included. An ordinary boundary vertex
+/// has two of them around it (one ending, one starting there) and is a corner only when the
+/// walkable angle there exceeds 180°: a taut path never bends where the free space is locally
+/// convex (a chord would cut the bend). Four or more make a pinch: walkable sectors touching
+/// only at the vertex.
 fn corner_bits(mesh: &QueryMesh, fans: &VertexFans, v: u32, included: impl Fn(u32) -> bool) -> u8 {
     let data = mesh.mesh().data();
     let verts = mesh.mesh().vertices();
