@@ -7,6 +7,7 @@
 //! never shorter than not crossing it (triangle inequality), so the directed graph has the same
 //! optimum as the undirected midpoint graph, and its parent chain spells out the corridor.
 
+use super::chains::DEAD_END;
 use super::raycast::WalkEnd;
 use super::walls::LoopAt;
 use super::{check_endpoints, locate_endpoints, Location, OpenEntry, QueryFilter, QueryMesh, NONE};
@@ -178,7 +179,6 @@ impl PathQuery {
         self.area_costs.extend((0..nav.areas().len()).map(|a| filter.area_cost(nav, a as u16).unwrap_or(-1.0)));
         self.edges.clear();
         let mut end_point = goal.point;
-        let start_node = mesh.half_edge_count() as u32;
         let seen = start.polygon != goal.polygon
             && options.style == PathStyle::StringPulled
             && options.shortcuts
@@ -187,14 +187,14 @@ impl PathQuery {
             let (allow_partial, goal_at) = (options.allow_partial, (goal.polygon, goal.point));
             match self.search(mesh, start.polygon, start.point, goal_at, h_scale, allow_partial) {
                 SearchEnd::Unreachable => return Err(PathError::Unreachable),
-                SearchEnd::Goal(last) => self.trace(start_node, last),
+                SearchEnd::Goal(last) => self.trace(mesh, start.polygon, last),
                 SearchEnd::Partial(node, point) => {
                     if !options.allow_partial {
                         return Err(PathError::Unreachable);
                     }
                     path.partial = true;
                     end_point = point;
-                    self.trace(start_node, node);
+                    self.trace(mesh, start.polygon, node);
                 }
             }
         }
@@ -445,14 +445,31 @@ impl PathQuery {
         self.nodes.iter().filter(|n| self.generation != 0 && n.stamp & !1 == touched).count()
     }
 
-    /// Fills `self.edges` with the half-edges from the start to `last` (inclusive).
-    fn trace(&mut self, start_node: u32, last: u32) {
+    /// Fills `self.edges` with the half-edges from the start (in `start_poly`) to `last`
+    /// (inclusive), spelling out the portals of every chain the search jumped across.
+    fn trace(&mut self, mesh: &QueryMesh, start_poly: u32, last: u32) {
+        let start_node = mesh.half_edge_count() as u32;
         let mut n = last;
-        // The chain is at most one entry per node; the bound guards against a corrupted pool.
+        // At most one entry per half-edge; the bound guards against a corrupted pool.
         let mut guard = self.nodes.len();
         while n != start_node && n != NONE && guard > 0 {
             self.edges.push(n);
-            n = self.nodes[n as usize].parent;
+            let parent = self.nodes[n as usize].parent;
+            let from =
+                if parent == start_node { start_poly } else { mesh.edge_neighbour(parent as usize).unwrap_or(NONE) };
+            // A node reached in one step is a half-edge of its parent's polygon; otherwise it
+            // ends a chain jump, whose portals are walked back one two-portal polygon at a time.
+            let mut m = n as usize;
+            while mesh.edge_owner[m] != from && guard > 0 {
+                let entry = mesh.entry_before(m);
+                if entry == NONE {
+                    break;
+                }
+                self.edges.push(entry);
+                m = entry as usize;
+                guard -= 1;
+            }
+            n = parent;
             guard -= 1;
         }
         self.edges.reverse();
@@ -497,6 +514,11 @@ impl PathQuery {
         } else {
             return SearchEnd::Unreachable;
         };
+        // Chain jumps skip nodes, which a partial path's scan of the reached polygons needs;
+        // a chain holding the goal polygon must be walked so that polygon is expanded.
+        let chains = mesh.chains();
+        let jumps = !allow_partial;
+        let goal_exits = chains.exits_around(goal_poly);
         self.nodes[start_node as usize] = Node { g: 0.0, parent: NONE, stamp: open_stamp };
         self.open.push(OpenEntry { f: dist3(start_pos, goal_pos) * h_scale, node: start_node });
         while let Some(entry) = self.open.pop() {
@@ -535,16 +557,33 @@ impl PathQuery {
                 if excludes && self.area_costs[polygons[he.neighbour as usize].area as usize] < 0.0 {
                     continue;
                 }
-                let g = g_u + dist3(pos, he.mid) * cost;
-                let node = self.nodes[h];
+                let mut g = g_u + dist3(pos, he.mid) * cost;
+                let (mut v, mut v_mid) = (h, he.mid);
+                if jumps {
+                    let jump = chains.jump(h);
+                    if jump.exit == DEAD_END {
+                        if he.neighbour != goal_poly {
+                            continue;
+                        }
+                    } else if jump.exit != NONE && jump.exit != goal_exits[0] && jump.exit != goal_exits[1] {
+                        let chain_cost = self.area_costs[jump.area as usize];
+                        if chain_cost < 0.0 {
+                            continue;
+                        }
+                        g += jump.length * chain_cost;
+                        v = jump.exit as usize;
+                        v_mid = mesh.half_edges[v].mid;
+                    }
+                }
+                let node = self.nodes[v];
                 if node.stamp == closed_stamp || (node.stamp == open_stamp && g >= node.g) {
                     continue; // the heuristic is only computed for nodes that get pushed
                 }
-                let mut lower = dist3(he.mid, goal_pos);
+                let mut lower = dist3(v_mid, goal_pos);
                 if let Some(b) = &bounds {
-                    lower = lower.max(landmarks.lower_bound(h as u32, b));
+                    lower = lower.max(landmarks.lower_bound(v as u32, b));
                 }
-                self.relax(h as u32, u, g, lower * h_scale, open_stamp);
+                self.relax(v as u32, u, g, lower * h_scale, open_stamp);
             }
         }
         if !allow_partial {

@@ -23,6 +23,7 @@
 //! this same rule.
 
 mod astar;
+mod chains;
 mod funnel;
 mod landmarks;
 mod locate;
@@ -280,6 +281,8 @@ pub struct QueryMesh {
     landmarks: std::sync::OnceLock<landmarks::Landmarks>,
     /// Wall loops and their bounds, for the shortcut pass.
     wall_loops: walls::WallLoops,
+    /// Runs of two-portal polygons the A* crosses in one step.
+    chains: chains::Chains,
 }
 
 /// The search-relevant data of one half-edge.
@@ -410,7 +413,7 @@ impl QueryMesh {
             })
             .collect();
         let wall_loops = walls::WallLoops::build(&mesh);
-        QueryMesh {
+        let mut query_mesh = QueryMesh {
             mesh,
             index,
             poly_bounds,
@@ -422,7 +425,10 @@ impl QueryMesh {
             vertex_fans: std::sync::OnceLock::new(),
             landmarks: std::sync::OnceLock::new(),
             wall_loops,
-        }
+            chains: chains::Chains::default(),
+        };
+        query_mesh.chains = chains::Chains::build(&query_mesh);
+        query_mesh
     }
 
     /// The underlying navmesh.
@@ -452,6 +458,24 @@ impl QueryMesh {
             data.polygon_vertices[first + (h - first + 1) % n]
         };
         self.wall_loops.at(v)
+    }
+
+    /// The chains of two-portal polygons and the jumps across them.
+    pub(crate) fn chains(&self) -> &chains::Chains {
+        &self.chains
+    }
+
+    /// The half-edge through which a path enters polygon `owner(h)` when it leaves through `h`
+    /// and `owner(h)` has exactly one other portal; `NONE` otherwise.
+    pub(crate) fn entry_before(&self, h: usize) -> u32 {
+        let poly = self.edge_owner[h];
+        let first = self.poly_first(poly);
+        let mut others =
+            (first..first + self.poly_len(poly)).filter(|&g| g != h && self.half_edges[g].neighbour != NONE);
+        match (others.next(), others.next()) {
+            (Some(g), None) => self.half_edges[g].twin,
+            _ => NONE,
+        }
     }
 
     /// The A* landmark tables, built on first use.

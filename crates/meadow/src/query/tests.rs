@@ -3,6 +3,7 @@
 //! shortest lengths, Dijkstra over the midpoint graph for A* optimality, linear scans for point
 //! location).
 
+use super::chains::DEAD_END;
 use super::testmesh::{combine, random_blocked, GridSpec};
 use super::*;
 use crate::asset::{AreaType, NavMesh};
@@ -394,6 +395,52 @@ fn area_band(cols: usize, rows: usize, band: std::ops::Range<usize>) -> Vec<u16>
     (0..cols * rows).map(|cell| u16::from(band.contains(&(cell % cols)))).collect()
 }
 
+/// Finds `pairs` random midpoint paths on `mesh` under three filters (everything; area 2
+/// excluded; that and area 1 at half cost) and checks each path's cost against
+/// [`midpoint_graph_optimum`]; returns how many found paths were compared.
+fn check_midpoint_optimality(mesh: &QueryMesh, pairs: usize, seed: u64) -> usize {
+    let filters = [QueryFilter::new(), QueryFilter::new().exclude(2), QueryFilter::new().exclude(2).with_cost(1, 0.5)];
+    let mut rng = SplitMix64::new(seed);
+    let mut q = PathQuery::new(mesh);
+    let mut compared = 0;
+    for _ in 0..pairs {
+        let s = mesh.random_point(&mut rng).unwrap();
+        let g = mesh.random_point(&mut rng).unwrap();
+        for filter in &filters {
+            let options = PathOptions { style: PathStyle::Midpoints, ..PathOptions::default() };
+            let mut path = Path::default();
+            let result = q.find_path_into(mesh, s.point, g.point, filter, options, &mut path);
+            let start_area = mesh.mesh().data().polygons[s.polygon as usize].area;
+            if filter.area_cost(mesh.mesh(), start_area).is_none() {
+                assert_eq!(result, Err(PathError::StartExcluded));
+                continue;
+            }
+            let optimum = if s.polygon == g.polygon {
+                filter.area_cost(mesh.mesh(), start_area).map(|c| dist3(s.point, g.point) * c)
+            } else {
+                midpoint_graph_optimum(mesh, filter, s, g)
+            };
+            match (result, optimum) {
+                (Ok(()), Some(best)) => {
+                    // Segment i of a midpoint path runs inside corridor polygon i.
+                    assert_eq!(path.points.len(), path.corridor.len() + 1);
+                    let mut cost = 0.0;
+                    for (i, w) in path.points.windows(2).enumerate() {
+                        let poly = path.corridor[i];
+                        let c = filter.area_cost(mesh.mesh(), mesh.mesh().data().polygons[poly as usize].area);
+                        cost += dist3(w[0], w[1]) * c.expect("corridor avoids excluded areas");
+                    }
+                    assert!((cost - best).abs() <= 1e-9 * (1.0 + best), "A* cost {cost} vs optimum {best}");
+                    compared += 1;
+                }
+                (Err(PathError::Unreachable), None) => {}
+                (r, o) => panic!("A* {r:?} disagrees with Dijkstra {o:?}"),
+            }
+        }
+    }
+    compared
+}
+
 #[test]
 fn astar_is_optimal_on_the_midpoint_graph_with_area_costs() {
     // Area 1 (cost 4) in a band of columns 3..6, area 2 excluded in a few cells.
@@ -417,46 +464,52 @@ fn astar_is_optimal_on_the_midpoint_graph_with_area_costs() {
         ..GridSpec::default()
     };
     let mesh = query_mesh(spec.build());
-    let filters = [QueryFilter::new(), QueryFilter::new().exclude(2), QueryFilter::new().exclude(2).with_cost(1, 0.5)];
-    let mut rng = SplitMix64::new(77);
-    let mut q = PathQuery::new(&mesh);
-    let mut compared = 0;
-    for _ in 0..40 {
-        let s = mesh.random_point(&mut rng).unwrap();
-        let g = mesh.random_point(&mut rng).unwrap();
-        for filter in &filters {
-            let options = PathOptions { style: PathStyle::Midpoints, ..PathOptions::default() };
-            let mut path = Path::default();
-            let result = q.find_path_into(&mesh, s.point, g.point, filter, options, &mut path);
-            let start_area = mesh.mesh().data().polygons[s.polygon as usize].area;
-            if filter.area_cost(mesh.mesh(), start_area).is_none() {
-                assert_eq!(result, Err(PathError::StartExcluded));
-                continue;
-            }
-            let optimum = if s.polygon == g.polygon {
-                Some(dist3(s.point, g.point))
-            } else {
-                midpoint_graph_optimum(&mesh, filter, s, g)
-            };
-            match (result, optimum) {
-                (Ok(()), Some(best)) => {
-                    // Segment i of a midpoint path runs inside corridor polygon i.
-                    assert_eq!(path.points.len(), path.corridor.len() + 1);
-                    let mut cost = 0.0;
-                    for (i, w) in path.points.windows(2).enumerate() {
-                        let poly = path.corridor[i];
-                        let c = filter.area_cost(mesh.mesh(), mesh.mesh().data().polygons[poly as usize].area);
-                        cost += dist3(w[0], w[1]) * c.expect("corridor avoids excluded areas");
-                    }
-                    assert!((cost - best).abs() <= 1e-9 * (1.0 + best), "A* cost {cost} vs optimum {best}");
-                    compared += 1;
-                }
-                (Err(PathError::Unreachable), None) => {}
-                (r, o) => panic!("A* {r:?} disagrees with Dijkstra {o:?}"),
+    let compared = check_midpoint_optimality(&mesh, 40, 77);
+    assert!(compared > 60, "only {compared} paths compared");
+}
+
+#[test]
+fn chain_jumps_keep_the_midpoint_optimum() {
+    // Heavily blocked triangle grids are mostly runs of two-portal triangles and dead ends;
+    // random areas break the runs and exclude some of them. A ring of eight squares around a
+    // pillar has no end to jump to.
+    let areas = vec![
+        AreaType { name: "default".into(), cost: 1.0 },
+        AreaType { name: "mud".into(), cost: 3.0 },
+        AreaType { name: "lava".into(), cost: 1.0 },
+    ];
+    let ring = GridSpec { cols: 3, rows: 3, blocked: (0..9).map(|c| c == 4).collect(), ..GridSpec::default() };
+    let ring = query_mesh(ring.build());
+    assert!((0..8).all(|p| ring.chains().exits_around(p) == [NONE; 2]), "a ring is no chain");
+    assert!(check_midpoint_optimality(&ring, 30, 5) > 60);
+    let (mut jumps, mut dead_ends, mut in_chain, mut compared) = (0, 0, 0, 0);
+    for seed in 0..6u64 {
+        let (cols, rows) = (9, 7);
+        let mut rng = SplitMix64::new(seed + 40);
+        let cell_area = (0..cols * rows).map(|_| [0, 0, 0, 1, 2][(rng.next_u64() % 5) as usize]).collect();
+        let spec = GridSpec {
+            cols,
+            rows,
+            triangulate: true,
+            blocked: random_blocked(cols, rows, 0.3 + 0.03 * seed as f64, seed),
+            cell_area,
+            areas: areas.clone(),
+            ..GridSpec::default()
+        };
+        let mesh = query_mesh(spec.build());
+        for h in 0..mesh.half_edge_count() {
+            match mesh.chains().jump(h).exit {
+                DEAD_END => dead_ends += 1,
+                NONE => {}
+                _ => jumps += 1,
             }
         }
+        let polys = mesh.mesh().polygon_count() as u32;
+        in_chain += (0..polys).filter(|&p| mesh.chains().exits_around(p)[0] != NONE).count();
+        compared += check_midpoint_optimality(&mesh, 40, seed);
     }
-    assert!(compared > 60, "only {compared} paths compared");
+    assert!(jumps > 300 && dead_ends > 20 && in_chain > 100, "{jumps} jumps, {dead_ends} dead ends, {in_chain}");
+    assert!(compared > 300, "only {compared} paths compared");
 }
 
 #[test]
