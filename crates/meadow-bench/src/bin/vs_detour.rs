@@ -86,10 +86,14 @@ mod bench {
         if let Some(v) = value_of("--max-edge-length")? {
             settings.max_edge_length = v;
         }
+        if let Some(v) = value_of("--max-verts-per-poly")? {
+            settings.max_verts_per_poly = if (3.0..=255.0).contains(&v) { v as u8 } else { 0 };
+        }
         settings.validate()?;
         println!(
-            "Meadow settings: arc tolerance {} m, max edge length {} m (others Recast's demo agent)\n",
-            settings.arc_tolerance, settings.max_edge_length
+            "Meadow settings: arc tolerance {} m, max edge length {} m, max verts per polygon {} (others \
+             Recast's demo agent)\n",
+            settings.arc_tolerance, settings.max_edge_length, settings.max_verts_per_poly
         );
         println!(
             "| level | Meadow query | Meadow polys | Detour polys | Meadow median µs | Detour median µs | \

@@ -13,7 +13,7 @@ use super::walls::LoopAt;
 use super::{check_endpoints, locate_endpoints, Location, OpenEntry, QueryFilter, QueryMesh, NONE};
 use super::{dist3, funnel, polyline_length, refine, xz, Path, PathError, PathOptions, PathStyle};
 use super::{grow_bounds, EMPTY_BOUNDS};
-use crate::geom::orient2d;
+use crate::geom::orient2d_certain_sign;
 
 /// A search node (16 bytes: the pool is walked at random, so it is kept small).
 #[derive(Clone, Copy, Debug, Default)]
@@ -39,6 +39,9 @@ pub struct PathQuery {
     /// value when the filter excludes it (looked up once per query, not per edge).
     area_costs: Vec<f64>,
     open: std::collections::BinaryHeap<OpenEntry>,
+    /// The best entry pushed since the last pop, held outside the heap: expanding a node
+    /// usually yields the next node to expand, which then skips the heap's sift up and down.
+    pending: Option<OpenEntry>,
     generation: u32,
     /// Half-edges of the found path, start to goal.
     edges: Vec<u32>,
@@ -54,6 +57,8 @@ pub struct PathQuery {
     edges_alt: Vec<u32>,
     points_alt: Vec<[f64; 3]>,
     corner_alt: Vec<u32>,
+    /// Per point of the path being shortened: what the wall-loop filter needs to know of it.
+    corners: Vec<Corner>,
     /// Buffers of [`PathQuery::find_path`]'s result before it is copied out.
     scratch_path: Path,
     /// Cast every shortcut candidate, without the wall-loop filter (for tests).
@@ -70,6 +75,15 @@ const SHORTCUT_SPAN: usize = 6;
 /// Length of a polyline in XZ.
 fn xz_length(points: &[[f64; 3]]) -> f64 {
     points.windows(2).map(|w| super::dist2(xz(w[0]), xz(w[1]))).sum()
+}
+
+/// A point of a string-pulled path, as the shortcut pass's wall-loop filter sees it.
+#[derive(Clone, Copy, Debug)]
+struct Corner {
+    /// The certain sign of the path's turn there (0 at the ends or when float cannot tell).
+    turn: i8,
+    /// The wall loop through it (`Pinched` also when unknown, which disables the filter).
+    walls: LoopAt,
 }
 
 /// Where the A* search ended.
@@ -111,6 +125,7 @@ impl PathQuery {
             v.reserve(polys.saturating_sub(v.len()));
         }
         self.points_alt.reserve(polys.saturating_sub(self.points_alt.len()));
+        self.corners.reserve((polys + 2).saturating_sub(self.corners.len()));
     }
 
     /// Finds a path from `start` to `goal` with the default options (string pulled, no partial
@@ -300,6 +315,7 @@ impl PathQuery {
         'search: while accepted < MAX_SHORTCUTS {
             let m = self.edges.len();
             let k = points.len();
+            self.note_corners(mesh, points);
             // Corridor indices (first, last) of the polygons holding path point j.
             let span = |corner_at: &[u32], j: usize| -> (usize, usize) {
                 let v = corner_at.get(j).copied().unwrap_or(0) as usize;
@@ -318,7 +334,7 @@ impl PathQuery {
             let pairs =
                 (0..k.saturating_sub(2)).flat_map(|i| (i + 2..k.min(i + 1 + SHORTCUT_SPAN)).rev().map(move |t| (i, t)));
             for (i, t) in pairs {
-                if !self.obstacles_could_be_bypassed(mesh, points, i, t) {
+                if !self.obstacles_could_be_bypassed(points, i, t) {
                     continue;
                 }
                 let (_, a_idx) = span(&self.corner_at, i);
@@ -391,24 +407,19 @@ impl PathQuery {
     /// case (an S-bend, a corner where loops touch, corners off the walls) the raycast decides.
     /// Floors stacked above each other can make this skip a possible shortcut, never accept a
     /// wrong one: every shortcut taken is still walked.
-    pub(crate) fn obstacles_could_be_bypassed(
-        &self,
-        mesh: &QueryMesh,
-        points: &[[f64; 3]],
-        i: usize,
-        t: usize,
-    ) -> bool {
+    pub(crate) fn obstacles_could_be_bypassed(&self, points: &[[f64; 3]], i: usize, t: usize) -> bool {
         if self.unfiltered_shortcuts {
             return true;
         }
+        let (Some(between), Some(corners)) = (points.get(i + 1..t), self.corners.get(i + 1..t)) else { return true };
         let (a, b) = (xz(points[i]), xz(points[t]));
-        let mut side = 0.0f64;
-        for j in i + 1..t {
-            let c = xz(points[j]);
-            let tau = orient2d(a, b, c);
-            let sigma = orient2d(xz(points[j - 1]), c, xz(points[j + 1]));
+        let mut side = 0;
+        for (&c, corner) in between.iter().zip(corners) {
+            // Signs float arithmetic cannot certify count as zero: the raycast then decides.
+            let tau = orient2d_certain_sign(a, b, xz(c));
+            let sigma = corner.turn;
             // All corners on one side, each bending towards the segment (opposite signs).
-            if tau == 0.0 || sigma * tau >= 0.0 || tau * side < 0.0 {
+            if tau == 0 || sigma == 0 || sigma == tau || (side != 0 && tau != side) {
                 return true;
             }
             side = tau;
@@ -418,10 +429,8 @@ impl PathQuery {
             grow_bounds(&mut bounds, p);
         }
         let mut inside = true;
-        for (j, corner) in points.iter().enumerate().take(t).skip(i + 1) {
-            let v = self.corner_at.get(j).copied().unwrap_or(0) as usize;
-            let Some(&h) = v.checked_sub(1).and_then(|e| self.edges.get(e)) else { return true };
-            match mesh.wall_loop_at(h as usize, xz(*corner)) {
+        for corner in corners {
+            match corner.walls {
                 LoopAt::Pinched => return true,
                 LoopAt::OffWalls => {}
                 LoopAt::Bounds(l) => {
@@ -430,6 +439,25 @@ impl PathQuery {
             }
         }
         inside
+    }
+
+    /// Fills `self.corners` for `points`, the string pulled through the current corridor
+    /// (`self.edges`, `self.corner_at`): each point's turn and wall loop.
+    fn note_corners(&mut self, mesh: &QueryMesh, points: &[[f64; 3]]) {
+        self.corners.clear();
+        for (j, p) in points.iter().enumerate() {
+            let turn = match (j.checked_sub(1).and_then(|i| points.get(i)), points.get(j + 1)) {
+                (Some(&a), Some(&b)) => orient2d_certain_sign(xz(a), xz(*p), xz(b)),
+                _ => 0,
+            };
+            let v = self.corner_at.get(j).copied().unwrap_or(0) as usize;
+            // A point the corridor does not place on a portal end is treated as unknown.
+            let walls = match v.checked_sub(1).and_then(|e| self.edges.get(e)) {
+                Some(&h) => mesh.wall_loop_at(h as usize, xz(*p)),
+                None => LoopAt::Pinched,
+            };
+            self.corners.push(Corner { turn, walls });
+        }
     }
 
     /// Makes the shortcut pass cast every candidate, without skipping those whose obstacles lie
@@ -461,7 +489,7 @@ impl PathQuery {
             // ends a chain jump, whose portals are walked back one two-portal polygon at a time.
             let mut m = n as usize;
             while mesh.edge_owner[m] != from && guard > 0 {
-                let entry = mesh.entry_before(m);
+                let entry = mesh.chains().entry_before(m);
                 if entry == NONE {
                     break;
                 }
@@ -501,6 +529,7 @@ impl PathQuery {
         let open_stamp = self.generation.wrapping_mul(2);
         let closed_stamp = open_stamp | 1;
         self.open.clear();
+        self.pending = None;
         let goal_cost = self.area_costs[polygons[goal_poly as usize].area as usize];
         // Most filters exclude nothing: then the neighbour's area need not be read per edge.
         let excludes = self.area_costs.iter().any(|&c| c < 0.0);
@@ -520,8 +549,8 @@ impl PathQuery {
         let jumps = !allow_partial;
         let goal_exits = chains.exits_around(goal_poly);
         self.nodes[start_node as usize] = Node { g: 0.0, parent: NONE, stamp: open_stamp };
-        self.open.push(OpenEntry { f: dist3(start_pos, goal_pos) * h_scale, node: start_node });
-        while let Some(entry) = self.open.pop() {
+        self.push_open(OpenEntry { f: dist3(start_pos, goal_pos) * h_scale, node: start_node });
+        while let Some(entry) = self.pop_open() {
             let u = entry.node;
             let node = &mut self.nodes[u as usize];
             if node.stamp == closed_stamp {
@@ -612,6 +641,32 @@ impl PathQuery {
         SearchEnd::Partial(if best.0 == NONE { start_node } else { best.0 }, best_point)
     }
 
+    /// Adds an entry to the open list.
+    #[inline]
+    fn push_open(&mut self, entry: OpenEntry) {
+        match self.pending {
+            // `OpenEntry` orders the lowest `f` greatest (the heap is a max-heap).
+            Some(held) if entry > held => {
+                self.open.push(held);
+                self.pending = Some(entry);
+            }
+            Some(_) => self.open.push(entry),
+            None => self.pending = Some(entry),
+        }
+    }
+
+    /// Takes the open list's entry of lowest `f` (ties by node index, as the heap alone would).
+    #[inline]
+    fn pop_open(&mut self) -> Option<OpenEntry> {
+        match self.pending {
+            Some(held) if self.open.peek().is_none_or(|top| held > *top) => {
+                self.pending = None;
+                Some(held)
+            }
+            _ => self.open.pop(),
+        }
+    }
+
     /// Offers node `v` the cost `g` via `parent`; `h` is its heuristic. Closed nodes keep
     /// their cost (the heuristic is consistent, so it is final).
     #[inline]
@@ -619,7 +674,7 @@ impl PathQuery {
         let node = &mut self.nodes[v as usize];
         if node.stamp & !1 != open_stamp || (g < node.g && node.stamp == open_stamp) {
             *node = Node { g, parent, stamp: open_stamp };
-            self.open.push(OpenEntry { f: g + h, node: v });
+            self.push_open(OpenEntry { f: g + h, node: v });
         }
     }
 }

@@ -37,6 +37,9 @@ pub(crate) struct Chains {
     exits: Vec<[u32; 2]>,
     /// Per half-edge: the jump across the chain behind it.
     jumps: Vec<Jump>,
+    /// Per half-edge leaving a two-portal polygon through one portal: the twin of the other
+    /// (the half-edge a path enters through); `NONE` for the rest.
+    entry: Vec<u32>,
 }
 
 impl Chains {
@@ -75,6 +78,14 @@ impl Chains {
                 chains += 1;
             }
             chain_of[p] = id_of_root[r];
+        }
+        let mut entry = vec![NONE; mesh.half_edge_count()];
+        for p in (0..polys).filter(|&p| degree[p] == 2) {
+            let mut two = portals_of(p);
+            if let (Some(a), Some(b)) = (two.next(), two.next()) {
+                entry[a] = mesh.half_edges[b].twin;
+                entry[b] = mesh.half_edges[a].twin;
+            }
         }
         let mut exits = vec![[NONE; 2]; chains as usize];
         let mut jumps = vec![NO_JUMP; mesh.half_edge_count()];
@@ -127,13 +138,20 @@ impl Chains {
                 }
             }
         }
-        Chains { chain_of, exits, jumps }
+        Chains { chain_of, exits, jumps, entry }
     }
 
     /// The jump across the chain behind half-edge `h`.
     #[inline]
     pub(crate) fn jump(&self, h: usize) -> Jump {
         self.jumps[h]
+    }
+
+    /// The half-edge through which a path enters the two-portal polygon that `h` leaves
+    /// (`NONE` when that polygon has other than two portals).
+    #[inline]
+    pub(crate) fn entry_before(&self, h: usize) -> u32 {
+        self.entry[h]
     }
 
     /// The exits of the chain holding polygon `poly` (`NONE` when it is on none).

@@ -465,19 +465,6 @@ impl QueryMesh {
         &self.chains
     }
 
-    /// The half-edge through which a path enters polygon `owner(h)` when it leaves through `h`
-    /// and `owner(h)` has exactly one other portal; `NONE` otherwise.
-    pub(crate) fn entry_before(&self, h: usize) -> u32 {
-        let poly = self.edge_owner[h];
-        let first = self.poly_first(poly);
-        let mut others =
-            (first..first + self.poly_len(poly)).filter(|&g| g != h && self.half_edges[g].neighbour != NONE);
-        match (others.next(), others.next()) {
-            (Some(g), None) => self.half_edges[g].twin,
-            _ => NONE,
-        }
-    }
-
     /// The A* landmark tables, built on first use.
     pub(crate) fn landmarks(&self) -> &landmarks::Landmarks {
         self.landmarks.get_or_init(|| landmarks::Landmarks::build(self))

@@ -985,7 +985,7 @@ fn the_shortcut_filter_skips_no_shortcut_that_exists() {
             let k = a.points.len();
             skipped_walks += (0..k.saturating_sub(2))
                 .flat_map(|i| (i + 2..k).map(move |t| (i, t)))
-                .filter(|&(i, t)| !filtered.obstacles_could_be_bypassed(&mesh, &a.points, i, t))
+                .filter(|&(i, t)| !filtered.obstacles_could_be_bypassed(&a.points, i, t))
                 .count();
         }
     }
