@@ -42,8 +42,8 @@ pub(crate) fn string_pull(
         steps += 1;
         let (pl, pr) = portal(i);
         // Right side: `pr` on or left of apex -> right narrows the funnel.
-        if orient2d(xz(apex), xz(right), xz(pr)) >= 0.0 {
-            if xz(apex) == xz(right) || orient2d(xz(apex), xz(left), xz(pr)) < 0.0 {
+        if side(apex, right, pr) >= 0.0 {
+            if xz(apex) == xz(right) || side(apex, left, pr) < 0.0 {
                 right = pr;
                 right_i = i;
             } else {
@@ -57,8 +57,8 @@ pub(crate) fn string_pull(
             }
         }
         // Left side: `pl` on or right of apex -> left narrows the funnel.
-        if orient2d(xz(apex), xz(left), xz(pl)) <= 0.0 {
-            if xz(apex) == xz(left) || orient2d(xz(apex), xz(right), xz(pl)) > 0.0 {
+        if side(apex, left, pl) <= 0.0 {
+            if xz(apex) == xz(left) || side(apex, right, pl) > 0.0 {
                 left = pl;
                 left_i = i;
             } else {
@@ -74,6 +74,18 @@ pub(crate) fn string_pull(
     }
     push_corner(out, corner_at, goal, count - 1);
     drop_straight_corners(out, corner_at);
+}
+
+/// `orient2d` in XZ of `apex`, `b`, `c`: exactly 0 when `b` is the apex, which a funnel side
+/// is after every restart; answered without `orient2d`, whose exact fallback a zero-area
+/// triangle with two equal corners would otherwise take.
+#[inline]
+fn side(apex: [f64; 3], b: [f64; 3], c: [f64; 3]) -> f64 {
+    if xz(apex) == xz(b) {
+        0.0
+    } else {
+        orient2d(xz(apex), xz(b), xz(c))
+    }
 }
 
 /// Removes corners the path runs straight through (a vertex exactly on the segment between its
