@@ -43,8 +43,8 @@ impl LocateIndex {
         let h = (hi[1] - lo[1]).max(f64::MIN_POSITIVE);
         // About one cell per polygon, cells roughly square; dimensions clamped so the grid
         // stays within 4n cells whatever the aspect ratio.
-        let max_cells = 4 * n + 4;
-        let side = (w * h / n as f64).sqrt();
+        let max_cells = 16 * n + 4;
+        let side = (w * h / (4 * n) as f64).sqrt();
         let clamp_dim = |v: f64| -> usize {
             if v.is_finite() {
                 (v.ceil() as usize).clamp(1, max_cells)
@@ -63,7 +63,7 @@ impl LocateIndex {
         }
         // Long thin polygons (diagonal strips) can each cover a whole row of cells; coarsen the
         // grid until the cell lists stay linear in the polygon count.
-        let budget = 16 * n + 64;
+        let budget = 32 * n + 64;
         loop {
             let cell_size = [w / cols as f64, h / rows as f64];
             let coord = |v: f64, axis: usize, dim: usize| -> usize {
@@ -208,11 +208,10 @@ impl QueryMesh {
     /// For a point outside the polygon, the height at the nearest boundary point. Panics when
     /// `poly` is out of range, like [`NavMesh::polygon`](crate::NavMesh::polygon).
     pub fn surface_height(&self, poly: u32, p: Point2) -> f64 {
-        let n = self.poly_len(poly);
-        let v0 = self.poly_vertex(poly, 0);
-        for i in 1..n - 1 {
-            let v1 = self.poly_vertex(poly, i);
-            let v2 = self.poly_vertex(poly, i + 1);
+        let edges = self.poly_edges(poly);
+        let v0 = edges[0][0];
+        // Fan triangle (v0, v1, v2) for each edge v1 -> v2 not touching v0.
+        for &[v1, v2] in edges.iter().take(edges.len() - 1).skip(1) {
             let (a, b, c) = (xz(v0), xz(v1), xz(v2));
             let area = orient2d(a, b, c);
             if area <= 0.0 {
@@ -232,11 +231,9 @@ impl QueryMesh {
     /// The point of polygon `poly`'s boundary nearest the XZ point `p` (3D, height interpolated
     /// along the edge) and its XZ distance.
     fn closest_boundary_point(&self, poly: u32, p: Point2) -> ([f64; 3], f64) {
-        let n = self.poly_len(poly);
-        let mut best = (self.poly_vertex(poly, 0), f64::INFINITY);
-        for k in 0..n {
-            let a = self.poly_vertex(poly, k);
-            let b = self.poly_vertex(poly, k + 1);
+        let edges = self.poly_edges(poly);
+        let mut best = (edges[0][0], f64::INFINITY);
+        for &[a, b] in edges {
             let ab = [b[0] - a[0], b[2] - a[2]];
             let ap = [p[0] - a[0], p[1] - a[2]];
             let len2 = ab[0] * ab[0] + ab[1] * ab[1];

@@ -506,12 +506,15 @@ impl QueryMesh {
     /// Whether the XZ point lies inside or on the boundary of polygon `poly` (exact; panics when
     /// `poly` is out of range, like [`NavMesh::polygon`]).
     pub fn polygon_contains(&self, poly: u32, p: Point2) -> bool {
-        let n = self.poly_len(poly);
-        (0..n).all(|k| {
-            let a = self.poly_vertex(poly, k);
-            let b = self.poly_vertex(poly, k + 1);
-            crate::geom::orient2d([a[0], a[2]], [b[0], b[2]], p) >= 0.0
-        })
+        self.poly_edges(poly).iter().all(|&[a, b]| crate::geom::orient2d(xz(a), xz(b), p) >= 0.0)
+    }
+
+    /// Polygon `poly`'s edges as `[start, end]` vertex pairs, counter-clockwise (its half-edges
+    /// in order; panics when `poly` is out of range).
+    #[inline]
+    pub(crate) fn poly_edges(&self, poly: u32) -> &[[[f64; 3]; 2]] {
+        let p = self.mesh.data().polygons[poly as usize];
+        &self.edge_ends[p.first as usize..p.first as usize + p.vertex_count as usize]
     }
 }
 
