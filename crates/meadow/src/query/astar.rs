@@ -269,7 +269,20 @@ impl PathQuery {
         let clear = mesh.walk_reaches(start, goal, |h| edges.push(h as u32));
         if clear && self.edges.iter().all(|&h| mesh.edge_neighbour(h as usize).map(cost_of) == Some(cheapest)) {
             // The walk's corridor must also hold the segment for the funnel (sliver polygons a
-            // grid unit wide can make the two disagree); otherwise the search decides.
+            // grid unit wide can make the two disagree); otherwise the search decides. When
+            // every portal's ends lie strictly on their sides of the segment (certified in
+            // float), the segment crosses each portal inside it and the funnel is not run (it
+            // can turn needlessly when its apex, the start, lies on the first portal).
+            let (s, g) = (xz(start.point), xz(goal.point));
+            let strictly_through = self.edges.iter().all(|&h| {
+                let (right, left) = mesh.edge_endpoints(h as usize);
+                orient2d_certain_sign(s, g, xz(left)) > 0 && orient2d_certain_sign(s, g, xz(right)) < 0
+            });
+            if strictly_through {
+                self.points_alt.clear();
+                self.points_alt.extend_from_slice(&[start.point, goal.point]);
+                return true;
+            }
             self.build_portals(mesh);
             funnel::string_pull(start.point, goal.point, &self.portals, &mut self.points_alt, &mut self.corner_alt);
             if self.points_alt.len() == 2 {
