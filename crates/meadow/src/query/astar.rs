@@ -409,49 +409,65 @@ impl PathQuery {
     /// Whether the segment from path point `i` to path point `t` may be clear, as far as the
     /// wall loops through the corners between them tell; `false` only when it cannot be.
     ///
-    /// When every corner between them lies strictly on one side of the segment's line and the
-    /// path bends towards the segment at each, the path and the segment bound a convex polygon
-    /// (on one floor the string-pulled path does not cross itself). A clear segment leaves each
-    /// corner's wall loop, which starts on the inner side of the bend, no way out of that polygon
-    /// (it cannot cross the walkable path or the segment, and passes the corners only inside
-    /// their blocked wedges unless loops touch there), so the loop lies inside the bounds of
-    /// points `i..=t`. A corner on a loop reaching beyond them (a region's outer boundary, a
-    /// long wall) therefore rules the segment out and its raycast is skipped. In every other
-    /// case (an S-bend, a corner where loops touch, corners off the walls) the raycast decides.
-    /// Floors stacked above each other can make this skip a possible shortcut, never accept a
-    /// wrong one: every shortcut taken is still walked.
+    /// The corners between them fall into pieces: maximal runs strictly on one side of the
+    /// segment's line. Take a piece whose ends are `i`, `t`, or points where the path crosses
+    /// the line strictly inside the segment, and where the path bends towards the segment at
+    /// every corner. That piece of path and the part of the segment between its ends bound a
+    /// convex polygon (on one floor the string-pulled path does not cross itself). A clear
+    /// segment leaves each corner's wall loop, which starts on the inner side of the bend, no
+    /// way out of that polygon (it cannot cross the walkable path or the segment, and passes
+    /// the corners only inside their blocked wedges unless loops touch there), so the loop
+    /// lies inside the bounds of points `i..=t`. A corner of such a piece on a loop reaching
+    /// beyond them (a region's outer boundary, a long wall) therefore rules the segment out
+    /// and its raycast is skipped. Pieces that prove nothing (a corner bending away, loops
+    /// touching, a crossing not certainly inside the segment) leave the decision to the other
+    /// pieces, then to the raycast. Floors stacked above each other can make this skip a
+    /// possible shortcut, never accept a wrong one: every shortcut taken is still walked.
     pub(crate) fn obstacles_could_be_bypassed(&self, points: &[[f64; 3]], i: usize, t: usize) -> bool {
         if self.unfiltered_shortcuts {
             return true;
         }
         let (Some(between), Some(corners)) = (points.get(i + 1..t), self.corners.get(i + 1..t)) else { return true };
         let (a, b) = (xz(points[i]), xz(points[t]));
-        let mut side = 0;
-        for (&c, corner) in between.iter().zip(corners) {
-            // Signs float arithmetic cannot certify count as zero: the raycast then decides.
-            let tau = orient2d_certain_sign(a, b, xz(c));
-            let sigma = corner.turn;
-            // All corners on one side, each bending towards the segment (opposite signs).
-            if tau == 0 || sigma == 0 || sigma == tau || (side != 0 && tau != side) {
-                return true;
-            }
-            side = tau;
-        }
         let mut bounds = EMPTY_BOUNDS;
         for &p in &points[i..=t] {
             grow_bounds(&mut bounds, p);
         }
-        let mut inside = true;
-        for corner in corners {
+        // The current piece: its side, whether it can still prove the segment blocked, and
+        // whether one of its corners' loops reaches outside the bounds.
+        let (mut side, mut proves, mut escapes) = (0, true, false);
+        for (k, (&c, corner)) in between.iter().zip(corners).enumerate() {
+            // Signs float arithmetic cannot certify count as zero: the raycast then decides.
+            let tau = orient2d_certain_sign(a, b, xz(c));
+            if tau == 0 {
+                return true;
+            }
+            if side != 0 && tau != side {
+                // The path crosses the line between the previous corner and this one; it
+                // crosses the segment itself when `a` and `b` lie on either side of that edge.
+                let (p, q) = (xz(between[k - 1]), xz(c));
+                let (sa, sb) = (orient2d_certain_sign(p, q, a), orient2d_certain_sign(p, q, b));
+                let inside_segment = sa != 0 && sb != 0 && sa != sb;
+                if proves && escapes && inside_segment {
+                    return false;
+                }
+                (proves, escapes) = (inside_segment, false);
+            }
+            side = tau;
+            // Bending towards the segment: the turn and the side have opposite signs.
+            if corner.turn == 0 || corner.turn == tau {
+                proves = false;
+            }
             match corner.walls {
-                LoopAt::Pinched => return true,
+                LoopAt::Pinched => proves = false,
                 LoopAt::OffWalls => {}
                 LoopAt::Bounds(l) => {
-                    inside &= l[0] >= bounds[0] && l[1] >= bounds[1] && l[2] <= bounds[2] && l[3] <= bounds[3];
+                    escapes |= l[0] < bounds[0] || l[1] < bounds[1] || l[2] > bounds[2] || l[3] > bounds[3];
                 }
             }
         }
-        inside
+        // The last piece ends at point `t`, on the segment.
+        !(proves && escapes)
     }
 
     /// Fills `self.corners` for `points`, the string pulled through the current corridor
