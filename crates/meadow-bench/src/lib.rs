@@ -10,13 +10,18 @@ use std::path::PathBuf;
 /// Seed of the start/goal pairs every path benchmark answers.
 pub const PAIR_SEED: u64 = 0x6d65_6164_6f77;
 
-/// The levels the query-phase benchmarks use: the two real levels Recast also bakes (from
-/// `../shared`, when present) and the largest fixture.
-pub fn query_levels() -> [PathBuf; 3] {
+/// The levels the query-phase benchmarks use: the real levels Recast also bakes (from
+/// `../shared`, when present: two game levels and RecastDemo's three meshes) and the largest
+/// fixture.
+pub fn query_levels() -> [PathBuf; 6] {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let shared = root.join("../shared/levels");
     [
-        root.join("../shared/levels/gltf/collision-world.glb"),
-        root.join("../shared/levels/gltf/navcat-proto-level.glb"),
+        shared.join("gltf/collision-world.glb"),
+        shared.join("gltf/navcat-proto-level.glb"),
+        shared.join("recast/dungeon.glb"),
+        shared.join("recast/nav_test.glb"),
+        shared.join("recast/undulating.glb"),
         root.join("fixtures/levels/open_floor.gltf"),
     ]
 }

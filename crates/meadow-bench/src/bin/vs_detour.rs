@@ -1,10 +1,12 @@
 //! Meadow against Recast/Detour: bakes each level with both (Recast's demo agent), answers the
 //! same seeded start/goal pairs with Meadow's `find_path` and with Detour's `findNearestPoly` ×2 +
-//! `findPath` + `findStraightPath`, and prints a table of query times and path lengths.
+//! `findPath` + `findStraightPath`, and prints a table of query times and path lengths. The
+//! levels: every glTF level in `../shared/levels/gltf` and `../shared/levels/recast`, and the
+//! largest fixture.
 //!
 //! Run with `cargo run --release -p meadow-bench --features detour --bin vs_detour [-- PAIRS]
-//! [--arc-tolerance T] [--max-edge-length L]`: Meadow bakes with its default settings unless
-//! those two are given (to measure how the query figures depend on them).
+//! [--arc-tolerance T] [--max-edge-length L] [--max-verts-per-poly N]`: Meadow bakes with its
+//! default settings unless these are given (to measure how the query figures depend on them).
 
 #[cfg(not(feature = "detour"))]
 fn main() {
@@ -48,9 +50,15 @@ mod bench {
 
     fn levels() -> Vec<PathBuf> {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-        let mut shared: Vec<PathBuf> = std::fs::read_dir(root.join("../shared/levels/gltf"))
-            .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
-            .unwrap_or_default();
+        // The real levels in glTF: the game levels and RecastDemo's own meshes.
+        let mut shared: Vec<PathBuf> = ["gltf", "recast"]
+            .iter()
+            .flat_map(|dir| {
+                std::fs::read_dir(root.join("../shared/levels").join(dir))
+                    .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect::<Vec<_>>())
+                    .unwrap_or_default()
+            })
+            .collect();
         shared.retain(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("glb" | "gltf")));
         shared.sort();
         // The largest fixture level by input triangles.
