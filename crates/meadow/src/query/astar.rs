@@ -51,6 +51,8 @@ pub struct PathQuery {
     choice: Vec<u8>,
     /// Per string-pulled point, the virtual portal it came from (see `funnel::string_pull`).
     corner_at: Vec<u32>,
+    /// The funnel's chains.
+    funnel: funnel::Funnel,
     /// Scratch for shortcut candidates: half-edges a raycast crossed, the spliced edge chain,
     /// and its string-pulled points.
     crossed: Vec<u32>,
@@ -84,6 +86,8 @@ struct Corner {
     turn: i8,
     /// The wall loop through it (`Pinched` also when unknown, which disables the filter).
     walls: LoopAt,
+    /// Its mesh vertex (`NONE` at the ends or when unknown).
+    vertex: u32,
 }
 
 /// Where the A* search ended.
@@ -125,6 +129,7 @@ impl PathQuery {
             v.reserve(polys.saturating_sub(v.len()));
         }
         self.points_alt.reserve(polys.saturating_sub(self.points_alt.len()));
+        self.funnel.reserve(polys);
         self.corners.reserve((polys + 2).saturating_sub(self.corners.len()));
     }
 
@@ -232,7 +237,14 @@ impl PathQuery {
                 refine::meadow_refine(start.point, end_point, &self.portals, &mut self.choice, &mut path.points)
             }
             PathStyle::StringPulled => {
-                funnel::string_pull(start.point, end_point, &self.portals, &mut path.points, &mut self.corner_at);
+                funnel::string_pull(
+                    start.point,
+                    end_point,
+                    &self.portals,
+                    &mut path.points,
+                    &mut self.corner_at,
+                    &mut self.funnel,
+                );
                 if options.shortcuts {
                     self.shortcut(mesh, filter, start.polygon, &mut path.points);
                 }
@@ -284,7 +296,14 @@ impl PathQuery {
                 return true;
             }
             self.build_portals(mesh);
-            funnel::string_pull(start.point, goal.point, &self.portals, &mut self.points_alt, &mut self.corner_alt);
+            funnel::string_pull(
+                start.point,
+                goal.point,
+                &self.portals,
+                &mut self.points_alt,
+                &mut self.corner_alt,
+                &mut self.funnel,
+            );
             if self.points_alt.len() == 2 {
                 return true;
             }
@@ -309,6 +328,9 @@ impl PathQuery {
     /// into the corridor and pull the string again; keep the change when the path got shorter.
     /// This lets the path leave the corridor of the midpoint graph, whose optimum need not hold
     /// the shortest path (Detour's path-corridor visibility optimisation, applied to the end).
+    /// Before that, a corner at a vertex no wall touches (the corridor passes it on the wrong
+    /// side, a common misjudgement of the midpoint graph in fans of thin polygons) gets the
+    /// corridor routed around the vertex's other side, through the rest of its fan.
     fn shortcut(&mut self, mesh: &QueryMesh, filter: &QueryFilter, start_poly: u32, points: &mut Vec<[f64; 3]>) {
         let nav = mesh.mesh();
         let cost_of = |poly: u32| filter.area_cost(nav, nav.data().polygons[poly as usize].area);
@@ -319,10 +341,9 @@ impl PathQuery {
                 edges.get(r - 1).and_then(|&h| mesh.edge_neighbour(h as usize)).unwrap_or(start_poly)
             }
         };
-        let (start, end) = match (points.first(), points.last()) {
-            (Some(&s), Some(&e)) => (s, e),
-            _ => return,
-        };
+        if points.is_empty() {
+            return;
+        }
         let mut length = xz_length(points);
         let mut accepted = 0;
         'search: while accepted < MAX_SHORTCUTS {
@@ -340,6 +361,39 @@ impl PathQuery {
                     (v - 1, v)
                 }
             };
+            // A corner at a vertex off the walls is no obstacle: the corridor merely passes it on
+            // the wrong side. Route the corridor around the vertex's other side.
+            for j in 1..k.saturating_sub(1) {
+                let Corner { vertex, walls, .. } = self.corners[j];
+                if vertex == NONE || walls != LoopAt::OffWalls {
+                    continue;
+                }
+                let e = self.corner_at[j] as usize - 1;
+                let has_v = |r: usize| {
+                    let poly = corridor_at(&self.edges, r);
+                    mesh.edges_at_vertex(poly, vertex).is_some()
+                };
+                let (mut lo, mut hi) = (e, e + 1);
+                while lo > 0 && has_v(lo - 1) {
+                    lo -= 1;
+                }
+                while hi < m && has_v(hi + 1) {
+                    hi += 1;
+                }
+                if !self.around_the_other_side(mesh, start_poly, lo, hi, vertex) {
+                    continue;
+                }
+                let cheapest =
+                    (lo..=hi).filter_map(|r| cost_of(corridor_at(&self.edges, r))).fold(f64::INFINITY, f64::min);
+                let affordable = self
+                    .crossed
+                    .iter()
+                    .all(|&h| mesh.edge_neighbour(h as usize).and_then(cost_of).is_some_and(|c| c <= cheapest));
+                if affordable && self.adopt_if_shorter(mesh, lo, hi, &mut length, points) {
+                    accepted += 1;
+                    continue 'search;
+                }
+            }
             // Pairs of path points with one to SHORTCUT_SPAN - 1 corners between them, farthest
             // first from each point: a clear segment between them may pass an obstacle on the
             // other side, which re-routing between neighbouring corners alone never finds. The
@@ -380,30 +434,85 @@ impl PathQuery {
                 if !affordable {
                     continue;
                 }
-                self.edges_alt.clear();
-                self.edges_alt.extend_from_slice(&self.edges[..a_idx]);
-                self.edges_alt.extend_from_slice(&self.crossed);
-                self.edges_alt.extend_from_slice(&self.edges[end_idx..]);
-                if self.edges_alt == self.edges {
-                    continue;
-                }
-                std::mem::swap(&mut self.edges, &mut self.edges_alt);
-                self.build_portals(mesh);
-                funnel::string_pull(start, end, &self.portals, &mut self.points_alt, &mut self.corner_alt);
-                let new_length = xz_length(&self.points_alt);
-                if new_length < length - 1e-9 * (1.0 + length) {
-                    // Copied, not swapped, so the caller's buffer keeps its own capacity.
-                    points.clear();
-                    points.extend_from_slice(&self.points_alt);
-                    std::mem::swap(&mut self.corner_at, &mut self.corner_alt);
-                    length = new_length;
+                if self.adopt_if_shorter(mesh, a_idx, end_idx, &mut length, points) {
                     accepted += 1;
                     continue 'search;
                 }
-                std::mem::swap(&mut self.edges, &mut self.edges_alt);
             }
             break;
         }
+    }
+
+    /// Splices `self.crossed` into the corridor in place of its portals `lo..hi` and pulls the
+    /// string again; keeps the change when the path got shorter (returns whether it did).
+    fn adopt_if_shorter(
+        &mut self,
+        mesh: &QueryMesh,
+        lo: usize,
+        hi: usize,
+        length: &mut f64,
+        points: &mut Vec<[f64; 3]>,
+    ) -> bool {
+        let (Some(&start), Some(&end)) = (points.first(), points.last()) else { return false };
+        self.edges_alt.clear();
+        self.edges_alt.extend_from_slice(&self.edges[..lo]);
+        self.edges_alt.extend_from_slice(&self.crossed);
+        self.edges_alt.extend_from_slice(&self.edges[hi..]);
+        if self.edges_alt == self.edges {
+            return false;
+        }
+        std::mem::swap(&mut self.edges, &mut self.edges_alt);
+        self.build_portals(mesh);
+        funnel::string_pull(start, end, &self.portals, &mut self.points_alt, &mut self.corner_alt, &mut self.funnel);
+        let new_length = xz_length(&self.points_alt);
+        if new_length < *length - 1e-9 * (1.0 + *length) {
+            // Copied, not swapped, so the caller's buffer keeps its own capacity.
+            points.clear();
+            points.extend_from_slice(&self.points_alt);
+            std::mem::swap(&mut self.corner_at, &mut self.corner_alt);
+            *length = new_length;
+            return true;
+        }
+        std::mem::swap(&mut self.edges, &mut self.edges_alt);
+        false
+    }
+
+    /// Fills `self.crossed` with the portals that lead around vertex `v` from corridor polygon
+    /// `lo` to corridor polygon `hi` the other way than the corridor does (through the rest of
+    /// `v`'s fan); false when there is no such way (a wall at `v`, a fan of more than 64
+    /// polygons).
+    fn around_the_other_side(&mut self, mesh: &QueryMesh, start_poly: u32, lo: usize, hi: usize, v: u32) -> bool {
+        let corridor_at = |r: usize| {
+            if r == 0 {
+                start_poly
+            } else {
+                mesh.edge_neighbour(self.edges[r - 1] as usize).unwrap_or(NONE)
+            }
+        };
+        let (from, to) = (corridor_at(lo), corridor_at(hi));
+        let Some((into_v, out_of_v)) = mesh.edges_at_vertex(from, v) else { return false };
+        let corridor_exit = self.edges[lo] as usize;
+        let mut x = if corridor_exit == into_v {
+            out_of_v
+        } else if corridor_exit == out_of_v {
+            into_v
+        } else {
+            return false;
+        };
+        self.crossed.clear();
+        for _ in 0..64 {
+            let he = mesh.half_edges[x];
+            if he.neighbour == NONE || he.neighbour == from {
+                return false;
+            }
+            self.crossed.push(x as u32);
+            if he.neighbour == to {
+                return true;
+            }
+            let Some((a, b)) = mesh.edges_at_vertex(he.neighbour, v) else { return false };
+            x = if a as u32 == he.twin { b } else { a };
+        }
+        false
     }
 
     /// Whether the segment from path point `i` to path point `t` may be clear, as far as the
@@ -481,11 +590,12 @@ impl PathQuery {
             };
             let v = self.corner_at.get(j).copied().unwrap_or(0) as usize;
             // A point the corridor does not place on a portal end is treated as unknown.
-            let walls = match v.checked_sub(1).and_then(|e| self.edges.get(e)) {
-                Some(&h) => mesh.wall_loop_at(h as usize, xz(*p)),
-                None => LoopAt::Pinched,
+            let vertex = match v.checked_sub(1).and_then(|e| self.edges.get(e)) {
+                Some(&h) if j > 0 && j + 1 < points.len() => mesh.edge_vertex_at(h as usize, xz(*p)),
+                _ => NONE,
             };
-            self.corners.push(Corner { turn, walls });
+            let walls = if vertex == NONE { LoopAt::Pinched } else { mesh.wall_loop_of(vertex) };
+            self.corners.push(Corner { turn, walls, vertex });
         }
     }
 

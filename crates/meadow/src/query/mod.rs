@@ -446,18 +446,30 @@ impl QueryMesh {
         &self.index
     }
 
-    /// What the wall loops say about the endpoint of half-edge `h` at `p` (its start or its end
-    /// vertex).
-    pub(crate) fn wall_loop_at(&self, h: usize, p: Point2) -> walls::LoopAt {
+    /// The vertex of half-edge `h` at `p` (its start when `p` is there, else its end).
+    pub(crate) fn edge_vertex_at(&self, h: usize, p: Point2) -> u32 {
         let data = self.mesh.data();
-        let v = if xz(self.edge_ends[h][0]) == p {
+        if xz(self.edge_ends[h][0]) == p {
             data.polygon_vertices[h]
         } else {
             let poly = self.edge_owner[h];
             let (first, n) = (self.poly_first(poly), self.poly_len(poly));
             data.polygon_vertices[first + (h - first + 1) % n]
-        };
+        }
+    }
+
+    /// What the wall loops say about vertex `v`.
+    pub(crate) fn wall_loop_of(&self, v: u32) -> walls::LoopAt {
         self.wall_loops.at(v)
+    }
+
+    /// Polygon `poly`'s two half-edges at vertex `v`: the one ending there and the one starting
+    /// there (`None` when `v` is not one of its corners).
+    pub(crate) fn edges_at_vertex(&self, poly: u32, v: u32) -> Option<(usize, usize)> {
+        let (first, n) = (self.poly_first(poly), self.poly_len(poly));
+        let run = &self.mesh.data().polygon_vertices[first..first + n];
+        let k = run.iter().position(|&w| w == v)?;
+        Some((first + (k + n - 1) % n, first + k))
     }
 
     /// The chains of two-portal polygons and the jumps across them.

@@ -993,6 +993,109 @@ fn the_shortcut_filter_skips_no_shortcut_that_exists() {
 }
 
 #[test]
+fn the_linear_funnel_pulls_the_same_strings_as_the_restarting_one() {
+    // Corridors of midpoint paths on jittered triangle fans, blocked grids, sloped grids and
+    // merged rectangles (collinear vertices on every side, sheared, far from the origin).
+    let mut meshes = Vec::new();
+    for seed in 0..4u64 {
+        let tri = GridSpec {
+            cols: 16,
+            rows: 12,
+            triangulate: true,
+            jitter: if seed % 2 == 0 { 0.22 } else { 0.0 },
+            seed,
+            slope: [0.1 * seed as f64, -0.05],
+            blocked: random_blocked(16, 12, 0.1 * seed as f64, seed),
+            ..GridSpec::default()
+        };
+        meshes.push(query_mesh(tri.build()));
+        let origin = [[0.0, 0.0], [1e5, -3e4]][seed as usize % 2];
+        meshes.push(query_mesh(merged_rectangles(14, 11, seed * 7 + 3, 0.25 * seed as f64, origin)));
+    }
+    let (mut funnel, mut portals) = (funnel::Funnel::default(), Vec::new());
+    let (mut a, mut b, mut at_a, mut at_b) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut compared, mut corners) = (0, 0);
+    for (m, mesh) in meshes.iter().enumerate() {
+        let mut q = PathQuery::new(mesh);
+        let mut rng = SplitMix64::new(m as u64 + 90);
+        let mut path = Path::default();
+        let options = PathOptions { style: PathStyle::Midpoints, ..PathOptions::default() };
+        for _ in 0..300 {
+            let (Some(s), Some(g)) = (mesh.random_point(&mut rng), mesh.random_point(&mut rng)) else { break };
+            if q.find_path_into(mesh, s.point, g.point, &QueryFilter::new(), options, &mut path).is_err() {
+                continue;
+            }
+            portals.clear();
+            for w in path.corridor.windows(2) {
+                let first = mesh.poly_first(w[0]);
+                let h = (first..first + mesh.poly_len(w[0])).find(|&h| mesh.edge_neighbour(h) == Some(w[1])).unwrap();
+                let (right, left) = mesh.edge_endpoints(h);
+                portals.push((left, right));
+            }
+            let (start, goal) = (path.points[0], path.points[path.points.len() - 1]);
+            funnel::string_pull(start, goal, &portals, &mut a, &mut at_a, &mut funnel);
+            funnel::string_pull_restarting(start, goal, &portals, &mut b, &mut at_b);
+            assert_eq!((&a, &at_a), (&b, &at_b), "mesh {m}: {start:?} -> {goal:?}");
+            compared += 1;
+            corners += a.len() - 2;
+        }
+    }
+    assert!(compared > 2000 && corners > 3000, "{compared} strings, {corners} corners");
+}
+
+#[test]
+fn string_pulled_paths_bend_only_at_walls() {
+    // A path that bends at a vertex off the walls passes it on the wrong side; the shortcut
+    // pass routes the corridor around such vertices (on the midpoint corridor alone, hundreds
+    // of these paths bend off the walls).
+    let mut bends = (0, 0);
+    for seed in 0..6u64 {
+        let spec = GridSpec {
+            cols: 18,
+            rows: 14,
+            triangulate: true,
+            jitter: 0.22,
+            seed,
+            blocked: random_blocked(18, 14, 0.15, seed + 3),
+            ..GridSpec::default()
+        };
+        let mesh = query_mesh(spec.build());
+        let mut on_wall = BTreeSet::new();
+        for h in 0..mesh.half_edge_count() {
+            if mesh.edge_neighbour(h).is_none() {
+                let (a, b) = mesh.edge_endpoints(h);
+                on_wall.insert((a[0].to_bits(), a[2].to_bits()));
+                on_wall.insert((b[0].to_bits(), b[2].to_bits()));
+            }
+        }
+        let mut q = PathQuery::new(&mesh);
+        let mut rng = SplitMix64::new(seed + 500);
+        let (mut path, mut plain) = (Path::default(), Path::default());
+        let no_shortcuts = PathOptions { shortcuts: false, ..PathOptions::default() };
+        for _ in 0..300 {
+            let (Some(s), Some(g)) = (mesh.random_point(&mut rng), mesh.random_point(&mut rng)) else { break };
+            if q.find_path_into(&mesh, s.point, g.point, &QueryFilter::new(), PathOptions::default(), &mut path)
+                .is_err()
+            {
+                continue;
+            }
+            q.find_path_into(&mesh, s.point, g.point, &QueryFilter::new(), no_shortcuts, &mut plain).unwrap();
+            let off_walls = |p: &Path| {
+                p.points[1..p.points.len() - 1]
+                    .iter()
+                    .filter(|c| !on_wall.contains(&(c[0].to_bits(), c[2].to_bits())))
+                    .count()
+            };
+            assert_eq!(off_walls(&path), 0, "seed {seed}: {:?} -> {:?} bends off the walls", s.point, g.point);
+            assert!(path.length <= plain.length + 1e-9 * (1.0 + plain.length));
+            bends.0 += off_walls(&plain);
+            bends.1 += path.points.len() - 2;
+        }
+    }
+    assert!(bends.0 > 100 && bends.1 > 1000, "{bends:?}");
+}
+
+#[test]
 fn random_points_are_uniform_by_area() {
     let spec = GridSpec { cols: 6, rows: 5, triangulate: true, jitter: 0.22, seed: 12, ..GridSpec::default() };
     let mesh = query_mesh(spec.build());
