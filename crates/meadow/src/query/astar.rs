@@ -364,8 +364,9 @@ impl PathQuery {
             // A corner at a vertex off the walls is no obstacle: the corridor merely passes it on
             // the wrong side. Route the corridor around the vertex's other side.
             for j in 1..k.saturating_sub(1) {
-                let Corner { vertex, walls, .. } = self.corners[j];
-                if vertex == NONE || walls != LoopAt::OffWalls {
+                let Corner { vertex, walls, turn } = self.corners[j];
+                // A point straight in XZ (kept for its height) has no shorter way round.
+                if vertex == NONE || walls != LoopAt::OffWalls || turn == 0 {
                     continue;
                 }
                 let e = self.corner_at[j] as usize - 1;
@@ -401,7 +402,9 @@ impl PathQuery {
             let pairs =
                 (0..k.saturating_sub(2)).flat_map(|i| (i + 2..k.min(i + 1 + SHORTCUT_SPAN)).rev().map(move |t| (i, t)));
             for (i, t) in pairs {
-                if !self.obstacles_could_be_bypassed(points, i, t) {
+                // Points between that are all straight in XZ leave nothing to shorten.
+                let straight = self.corners.get(i + 1..t).is_some_and(|c| c.iter().all(|c| c.turn == 0));
+                if straight || !self.obstacles_could_be_bypassed(points, i, t) {
                     continue;
                 }
                 let (_, a_idx) = span(&self.corner_at, i);
