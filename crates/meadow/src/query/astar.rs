@@ -222,7 +222,9 @@ impl PathQuery {
             // `straight_corridor` already pulled the string: the two end points.
             path.points.extend_from_slice(&self.points_alt);
         } else {
-            self.build_portals(mesh);
+            // The string may use all of an edge split into collinear portals; the midpoint
+            // styles keep the portals the search crossed.
+            self.build_portals(mesh, options.style == PathStyle::StringPulled);
         }
         match options.style {
             _ if seen => {}
@@ -295,7 +297,7 @@ impl PathQuery {
                 self.points_alt.extend_from_slice(&[start.point, goal.point]);
                 return true;
             }
-            self.build_portals(mesh);
+            self.build_portals(mesh, true);
             funnel::string_pull(
                 start.point,
                 goal.point,
@@ -313,10 +315,13 @@ impl PathQuery {
     }
 
     /// Rebuilds `self.portals` from `self.edges`.
-    fn build_portals(&mut self, mesh: &QueryMesh) {
+    /// With `widen`, each portal spans the whole edge it is a piece of: an edge split into
+    /// collinear portals (long edges halved at bake time) shared by the same two polygons.
+    fn build_portals(&mut self, mesh: &QueryMesh, widen: bool) {
         self.portals.clear();
         for &h in &self.edges {
-            let (a, b) = mesh.edge_endpoints(h as usize);
+            let (first, last) = if widen { mesh.portal_run(h as usize) } else { (h as usize, h as usize) };
+            let (a, b) = (mesh.edge_endpoints(first).0, mesh.edge_endpoints(last).1);
             // Leaving the owner (interior on the left of a -> b), b is on the walker's left.
             self.portals.push((b, a));
         }
@@ -465,7 +470,7 @@ impl PathQuery {
             return false;
         }
         std::mem::swap(&mut self.edges, &mut self.edges_alt);
-        self.build_portals(mesh);
+        self.build_portals(mesh, true);
         funnel::string_pull(start, end, &self.portals, &mut self.points_alt, &mut self.corner_alt, &mut self.funnel);
         let new_length = xz_length(&self.points_alt);
         if new_length < *length - 1e-9 * (1.0 + *length) {
@@ -494,13 +499,13 @@ impl PathQuery {
         };
         let (from, to) = (corridor_at(lo), corridor_at(hi));
         let Some((into_v, out_of_v)) = mesh.edges_at_vertex(from, v) else { return false };
-        let corridor_exit = self.edges[lo] as usize;
-        let mut x = if corridor_exit == into_v {
-            out_of_v
-        } else if corridor_exit == out_of_v {
-            into_v
-        } else {
-            return false;
+        // The corridor leaves `from` through one of its edges at `v` (or a piece of it).
+        let next = corridor_at(lo + 1);
+        let leads_on = |h: usize| mesh.half_edges[h].neighbour == next;
+        let mut x = match (leads_on(into_v), leads_on(out_of_v)) {
+            (true, false) => out_of_v,
+            (false, true) => into_v,
+            _ => return false,
         };
         self.crossed.clear();
         for _ in 0..64 {
@@ -594,7 +599,11 @@ impl PathQuery {
             let v = self.corner_at.get(j).copied().unwrap_or(0) as usize;
             // A point the corridor does not place on a portal end is treated as unknown.
             let vertex = match v.checked_sub(1).and_then(|e| self.edges.get(e)) {
-                Some(&h) if j > 0 && j + 1 < points.len() => mesh.edge_vertex_at(h as usize, xz(*p)),
+                Some(&h) if j > 0 && j + 1 < points.len() => {
+                    let (first, last) = mesh.portal_run(h as usize);
+                    let at_start = xz(mesh.edge_endpoints(first).0) == xz(*p);
+                    mesh.edge_vertex_at(if at_start { first } else { last }, xz(*p))
+                }
                 _ => NONE,
             };
             let walls = if vertex == NONE { LoopAt::Pinched } else { mesh.wall_loop_of(vertex) };

@@ -458,6 +458,34 @@ impl QueryMesh {
         }
     }
 
+    /// The run of half-edges `(first, last)` around `h` in its polygon that lead to the same
+    /// neighbour (the collinear pieces of one split edge; `(h, h)` for a wall or a whole edge).
+    pub(crate) fn portal_run(&self, h: usize) -> (usize, usize) {
+        let q = self.half_edges[h].neighbour;
+        let poly = self.edge_owner[h];
+        let (f, n) = (self.poly_first(poly), self.poly_len(poly));
+        let (mut first, mut last) = (h, h);
+        if q == NONE {
+            return (h, h);
+        }
+        // Two convex polygons share one segment, so the pieces are contiguous.
+        for _ in 1..n {
+            let prev = f + (first - f + n - 1) % n;
+            if prev == last || self.half_edges[prev].neighbour != q {
+                break;
+            }
+            first = prev;
+        }
+        for _ in 1..n {
+            let next = f + (last - f + 1) % n;
+            if next == first || self.half_edges[next].neighbour != q {
+                break;
+            }
+            last = next;
+        }
+        (first, last)
+    }
+
     /// What the wall loops say about vertex `v`.
     pub(crate) fn wall_loop_of(&self, v: u32) -> walls::LoopAt {
         self.wall_loops.at(v)

@@ -340,6 +340,21 @@ fn grid_with_obstacles_paths_are_valid_and_near_shortest() {
     }
 }
 
+#[test]
+fn paths_use_all_of_an_edge_split_into_several_portals() {
+    // Merged rectangles share sides split by collinear vertices into several portals between
+    // the same two polygons; the string may cross anywhere along the whole side, not only on
+    // the piece the search crossed.
+    let mut widened = 0;
+    for seed in 0..3u64 {
+        let mesh = query_mesh(merged_rectangles(10, 8, seed * 5 + 1, 0.0, [0.0, 0.0]));
+        let e = check_random_paths(&mesh, 120, seed + 40, true, 0.5);
+        assert!(e.found > 60 && e.funnel < 0.05, "{} found, mean excess {}", e.found, e.funnel);
+        widened += (0..mesh.half_edge_count()).filter(|&h| mesh.portal_run(h) != (h, h)).count();
+    }
+    assert!(widened > 100, "only {widened} half-edges on split sides");
+}
+
 /// Dijkstra over the undirected midpoint graph (portals as nodes), written independently of
 /// the A* code: the A* midpoint path's cost must equal its optimum.
 fn midpoint_graph_optimum(mesh: &QueryMesh, filter: &QueryFilter, s: Location, g: Location) -> Option<f64> {
