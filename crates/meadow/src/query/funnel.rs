@@ -55,7 +55,12 @@ pub(crate) fn string_pull(
     right.clear();
     let (mut left_head, mut right_head) = (0, 0);
     let mut apex = Vertex { p: start, at: 0 };
-    for i in 1..count {
+    // Portals the start or the goal lies on are passed already: an apex on a portal's line
+    // would make that portal's far end look like a corner.
+    let lead = portals.iter().take_while(|&&(l, r)| holds(l, r, start)).count();
+    let trail = portals[lead..].iter().rev().take_while(|&&(l, r)| holds(l, r, goal)).count();
+    let kept = (lead + 1..count - 1 - trail).chain(std::iter::once(count - 1));
+    for i in kept {
         let (pl, pr) = if i == count - 1 { (goal, goal) } else { portals[i - 1] };
         let at = i as u32;
         let v = Vertex { p: pr, at };
@@ -113,7 +118,7 @@ fn add_end<const RIGHT: bool>(
             let first = other[*other_head];
             let o = side(apex.p, first.p, v.p);
             let across = if RIGHT { o > 0.0 } else { o < 0.0 };
-            if across || (o == 0.0 && !short_of(apex.p, v.p, first.p)) {
+            if across || (o == 0.0 && ahead(apex.p, v.p, first.p) && !short_of(apex.p, v.p, first.p)) {
                 push_corner(out, corner_at, first.p, first.at as usize);
                 *apex = first;
                 *other_head += 1;
@@ -123,6 +128,18 @@ fn add_end<const RIGHT: bool>(
         }
     }
     own.push(v);
+}
+
+/// Whether the segment from `l` to `r` holds the point `p` (XZ, exactly).
+fn holds(l: [f64; 3], r: [f64; 3], p: [f64; 3]) -> bool {
+    orient2d(xz(l), xz(r), xz(p)) == 0.0 && (xz(p) == xz(l) || xz(p) == xz(r) || short_of(l, p, r))
+}
+
+/// For `v` on the line through `apex` and `first` (XZ): whether it lies on the ray from `apex`
+/// through `first` rather than behind the apex.
+fn ahead(apex: [f64; 3], v: [f64; 3], first: [f64; 3]) -> bool {
+    let (d, w) = ([first[0] - apex[0], first[2] - apex[2]], [v[0] - apex[0], v[2] - apex[2]]);
+    d[0] * w[0] + d[1] * w[1] > 0.0
 }
 
 /// For `v` on the line from `apex` through `first` (XZ, exactly): whether it lies strictly

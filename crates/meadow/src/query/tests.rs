@@ -1111,6 +1111,58 @@ fn string_pulled_paths_bend_only_at_walls() {
 }
 
 #[test]
+fn paths_from_points_on_portals_do_not_turn_at_the_portal_ends() {
+    // A start on the first portal (or a goal on the last) puts the funnel's apex on that
+    // portal's line, where its far end used to look like a corner (found in review).
+    let p = |x: f64, z: f64| [x, 0.0, z];
+    let portals = [(p(1.0, 1.0), p(1.0, 0.0)), (p(2.0, 1.0), p(2.0, 0.0))];
+    let (mut out, mut at, mut f) = (Vec::new(), Vec::new(), funnel::Funnel::default());
+    funnel::string_pull(p(1.0, 0.5), p(2.5, 0.6), &portals, &mut out, &mut at, &mut f);
+    assert_eq!((out, at), (vec![p(1.0, 0.5), p(2.5, 0.6)], vec![0, 3]));
+    let (mut out, mut at) = (Vec::new(), Vec::new());
+    funnel::string_pull(p(0.5, 0.4), p(2.0, 0.5), &portals, &mut out, &mut at, &mut f);
+    assert_eq!((out, at), (vec![p(0.5, 0.4), p(2.0, 0.5)], vec![0, 3]));
+    // Paths from the midpoints of interior edges: never longer than Meadow refinement on the
+    // same corridor, and near the true shortest length.
+    let (mut paths, mut worst) = (0, 0.0f64);
+    for seed in 0..4u64 {
+        let spec = GridSpec {
+            cols: 10,
+            rows: 8,
+            triangulate: seed % 2 == 0,
+            blocked: random_blocked(10, 8, 0.15, seed),
+            ..GridSpec::default()
+        };
+        let mesh = query_mesh(spec.build());
+        let oracle = Oracle::new(&mesh);
+        let mut q = PathQuery::new(&mesh);
+        let mut rng = SplitMix64::new(seed + 99);
+        for _ in 0..300 {
+            let h = (rng.next_u64() % mesh.half_edge_count() as u64) as usize;
+            let Some(g) = mesh.random_point(&mut rng) else { continue };
+            if mesh.edge_neighbour(h).is_none() {
+                continue;
+            }
+            let (e0, e1) = mesh.edge_endpoints(h);
+            let point = [(e0[0] + e1[0]) * 0.5, (e0[1] + e1[1]) * 0.5, (e0[2] + e1[2]) * 0.5];
+            let s = Location { polygon: mesh.edge_owner[h], point };
+            let mut run = |style| {
+                let mut path = Path::default();
+                let options = PathOptions { style, ..PathOptions::default() };
+                q.find_path_between(&mesh, s, g, &QueryFilter::new(), options, &mut path).map(|_| path)
+            };
+            let Ok(pulled) = run(PathStyle::StringPulled) else { continue };
+            let meadow = run(PathStyle::MeadowRefined).unwrap();
+            assert!(pulled.length <= meadow.length + 1e-9 * (1.0 + meadow.length), "{s:?} -> {g:?}");
+            let truth = oracle.shortest(xz(s.point), xz(g.point)).unwrap();
+            worst = worst.max(pulled.length / truth - 1.0);
+            paths += 1;
+        }
+    }
+    assert!(paths > 500 && worst < 0.25, "{paths} paths, worst excess {worst}");
+}
+
+#[test]
 fn random_points_are_uniform_by_area() {
     let spec = GridSpec { cols: 6, rows: 5, triangulate: true, jitter: 0.22, seed: 12, ..GridSpec::default() };
     let mesh = query_mesh(spec.build());
