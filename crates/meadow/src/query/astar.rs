@@ -90,6 +90,14 @@ struct Corner {
     vertex: u32,
 }
 
+/// Polygon `r` of the corridor that starts in `start_poly` and crosses the portals `edges`.
+fn corridor_polygon(mesh: &QueryMesh, edges: &[u32], start_poly: u32, r: usize) -> u32 {
+    match r.checked_sub(1).and_then(|i| edges.get(i)) {
+        Some(&h) => mesh.edge_neighbour(h as usize).unwrap_or(start_poly),
+        None => start_poly,
+    }
+}
+
 /// Where the A* search ended.
 enum SearchEnd {
     /// Reached the goal; the last node before it.
@@ -337,15 +345,7 @@ impl PathQuery {
     /// side, a common misjudgement of the midpoint graph in fans of thin polygons) gets the
     /// corridor routed around the vertex's other side, through the rest of its fan.
     fn shortcut(&mut self, mesh: &QueryMesh, filter: &QueryFilter, start_poly: u32, points: &mut Vec<[f64; 3]>) {
-        let nav = mesh.mesh();
-        let cost_of = |poly: u32| filter.area_cost(nav, nav.data().polygons[poly as usize].area);
-        let corridor_at = |edges: &[u32], r: usize| -> u32 {
-            if r == 0 {
-                start_poly
-            } else {
-                edges.get(r - 1).and_then(|&h| mesh.edge_neighbour(h as usize)).unwrap_or(start_poly)
-            }
-        };
+        let corridor_at = |edges: &[u32], r: usize| corridor_polygon(mesh, edges, start_poly, r);
         if points.is_empty() {
             return;
         }
@@ -389,13 +389,9 @@ impl PathQuery {
                 if !self.around_the_other_side(mesh, start_poly, lo, hi, vertex) {
                     continue;
                 }
-                let cheapest =
-                    (lo..=hi).filter_map(|r| cost_of(corridor_at(&self.edges, r))).fold(f64::INFINITY, f64::min);
-                let affordable = self
-                    .crossed
-                    .iter()
-                    .all(|&h| mesh.edge_neighbour(h as usize).and_then(cost_of).is_some_and(|c| c <= cheapest));
-                if affordable && self.adopt_if_shorter(mesh, lo, hi, &mut length, points) {
+                if self.crossed_is_affordable(mesh, filter, start_poly, lo, hi)
+                    && self.adopt_if_shorter(mesh, lo, hi, &mut length, points)
+                {
                     accepted += 1;
                     continue 'search;
                 }
@@ -432,14 +428,7 @@ impl PathQuery {
                 if end_idx < a_idx {
                     continue;
                 }
-                let cheapest = (a_idx..=end_idx)
-                    .filter_map(|r| cost_of(corridor_at(&self.edges, r)))
-                    .fold(f64::INFINITY, f64::min);
-                let affordable = self
-                    .crossed
-                    .iter()
-                    .all(|&h| mesh.edge_neighbour(h as usize).and_then(cost_of).is_some_and(|c| c <= cheapest));
-                if !affordable {
+                if !self.crossed_is_affordable(mesh, filter, start_poly, a_idx, end_idx) {
                     continue;
                 }
                 if self.adopt_if_shorter(mesh, a_idx, end_idx, &mut length, points) {
@@ -485,18 +474,30 @@ impl PathQuery {
         false
     }
 
+    /// Whether every polygon the portals in `self.crossed` lead into is allowed and costs no
+    /// more than the cheapest of corridor polygons `lo..=hi`, which they would replace.
+    fn crossed_is_affordable(
+        &self,
+        mesh: &QueryMesh,
+        filter: &QueryFilter,
+        start_poly: u32,
+        lo: usize,
+        hi: usize,
+    ) -> bool {
+        let nav = mesh.mesh();
+        let cost_of = |poly: u32| filter.area_cost(nav, nav.data().polygons[poly as usize].area);
+        let cheapest = (lo..=hi)
+            .filter_map(|r| cost_of(corridor_polygon(mesh, &self.edges, start_poly, r)))
+            .fold(f64::INFINITY, f64::min);
+        self.crossed.iter().all(|&h| mesh.edge_neighbour(h as usize).and_then(cost_of).is_some_and(|c| c <= cheapest))
+    }
+
     /// Fills `self.crossed` with the portals that lead around vertex `v` from corridor polygon
     /// `lo` to corridor polygon `hi` the other way than the corridor does (through the rest of
     /// `v`'s fan); false when there is no such way (a wall at `v`, a fan of more than 64
     /// polygons).
     fn around_the_other_side(&mut self, mesh: &QueryMesh, start_poly: u32, lo: usize, hi: usize, v: u32) -> bool {
-        let corridor_at = |r: usize| {
-            if r == 0 {
-                start_poly
-            } else {
-                mesh.edge_neighbour(self.edges[r - 1] as usize).unwrap_or(NONE)
-            }
-        };
+        let corridor_at = |r: usize| corridor_polygon(mesh, &self.edges, start_poly, r);
         let (from, to) = (corridor_at(lo), corridor_at(hi));
         let Some((into_v, out_of_v)) = mesh.edges_at_vertex(from, v) else { return false };
         // The corridor leaves `from` through one of its edges at `v` (or a piece of it).
