@@ -75,9 +75,11 @@ fn recorded_query_lengths_match_for_every_fixture() {
 /// The shortcut pass skips corners whose wall loop reaches outside the detour: on a single floor
 /// such an obstacle cannot be passed on its far side, so skipping must change no path. Checked
 /// on every single-layer fixture and, when `../shared` is present, on the real levels, where
-/// floors above one another may cost a rare shortcut (bounded here).
+/// floors above one another may cost a rare shortcut (bounded here). Also: after a splice the
+/// shortcut pass pulls only the changed stretch of the corridor again; pulling all of it must
+/// give the same path everywhere (both are the sleeve's one shortest path).
 #[test]
-fn the_shortcut_filter_changes_no_path_on_a_single_floor() {
+fn the_shortcut_filter_and_local_repulls_change_no_path_on_a_single_floor() {
     let mut levels: Vec<(std::path::PathBuf, bool)> = fixture_levels().into_iter().map(|p| (p, true)).collect();
     match meadow_suite::shared_dir() {
         Some(shared) => {
@@ -98,9 +100,11 @@ fn the_shortcut_filter_changes_no_path_on_a_single_floor() {
         let mesh = QueryMesh::new(nav);
         let (mut filtered, mut unfiltered) = (PathQuery::new(&mesh), PathQuery::new(&mesh));
         unfiltered.set_unfiltered_shortcuts(true);
+        let mut full = PathQuery::new(&mesh);
+        full.set_full_repulls(true);
         let plain = PathOptions { shortcuts: false, ..PathOptions::default() };
         let mut rng = meadow::query::SplitMix64::new(99);
-        let (mut a, mut b, mut c) = (Path::default(), Path::default(), Path::default());
+        let (mut a, mut b, mut c, mut d) = (Path::default(), Path::default(), Path::default(), Path::default());
         let (mut n, mut differ, mut excess) = (0, 0, 0.0);
         for _ in 0..600 {
             let (Some(s), Some(g)) = (mesh.random_point(&mut rng), mesh.random_point(&mut rng)) else { break };
@@ -111,6 +115,8 @@ fn the_shortcut_filter_changes_no_path_on_a_single_floor() {
                 continue;
             }
             n += 1;
+            full.find_path_into(&mesh, s.point, g.point, &filter, PathOptions::default(), &mut d).unwrap();
+            assert_eq!((&a.points, &a.corridor), (&d.points, &d.corridor), "{name}: {:?} -> {:?}", s.point, g.point);
             unfiltered.find_path_into(&mesh, s.point, g.point, &filter, plain, &mut c).unwrap();
             shortcut_paths += usize::from(b.points.len() < c.points.len() && b.length < c.length - 1e-9);
             if a.points != b.points {

@@ -65,6 +65,10 @@ pub struct PathQuery {
     scratch_path: Path,
     /// Cast every shortcut candidate, without the wall-loop filter (for tests).
     unfiltered_shortcuts: bool,
+    /// Pull the whole corridor after every splice, never only the changed stretch (for tests).
+    full_repulls: bool,
+    /// The portals of the spliced corridor `edges_alt`.
+    portals_alt: Vec<([f64; 3], [f64; 3])>,
 }
 
 /// Upper bound on accepted shortcuts per query; each one strictly shortens the path, so this
@@ -132,6 +136,7 @@ impl PathQuery {
         let polys = mesh.mesh().polygon_count();
         self.edges.reserve(polys.saturating_sub(self.edges.len()));
         self.portals.reserve(polys.saturating_sub(self.portals.len()));
+        self.portals_alt.reserve(polys.saturating_sub(self.portals_alt.len()));
         self.choice.reserve(polys.saturating_sub(self.choice.len()));
         for v in [&mut self.corner_at, &mut self.crossed, &mut self.edges_alt, &mut self.corner_alt] {
             v.reserve(polys.saturating_sub(v.len()));
@@ -328,10 +333,12 @@ impl PathQuery {
     fn build_portals(&mut self, mesh: &QueryMesh, widen: bool) {
         self.portals.clear();
         for &h in &self.edges {
-            let (first, last) = if widen { mesh.portal_run(h as usize) } else { (h as usize, h as usize) };
-            let (a, b) = (mesh.edge_endpoints(first).0, mesh.edge_endpoints(last).1);
-            // Leaving the owner (interior on the left of a -> b), b is on the walker's left.
-            self.portals.push((b, a));
+            self.portals.push(if widen {
+                mesh.portal_ends(h as usize)
+            } else {
+                let (a, b) = mesh.edge_endpoints(h as usize);
+                (b, a)
+            });
         }
     }
 
@@ -442,6 +449,13 @@ impl PathQuery {
 
     /// Splices `self.crossed` into the corridor in place of its portals `lo..hi` and pulls the
     /// string again; keeps the change when the path got shorter (returns whether it did).
+    ///
+    /// Only the stretch between the last corner before the splice and the first corner after
+    /// it is pulled again. The sleeve a corridor spans is simply connected, so a path that is
+    /// locally shortest everywhere is its one shortest path: when the two kept corners still
+    /// turn the way they did (around the same vertices, which stay on the same sides), the
+    /// spliced path equals what pulling the whole corridor gives. Otherwise the whole corridor
+    /// is pulled.
     fn adopt_if_shorter(
         &mut self,
         mesh: &QueryMesh,
@@ -451,27 +465,75 @@ impl PathQuery {
         points: &mut Vec<[f64; 3]>,
     ) -> bool {
         let (Some(&start), Some(&end)) = (points.first(), points.last()) else { return false };
+        if self.edges[lo..hi] == self.crossed[..] {
+            return false;
+        }
         self.edges_alt.clear();
         self.edges_alt.extend_from_slice(&self.edges[..lo]);
         self.edges_alt.extend_from_slice(&self.crossed);
         self.edges_alt.extend_from_slice(&self.edges[hi..]);
-        if self.edges_alt == self.edges {
+        self.portals_alt.clear();
+        self.portals_alt.extend_from_slice(&self.portals[..lo]);
+        for &h in &self.crossed {
+            self.portals_alt.push(mesh.portal_ends(h as usize));
+        }
+        self.portals_alt.extend_from_slice(&self.portals[hi..]);
+        // Corner `j` lies on portal `corner_at[j] - 1` (0: the start, m + 1: the goal), in
+        // order along the path. The anchors: the last corner on a portal before `lo`, the
+        // first on a portal from `hi` on (both kept), and the portals between them.
+        let k = points.len();
+        let ja = (0..k).rev().find(|&j| self.corner_at[j] as usize <= lo).unwrap_or(0);
+        let jb = (ja + 1..k).find(|&j| self.corner_at[j] as usize > hi).unwrap_or(k - 1);
+        let delta = self.crossed.len() as isize - (hi - lo) as isize;
+        let base = self.corner_at[ja] as usize;
+        let stop = (self.corner_at[jb] as isize - 1 + delta) as usize;
+        let local = base <= stop && stop <= self.portals_alt.len() && !self.full_repulls;
+        if local {
+            let (a, b) = (points[ja], points[jb]);
+            let portals = &self.portals_alt[base..stop];
+            funnel::string_pull(a, b, portals, &mut self.points_alt, &mut self.corner_alt, &mut self.funnel);
+            let n = self.points_alt.len();
+            let keeps_turn = |j: usize, before: [f64; 3], after: [f64; 3]| {
+                let turn = self.corners[j].turn;
+                turn != 0 && orient2d_certain_sign(xz(before), xz(points[j]), xz(after)) == turn
+            };
+            let taut = (ja == 0 || keeps_turn(ja, points[ja - 1], self.points_alt[1]))
+                && (jb + 1 == k || keeps_turn(jb, self.points_alt[n - 2], points[jb + 1]));
+            if taut {
+                let new_length = xz_length(&points[..=ja]) + xz_length(&self.points_alt) + xz_length(&points[jb..]);
+                if new_length >= *length - 1e-9 * (1.0 + *length) {
+                    return false;
+                }
+                points.splice(ja..=jb, self.points_alt.iter().copied());
+                let shifted = self.corner_at[jb + 1..].iter().map(|&c| (c as isize + delta) as u32);
+                self.corner_alt.iter_mut().for_each(|c| *c += base as u32);
+                self.corner_alt.extend(shifted);
+                self.corner_at.truncate(ja);
+                self.corner_at.extend_from_slice(&self.corner_alt);
+                self.accept_splice(points, length);
+                return true;
+            }
+        }
+        let portals = &self.portals_alt;
+        funnel::string_pull(start, end, portals, &mut self.points_alt, &mut self.corner_alt, &mut self.funnel);
+        let new_length = xz_length(&self.points_alt);
+        if new_length >= *length - 1e-9 * (1.0 + *length) {
             return false;
         }
+        // Copied, not swapped, so the caller's buffer keeps its own capacity.
+        points.clear();
+        points.extend_from_slice(&self.points_alt);
+        std::mem::swap(&mut self.corner_at, &mut self.corner_alt);
+        self.accept_splice(points, length);
+        true
+    }
+
+    /// Makes the spliced corridor (`edges_alt`, `portals_alt`) the current one, and `length`
+    /// that of `points`, the string pulled through it.
+    fn accept_splice(&mut self, points: &[[f64; 3]], length: &mut f64) {
         std::mem::swap(&mut self.edges, &mut self.edges_alt);
-        self.build_portals(mesh, true);
-        funnel::string_pull(start, end, &self.portals, &mut self.points_alt, &mut self.corner_alt, &mut self.funnel);
-        let new_length = xz_length(&self.points_alt);
-        if new_length < *length - 1e-9 * (1.0 + *length) {
-            // Copied, not swapped, so the caller's buffer keeps its own capacity.
-            points.clear();
-            points.extend_from_slice(&self.points_alt);
-            std::mem::swap(&mut self.corner_at, &mut self.corner_alt);
-            *length = new_length;
-            return true;
-        }
-        std::mem::swap(&mut self.edges, &mut self.edges_alt);
-        false
+        std::mem::swap(&mut self.portals, &mut self.portals_alt);
+        *length = xz_length(points);
     }
 
     /// Whether every polygon the portals in `self.crossed` lead into is allowed and costs no
@@ -617,6 +679,13 @@ impl PathQuery {
     #[doc(hidden)]
     pub fn set_unfiltered_shortcuts(&mut self, on: bool) {
         self.unfiltered_shortcuts = on;
+    }
+
+    /// Makes the shortcut pass pull the whole corridor after every splice (for tests that check
+    /// pulling only the changed stretch changes no path).
+    #[doc(hidden)]
+    pub fn set_full_repulls(&mut self, on: bool) {
+        self.full_repulls = on;
     }
 
     /// Number of search nodes the last query touched (a diagnostic; scans the node pool).

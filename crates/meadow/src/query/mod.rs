@@ -458,6 +458,15 @@ impl QueryMesh {
         }
     }
 
+    /// Portal `h` as `(left, right)` seen crossing it out of its owner, spanning the whole edge
+    /// when the bake split it into collinear pieces leading to the same neighbour.
+    pub(crate) fn portal_ends(&self, h: usize) -> ([f64; 3], [f64; 3]) {
+        let (first, last) = self.portal_run(h);
+        let (a, b) = (self.edge_endpoints(first).0, self.edge_endpoints(last).1);
+        // Leaving the owner (interior on the left of a -> b), b is on the walker's left.
+        (b, a)
+    }
+
     /// The run of half-edges `(first, last)` around `h` in its polygon that lead to the same
     /// neighbour (the collinear pieces of one split edge; `(h, h)` for a wall or a whole edge).
     pub(crate) fn portal_run(&self, h: usize) -> (usize, usize) {
