@@ -834,7 +834,7 @@ max_climb = 0.9
 max_slope = 45.0
 max_verts_per_poly = 6
 arc_tolerance = 0.01
-max_edge_length = 6.0
+max_edge_length = 12.0
 ";
 
 fn main() -> Result<()> {

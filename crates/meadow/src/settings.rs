@@ -28,13 +28,13 @@ pub struct BakeSettings {
     /// Longest walkable-boundary edge before triangulation; longer edges are split evenly
     /// (Recast's `maxEdgeLen`), so open floors are not fanned into long thin triangles whose
     /// portal midpoints mislead the midpoint A*. Metres, `0` (no limit) or `0.05 ..= 1e6`.
-    /// Default 6.
+    /// Default 12, Recast's demo value.
     pub max_edge_length: f64,
 }
 
 impl BakeSettings {
     /// Recast's demo agent: radius 0.6, height 2.0, climb 0.9, slope 45°, 6 vertices, 1 cm arcs,
-    /// boundary edges of at most 6 m.
+    /// boundary edges of at most 12 m.
     pub const DEFAULT: BakeSettings = BakeSettings {
         radius: 0.6,
         height: 2.0,
@@ -42,7 +42,7 @@ impl BakeSettings {
         max_slope: 45.0,
         max_verts_per_poly: 6,
         arc_tolerance: 0.01,
-        max_edge_length: 6.0,
+        max_edge_length: 12.0,
     };
 
     /// Checks every limit documented on the fields.
