@@ -283,7 +283,6 @@ impl PathQuery {
     /// differ only where the segment passes exactly through a mesh vertex, in which polygons
     /// the corridor lists there, or where the A* path bends by less than the shortcut pass's
     /// 1e-9 relative threshold.)
-    #[inline(never)]
     fn straight_corridor(&mut self, mesh: &QueryMesh, start: &Location, goal: &Location) -> bool {
         let polygons = &mesh.mesh().data().polygons;
         let costs = &self.area_costs;
@@ -457,7 +456,6 @@ impl PathQuery {
     /// turn the way they did (around the same vertices, which stay on the same sides), the
     /// spliced path equals what pulling the whole corridor gives. Otherwise the whole corridor
     /// is pulled.
-    #[inline(never)]
     fn adopt_if_shorter(
         &mut self,
         mesh: &QueryMesh,
@@ -560,7 +558,6 @@ impl PathQuery {
     /// `lo` to corridor polygon `hi` the other way than the corridor does (through the rest of
     /// `v`'s fan); false when there is no such way (a wall at `v`, a fan of more than 64
     /// polygons).
-    #[inline(never)]
     fn around_the_other_side(&mut self, mesh: &QueryMesh, start_poly: u32, lo: usize, hi: usize, v: u32) -> bool {
         let corridor_at = |r: usize| corridor_polygon(mesh, &self.edges, start_poly, r);
         let (from, to) = (corridor_at(lo), corridor_at(hi));
@@ -606,7 +603,6 @@ impl PathQuery {
     /// touching, a crossing not certainly inside the segment) leave the decision to the other
     /// pieces, then to the raycast. Floors stacked above each other can make this skip a
     /// possible shortcut, never accept a wrong one: every shortcut taken is still walked.
-    #[inline(never)]
     pub(crate) fn obstacles_could_be_bypassed(&self, points: &[[f64; 3]], i: usize, t: usize) -> bool {
         if self.unfiltered_shortcuts {
             return true;
@@ -656,7 +652,6 @@ impl PathQuery {
 
     /// Fills `self.corners` for `points`, the string pulled through the current corridor
     /// (`self.edges`, `self.corner_at`): each point's turn and wall loop.
-    #[inline(never)]
     fn note_corners(&mut self, mesh: &QueryMesh, points: &[[f64; 3]]) {
         self.corners.clear();
         for (j, p) in points.iter().enumerate() {
@@ -701,7 +696,6 @@ impl PathQuery {
 
     /// Fills `self.edges` with the half-edges from the start (in `start_poly`) to `last`
     /// (inclusive), spelling out the portals of every chain the search jumped across.
-    #[inline(never)]
     fn trace(&mut self, mesh: &QueryMesh, start_poly: u32, last: u32) {
         let start_node = mesh.half_edge_count() as u32;
         let mut n = last;
@@ -730,7 +724,6 @@ impl PathQuery {
         self.edges.reverse();
     }
 
-    #[inline(never)]
     fn search(
         &mut self,
         mesh: &QueryMesh,
