@@ -67,6 +67,9 @@ pub struct PathQuery {
     unfiltered_shortcuts: bool,
     /// Pull the whole corridor after every splice, never only the changed stretch (for tests).
     full_repulls: bool,
+    /// Path points the last accepted splice left as they were (with their corners): shortcut
+    /// candidates among them were looked at before and are not again.
+    settled: usize,
     /// The portals of the spliced corridor `edges_alt`.
     portals_alt: Vec<([f64; 3], [f64; 3])>,
 }
@@ -357,6 +360,7 @@ impl PathQuery {
             return;
         }
         let mut length = xz_length(points);
+        self.settled = 0;
         let mut accepted = 0;
         'search: while accepted < MAX_SHORTCUTS {
             let m = self.edges.len();
@@ -410,6 +414,10 @@ impl PathQuery {
             let pairs =
                 (0..k.saturating_sub(2)).flat_map(|i| (i + 2..k.min(i + 1 + SHORTCUT_SPAN)).rev().map(move |t| (i, t)));
             for (i, t) in pairs {
+                // Between settled points, the same walk and splice were turned down before.
+                if t <= self.settled {
+                    continue;
+                }
                 // Points between that are all straight in XZ leave nothing to shorten.
                 let straight = self.corners.get(i + 1..t).is_some_and(|c| c.iter().all(|c| c.turn == 0));
                 if straight || !self.obstacles_could_be_bypassed(points, i, t) {
@@ -487,8 +495,8 @@ impl PathQuery {
         let delta = self.crossed.len() as isize - (hi - lo) as isize;
         let base = self.corner_at[ja] as usize;
         let stop = (self.corner_at[jb] as isize - 1 + delta) as usize;
-        let local = base <= stop && stop <= self.portals_alt.len() && !self.full_repulls;
-        if local {
+        let mut taut = false;
+        if base <= stop && stop <= self.portals_alt.len() {
             let (a, b) = (points[ja], points[jb]);
             let portals = &self.portals_alt[base..stop];
             funnel::string_pull(a, b, portals, &mut self.points_alt, &mut self.corner_alt, &mut self.funnel);
@@ -497,9 +505,9 @@ impl PathQuery {
                 let turn = self.corners[j].turn;
                 turn != 0 && orient2d_certain_sign(xz(before), xz(points[j]), xz(after)) == turn
             };
-            let taut = (ja == 0 || keeps_turn(ja, points[ja - 1], self.points_alt[1]))
+            taut = (ja == 0 || keeps_turn(ja, points[ja - 1], self.points_alt[1]))
                 && (jb + 1 == k || keeps_turn(jb, self.points_alt[n - 2], points[jb + 1]));
-            if taut {
+            if taut && !self.full_repulls {
                 let new_length = xz_length(&points[..=ja]) + xz_length(&self.points_alt) + xz_length(&points[jb..]);
                 if new_length >= *length - 1e-9 * (1.0 + *length) {
                     return false;
@@ -510,7 +518,7 @@ impl PathQuery {
                 self.corner_alt.extend(shifted);
                 self.corner_at.truncate(ja);
                 self.corner_at.extend_from_slice(&self.corner_alt);
-                self.accept_splice(points, length);
+                self.accept_splice(points, length, ja);
                 return true;
             }
         }
@@ -524,13 +532,15 @@ impl PathQuery {
         points.clear();
         points.extend_from_slice(&self.points_alt);
         std::mem::swap(&mut self.corner_at, &mut self.corner_alt);
-        self.accept_splice(points, length);
+        self.accept_splice(points, length, if taut { ja } else { 0 });
         true
     }
 
     /// Makes the spliced corridor (`edges_alt`, `portals_alt`) the current one, and `length`
-    /// that of `points`, the string pulled through it.
-    fn accept_splice(&mut self, points: &[[f64; 3]], length: &mut f64) {
+    /// that of `points`, the string pulled through it, whose first `settled` points and their
+    /// corners are those of the path before.
+    fn accept_splice(&mut self, points: &[[f64; 3]], length: &mut f64, settled: usize) {
+        self.settled = settled;
         std::mem::swap(&mut self.edges, &mut self.edges_alt);
         std::mem::swap(&mut self.portals, &mut self.portals_alt);
         *length = xz_length(points);
