@@ -67,8 +67,8 @@ pub struct PathQuery {
     unfiltered_shortcuts: bool,
     /// Pull the whole corridor after every splice, never only the changed stretch (for tests).
     full_repulls: bool,
-    /// Path points the last accepted splice left as they were (with their corners): shortcut
-    /// candidates among them were looked at before and are not again.
+    /// Path points the last accepted splice left as they were (with their corners): re-routing
+    /// and shortcut candidates among them were looked at before and are not again.
     settled: usize,
     /// The portals of the spliced corridor `edges_alt`.
     portals_alt: Vec<([f64; 3], [f64; 3])>,
@@ -379,7 +379,8 @@ impl PathQuery {
             };
             // A corner at a vertex off the walls is no obstacle: the corridor merely passes it on
             // the wrong side. Route the corridor around the vertex's other side.
-            for j in 1..k.saturating_sub(1) {
+            // Corners among the settled points were turned down before.
+            for j in self.settled.max(1)..k.saturating_sub(1) {
                 let Corner { vertex, walls, turn } = self.corners[j];
                 // A point straight in XZ (kept for its height) has no shorter way round.
                 if vertex == NONE || walls != LoopAt::OffWalls || turn == 0 {
