@@ -35,7 +35,6 @@ mod shortest;
 pub mod testmesh;
 #[cfg(test)]
 mod tests;
-mod walls;
 
 pub use astar::PathQuery;
 pub use locate::LocateIndex;
@@ -104,9 +103,10 @@ pub struct PathOptions {
     /// When the goal is unreachable, return the path to the reachable point nearest the goal
     /// (flagged [`Path::partial`]) instead of [`PathError::Unreachable`]. Default `false`.
     pub allow_partial: bool,
-    /// With [`PathStyle::StringPulled`], re-route the corridor through raycast shortcuts while
-    /// that shortens the path (the corridor of the midpoint graph's optimum need not hold the
-    /// shortest path). Default `true`.
+    /// With [`PathStyle::StringPulled`]: answer a start and goal that see each other with the
+    /// straight segment, and re-route the corridor around the other side of corners at vertices
+    /// no wall touches while that shortens the path (the corridor of the midpoint graph's
+    /// optimum need not hold the shortest path). Default `true`.
     pub shortcuts: bool,
 }
 
@@ -279,8 +279,8 @@ pub struct QueryMesh {
     vertex_fans: std::sync::OnceLock<shortest::VertexFans>,
     /// Landmark distances for the A* heuristic (built on first use).
     landmarks: std::sync::OnceLock<landmarks::Landmarks>,
-    /// Wall loops and their bounds, for the shortcut pass.
-    wall_loops: walls::WallLoops,
+    /// Per vertex: whether a wall edge touches it (corners elsewhere are re-routed).
+    on_wall: Vec<bool>,
     /// Runs of two-portal polygons the A* crosses in one step.
     chains: chains::Chains,
 }
@@ -412,7 +412,14 @@ impl QueryMesh {
                 twin: edge_twin[h],
             })
             .collect();
-        let wall_loops = walls::WallLoops::build(&mesh);
+        let mut on_wall = vec![false; verts.len()];
+        for p in &data.polygons {
+            let (first, n) = (p.first as usize, p.vertex_count as usize);
+            for k in (0..n).filter(|&k| data.edge_links[first + k] == EdgeLink::Wall) {
+                on_wall[data.polygon_vertices[first + k] as usize] = true;
+                on_wall[data.polygon_vertices[first + (k + 1) % n] as usize] = true;
+            }
+        }
         let mut query_mesh = QueryMesh {
             mesh,
             index,
@@ -424,7 +431,7 @@ impl QueryMesh {
             area_prefix,
             vertex_fans: std::sync::OnceLock::new(),
             landmarks: std::sync::OnceLock::new(),
-            wall_loops,
+            on_wall,
             chains: chains::Chains::default(),
         };
         query_mesh.chains = chains::Chains::build(&query_mesh);
@@ -495,9 +502,9 @@ impl QueryMesh {
         (first, last)
     }
 
-    /// What the wall loops say about vertex `v`.
-    pub(crate) fn wall_loop_of(&self, v: u32) -> walls::LoopAt {
-        self.wall_loops.at(v)
+    /// Whether a wall edge touches vertex `v`.
+    pub(crate) fn touches_wall(&self, v: u32) -> bool {
+        self.on_wall.get(v as usize).copied().unwrap_or(false)
     }
 
     /// Polygon `poly`'s two half-edges at vertex `v`: the one ending there and the one starting

@@ -947,67 +947,6 @@ fn walking_by_vertex_sides_matches_on_polygons_with_collinear_vertices() {
 }
 
 #[test]
-fn the_shortcut_filter_skips_no_shortcut_that_exists() {
-    // The filter against the pass that casts every candidate, on single-floor grids with many
-    // small obstacles (S-bends around them are where a careless filter loses shortcuts).
-    let filter = QueryFilter::new();
-    let (mut compared, mut skipped_walks) = (0, 0);
-    for seed in 0..24u64 {
-        let spec = match seed % 4 {
-            0 => GridSpec { cols: 20, rows: 16, blocked: random_blocked(20, 16, 0.25, seed), ..GridSpec::default() },
-            1 => GridSpec {
-                cols: 20,
-                rows: 16,
-                triangulate: true,
-                jitter: 0.2,
-                seed,
-                blocked: random_blocked(20, 16, 0.3, seed),
-                ..GridSpec::default()
-            },
-            2 => GridSpec {
-                cols: 24,
-                rows: 18,
-                triangulate: true,
-                blocked: random_blocked(24, 18, 0.15, seed),
-                ..GridSpec::default()
-            },
-            _ => GridSpec {
-                cols: 20,
-                rows: 16,
-                triangulate: true,
-                jitter: 0.22,
-                seed,
-                blocked: random_blocked(20, 16, 0.35, seed),
-                ..GridSpec::default()
-            },
-        };
-        let mesh = query_mesh(spec.build());
-        let (mut filtered, mut unfiltered) = (PathQuery::new(&mesh), PathQuery::new(&mesh));
-        unfiltered.set_unfiltered_shortcuts(true);
-        let mut rng = SplitMix64::new(seed + 7);
-        let (mut a, mut b) = (Path::default(), Path::default());
-        for _ in 0..300 {
-            let (Some(s), Some(g)) = (mesh.random_point(&mut rng), mesh.random_point(&mut rng)) else { break };
-            let fa = filtered.find_path_into(&mesh, s.point, g.point, &filter, PathOptions::default(), &mut a);
-            let fb = unfiltered.find_path_into(&mesh, s.point, g.point, &filter, PathOptions::default(), &mut b);
-            assert_eq!(fa.is_ok(), fb.is_ok());
-            if fa.is_err() {
-                continue;
-            }
-            assert_eq!(a.points, b.points, "seed {seed}: {:?} -> {:?}", s.point, g.point);
-            compared += 1;
-            // The filter must be doing something: count the candidates it rules out.
-            let k = a.points.len();
-            skipped_walks += (0..k.saturating_sub(2))
-                .flat_map(|i| (i + 2..k).map(move |t| (i, t)))
-                .filter(|&(i, t)| !filtered.obstacles_could_be_bypassed(&a.points, i, t))
-                .count();
-        }
-    }
-    assert!(compared > 4000 && skipped_walks > 1000, "compared {compared}, skipped {skipped_walks}");
-}
-
-#[test]
 fn the_linear_funnel_pulls_the_same_strings_as_the_restarting_one() {
     // Corridors of midpoint paths on jittered triangle fans, blocked grids, sloped grids and
     // merged rectangles (collinear vertices on every side, sheared, far from the origin).
