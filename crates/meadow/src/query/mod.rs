@@ -270,6 +270,9 @@ pub struct QueryMesh {
     edge_owner: Vec<u32>,
     /// Per half-edge: what the path search reads, packed together (one cache line per pair).
     half_edges: Vec<HalfEdge>,
+    /// Per half-edge: the run of half-edges of its polygon leading to the same neighbour that
+    /// it belongs to (see [`QueryMesh::portal_run`]; read for every corridor portal).
+    portal_runs: Vec<[u32; 2]>,
     /// Per half-edge: its start and end vertex (read by every corridor and interval step, so
     /// kept apart from the vertex indirection).
     edge_ends: Vec<[[f64; 3]; 2]>,
@@ -427,6 +430,7 @@ impl QueryMesh {
             poly_heights,
             edge_owner,
             half_edges,
+            portal_runs: Vec::new(),
             edge_ends,
             area_prefix,
             vertex_fans: std::sync::OnceLock::new(),
@@ -434,6 +438,12 @@ impl QueryMesh {
             on_wall,
             chains: chains::Chains::default(),
         };
+        query_mesh.portal_runs = (0..query_mesh.half_edges.len())
+            .map(|h| {
+                let (first, last) = query_mesh.find_portal_run(h);
+                [first as u32, last as u32]
+            })
+            .collect();
         query_mesh.chains = chains::Chains::build(&query_mesh);
         query_mesh
     }
@@ -476,7 +486,14 @@ impl QueryMesh {
 
     /// The run of half-edges `(first, last)` around `h` in its polygon that lead to the same
     /// neighbour (the collinear pieces of one split edge; `(h, h)` for a wall or a whole edge).
+    #[inline]
     pub(crate) fn portal_run(&self, h: usize) -> (usize, usize) {
+        let [first, last] = self.portal_runs[h];
+        (first as usize, last as usize)
+    }
+
+    /// [`QueryMesh::portal_run`] worked out from the polygon (for the table it reads).
+    fn find_portal_run(&self, h: usize) -> (usize, usize) {
         let q = self.half_edges[h].neighbour;
         let poly = self.edge_owner[h];
         let (f, n) = (self.poly_first(poly), self.poly_len(poly));
