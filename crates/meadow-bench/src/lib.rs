@@ -29,7 +29,12 @@ pub fn query_levels() -> [PathBuf; 6] {
 /// `count` start/goal pairs of uniform random points on `mesh`, seeded with [`PAIR_SEED`]
 /// (fewer only when the mesh has no area).
 pub fn seeded_pairs(mesh: &QueryMesh, count: usize) -> Vec<([f64; 3], [f64; 3])> {
-    let mut rng = SplitMix64::new(PAIR_SEED);
+    pairs_with_seed(mesh, count, PAIR_SEED)
+}
+
+/// [`seeded_pairs`] from another seed (to see how much a figure owes to the sample).
+pub fn pairs_with_seed(mesh: &QueryMesh, count: usize, seed: u64) -> Vec<([f64; 3], [f64; 3])> {
+    let mut rng = SplitMix64::new(seed);
     let mut pairs = Vec::with_capacity(count);
     for _ in 0..count {
         match (mesh.random_point(&mut rng), mesh.random_point(&mut rng)) {
