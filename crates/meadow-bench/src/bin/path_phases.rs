@@ -1,5 +1,6 @@
 //! Where a path query spends its time on the real levels: locate, search + string pulling,
-//! and the raycast shortcuts, as medians over seeded random pairs (release build).
+//! and the shortcut pass (straight-segment check, re-routing), as medians over seeded random
+//! pairs (release build).
 
 use meadow::query::{Path, PathOptions, PathQuery, PathStyle, QueryFilter, QueryMesh};
 use meadow::BakeSettings;
