@@ -118,3 +118,34 @@ fn pulling_only_the_spliced_stretch_changes_no_path() {
     }
     assert!(compared > 3000 && shortcut_paths > 50, "compared {compared}, shortcut paths {shortcut_paths}");
 }
+
+/// On `box_floor` (one box in an open square, so every vertex lies on a wall) the midpoint
+/// corridor often passes the box on the longer side; re-routing round the island must then
+/// make every `find_path` the exact shortest path.
+#[test]
+fn paths_round_a_single_island_are_optimal() {
+    let level = fixtures_dir().join("levels/box_floor.glb");
+    let nav = meadow_bake::bake_file(&level, &BakeSettings::DEFAULT).expect("box_floor bakes");
+    let mesh = QueryMesh::new(nav);
+    let (mut query, mut exact) = (PathQuery::new(&mesh), meadow::query::ShortestPathQuery::new(&mesh));
+    let filter = QueryFilter::new();
+    let mut rng = meadow::query::SplitMix64::new(3);
+    let (mut path, mut optimum) = (Path::default(), Path::default());
+    let (mut pairs, mut round_the_box) = (0, 0);
+    for _ in 0..800 {
+        let (Some(a), Some(b)) = (mesh.random_point(&mut rng), mesh.random_point(&mut rng)) else { break };
+        query.find_path_into(&mesh, a.point, b.point, &filter, PathOptions::default(), &mut path).unwrap();
+        exact.find_shortest_path_into(&mesh, a.point, b.point, &filter, &mut optimum).unwrap();
+        assert!(
+            path.length <= optimum.length * (1.0 + 1e-9),
+            "{:?} -> {:?}: find_path {} m, shortest {} m",
+            a.point,
+            b.point,
+            path.length,
+            optimum.length
+        );
+        pairs += 1;
+        round_the_box += usize::from(path.points.len() > 2);
+    }
+    assert!(pairs == 800 && round_the_box > 100, "pairs {pairs}, bending round the box {round_the_box}");
+}

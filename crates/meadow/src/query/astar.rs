@@ -10,7 +10,7 @@
 use super::chains::DEAD_END;
 use super::{check_endpoints, locate_endpoints, Location, OpenEntry, QueryFilter, QueryMesh, NONE};
 use super::{dist3, funnel, polyline_length, refine, xz, Path, PathError, PathOptions, PathStyle};
-use crate::geom::orient2d_certain_sign;
+use crate::geom::{orient2d, orient2d_certain_sign, Point2};
 
 /// A search node (16 bytes: the pool is walked at random, so it is kept small).
 #[derive(Clone, Copy, Debug, Default)]
@@ -65,6 +65,12 @@ pub struct PathQuery {
     /// Path points the last accepted splice left as they were (with their corners): re-routing
     /// and shortcut candidates among them were looked at before and are not again.
     settled: usize,
+    /// Scratch for the convex hull bounding a walk round an island: its points and its chain.
+    hull: Vec<Point2>,
+    hull_chain: Vec<Point2>,
+    /// Per polygon: its index in the corridor plus one while a walk round an island runs,
+    /// else 0.
+    corridor_mark: Vec<u32>,
     /// The portals of the spliced corridor `edges_alt`.
     portals_alt: Vec<([f64; 3], [f64; 3])>,
 }
@@ -88,6 +94,43 @@ struct Corner {
     /// Its mesh vertex (`NONE` at the ends or when unknown).
     vertex: u32,
 }
+
+/// Perimeter of the convex hull of `points` (reordered; `chain` is scratch): Andrew's
+/// monotone chain with exact orientation tests.
+pub(crate) fn convex_hull_perimeter(points: &mut [Point2], chain: &mut Vec<Point2>) -> f64 {
+    points.sort_by(|p, q| p[0].total_cmp(&q[0]).then(p[1].total_cmp(&q[1])));
+    chain.clear();
+    // Lower hull left to right, then upper hull right to left, each point popping the ones it
+    // makes non-convex.
+    for pass in 0..2 {
+        let floor = chain.len();
+        let ordered: &mut dyn Iterator<Item = &Point2> =
+            if pass == 0 { &mut points.iter() } else { &mut points.iter().rev() };
+        for &p in ordered {
+            while chain.len() >= floor + 2 && orient2d(chain[chain.len() - 2], chain[chain.len() - 1], p) <= 0.0 {
+                chain.pop();
+            }
+            chain.push(p);
+        }
+        chain.pop(); // the last point starts the other half
+    }
+    let n = chain.len();
+    (0..n).map(|i| super::dist2(chain[i], chain[(i + 1) % n])).sum()
+}
+
+impl Corner {
+    /// The small island this corner bends round, if any.
+    fn island(&self, mesh: &QueryMesh) -> Option<u32> {
+        if self.vertex == NONE || self.turn == 0 {
+            return None;
+        }
+        mesh.small_island_of(self.vertex)
+    }
+}
+
+/// Largest number of steps (portals crossed and island vertices passed) of a walk round an
+/// island.
+const ISLAND_WALK_STEPS: usize = 256;
 
 /// Polygon `r` of the corridor that starts in `start_poly` and crosses the portals `edges`.
 fn corridor_polygon(mesh: &QueryMesh, edges: &[u32], start_poly: u32, r: usize) -> u32 {
@@ -129,6 +172,12 @@ impl PathQuery {
         let want = count.saturating_sub(self.open.len());
         self.open.reserve(want);
         let polys = mesh.mesh().polygon_count();
+        if self.corridor_mark.len() < polys {
+            self.corridor_mark.resize(polys, 0);
+        }
+        for v in [&mut self.hull, &mut self.hull_chain] {
+            v.reserve((super::MAX_ISLAND_VERTICES + 2).saturating_sub(v.len()));
+        }
         self.edges.reserve(polys.saturating_sub(self.edges.len()));
         self.portals.reserve(polys.saturating_sub(self.portals.len()));
         self.portals_alt.reserve(polys.saturating_sub(self.portals_alt.len()));
@@ -342,7 +391,10 @@ impl PathQuery {
     /// common misjudgement of the midpoint graph in fans of thin polygons). The corridor is
     /// routed around the vertex's other side, through the rest of its fan (only through areas
     /// no dearer than the ones it replaces), the string pulled again, and the change kept when
-    /// the path got shorter; until no corner gives way.
+    /// the path got shorter; until no corner gives way. Then, for a run of corners round a
+    /// small island (a pillar, a crate: a hole outline of at most 32 vertices), the same with
+    /// the corridor walked round the island's other side, when a lower bound on that way (the
+    /// convex hull of the island's far side) leaves room for it to be shorter.
     ///
     /// Casting rays between path points further apart (Detour's path-corridor visibility
     /// optimisation) was tried as well and dropped: on the real levels it shortened about one
@@ -390,8 +442,149 @@ impl PathQuery {
                     continue 'search;
                 }
             }
+            // Corners at a small island: the corridor may pass the whole island on the wrong
+            // side. Walk round it the other way when that could be shorter.
+            for j in self.settled.max(1)..k.saturating_sub(1) {
+                let Some(island) = self.corners[j].island(mesh) else { continue };
+                // The run of corners on this island, and the points either side of it.
+                if self.corners[j - 1].island(mesh) == Some(island) {
+                    continue;
+                }
+                let mut last = j;
+                while last + 2 < k && self.corners[last + 1].island(mesh) == Some(island) {
+                    last += 1;
+                }
+                if !self.other_side_could_be_shorter(mesh, island, points, j, last) {
+                    continue;
+                }
+                let e = self.corner_at[j] as usize - 1;
+                let vertex = self.corners[j].vertex;
+                let Some((lo, end)) = self.around_the_island(mesh, start_poly, e, vertex, island) else { continue };
+                if self.crossed_is_affordable(mesh, filter, start_poly, lo, end)
+                    && self.adopt_if_shorter(mesh, lo, end, &mut length, points)
+                {
+                    accepted += 1;
+                    continue 'search;
+                }
+            }
             break;
         }
+    }
+
+    /// Whether a path from the point before corner `first` to the point after corner `last`
+    /// (a run of corners round `island`, all on one side of the line between those points)
+    /// could be shorter round the island's other side. Such a path and the current one enclose
+    /// the island, so it is at least as long as the far side of the convex hull of the two
+    /// points and the island's vertices beyond their line (the shortest way round those).
+    fn other_side_could_be_shorter(
+        &mut self,
+        mesh: &QueryMesh,
+        island: u32,
+        points: &[[f64; 3]],
+        first: usize,
+        last: usize,
+    ) -> bool {
+        let (a, b) = (xz(points[first - 1]), xz(points[last + 1]));
+        let side = orient2d_certain_sign(a, b, xz(points[first]));
+        if side == 0 || a == b || (first..=last).any(|j| orient2d_certain_sign(a, b, xz(points[j])) != side) {
+            return false;
+        }
+        let current = xz_length(&points[first - 1..=last + 1]) * (1.0 - 1e-9);
+        let ab = super::dist2(a, b);
+        // Quick bounds first: the same holds for the ray from any point of the island beyond
+        // the line, such as the far point of a disk inside it, or an island vertex.
+        let through = |w: Point2| super::dist2(a, w) + super::dist2(w, b);
+        if let Some((c, r)) = mesh.island_disk(island) {
+            let normal = [-f64::from(side) * -(b[1] - a[1]) / ab, -f64::from(side) * (b[0] - a[0]) / ab];
+            let far = [c[0] + r * normal[0], c[1] + r * normal[1]];
+            if orient2d_certain_sign(a, b, far) == -side && through(far) >= current {
+                return false;
+            }
+        }
+        let ring = &mesh.mesh().outlines()[island as usize].vertices;
+        let verts = mesh.mesh().vertices();
+        let beyond = |w: &Point2| orient2d_certain_sign(a, b, *w) == -side;
+        if ring.iter().map(|&v| xz(verts[v as usize])).filter(beyond).any(|w| through(w) >= current) {
+            return false;
+        }
+        self.hull.clear();
+        self.hull.extend([a, b]);
+        self.hull.extend(ring.iter().map(|&v| xz(verts[v as usize])).filter(beyond));
+        let around = convex_hull_perimeter(&mut self.hull, &mut self.hull_chain) - ab;
+        around < current
+    }
+
+    /// Fills `self.crossed` with the portals of a walk round `island` the other way than the
+    /// corridor goes: from corridor polygon `e`, which the corridor leaves through portal `e` at
+    /// island vertex `v` (a corner of the path), turning round one island vertex after another
+    /// through the polygons at them. Where the walk meets the corridor before `e` (the corridor
+    /// came along the island) it starts again from there; where it meets the corridor past `e`,
+    /// it has gone round the island's far side: returns the corridor indices `(lo, end)` of
+    /// the polygons it left and reached. `None` when it takes too long or leaves the island.
+    fn around_the_island(
+        &mut self,
+        mesh: &QueryMesh,
+        start_poly: u32,
+        e: usize,
+        v: u32,
+        island: u32,
+    ) -> Option<(usize, usize)> {
+        // Each corridor polygon marked with its first index (plus one), cleared on return.
+        let m = self.edges.len();
+        for r in (0..=m).rev() {
+            self.corridor_mark[corridor_polygon(mesh, &self.edges, start_poly, r) as usize] = r as u32 + 1;
+        }
+        let found = self.walk_round_island(mesh, corridor_polygon(mesh, &self.edges, start_poly, e), e, v, island);
+        for r in 0..=m {
+            self.corridor_mark[corridor_polygon(mesh, &self.edges, start_poly, r) as usize] = 0;
+        }
+        found
+    }
+
+    /// The walk of [`PathQuery::around_the_island`], over the marked corridor.
+    fn walk_round_island(
+        &mut self,
+        mesh: &QueryMesh,
+        from: u32,
+        e: usize,
+        v: u32,
+        island: u32,
+    ) -> Option<(usize, usize)> {
+        let exit = *self.edges.get(e)? as usize;
+        let (mut lo, mut poly, mut pivot) = (e, from, v);
+        let (into, out_of) = mesh.edges_at_vertex(from, pivot)?;
+        let mut x = if into == exit { out_of } else { into };
+        self.crossed.clear();
+        for _ in 0..ISLAND_WALK_STEPS {
+            let he = mesh.half_edges[x];
+            if he.neighbour == NONE {
+                // The island's wall: move the pivot along it to the next island vertex.
+                let (a, b) = mesh.edge_vertices(x);
+                pivot = if a == pivot { b } else { a };
+                if mesh.small_island_of(pivot) != Some(island) {
+                    return None;
+                }
+                let (into, out_of) = mesh.edges_at_vertex(poly, pivot)?;
+                x = if into == x { out_of } else { into };
+                continue;
+            }
+            self.crossed.push(x as u32);
+            poly = he.neighbour;
+            if let Some(r) = self.corridor_mark[poly as usize].checked_sub(1) {
+                let r = r as usize;
+                if r > e {
+                    return Some((lo, r));
+                }
+                if r >= lo {
+                    return None;
+                }
+                lo = r;
+                self.crossed.clear();
+            }
+            let (into, out_of) = mesh.edges_at_vertex(poly, pivot)?;
+            x = if into as u32 == he.twin { out_of } else { into };
+        }
+        None
     }
 
     /// Splices `self.crossed` into the corridor in place of its portals `lo..hi` and pulls the

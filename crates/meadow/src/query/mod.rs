@@ -284,6 +284,12 @@ pub struct QueryMesh {
     landmarks: std::sync::OnceLock<landmarks::Landmarks>,
     /// Per vertex: whether a wall edge touches it (corners elsewhere are re-routed).
     on_wall: Vec<bool>,
+    /// Per vertex: the small island (see [`QueryMesh::small_island_of`]) whose outline passes
+    /// through it, or `NONE`.
+    island_of: Vec<u32>,
+    /// Per outline: a disk inside it when it is a small island (centre and radius; radius
+    /// `-1` otherwise), for a quick lower bound on ways round it.
+    island_disks: Vec<(Point2, f64)>,
     /// Runs of two-portal polygons the A* crosses in one step.
     chains: chains::Chains,
 }
@@ -298,6 +304,13 @@ pub(crate) struct HalfEdge {
     /// The same edge reversed in the neighbouring polygon, or `NONE`.
     pub(crate) twin: u32,
 }
+
+/// Largest outline (in vertices) the shortcut pass walks round as an island. Each candidate
+/// costs a scan of the outline: 32 takes the pillars and crates of the fixtures and nav_test
+/// (their mean excess over the shortest path falls from 1.0035 to 1.0012 on open_floor, 1.0048
+/// to 1.0012 on nav_test) for 3.5% of the median query on undulating, whose rocks have more
+/// vertices; 64 reaches 1.0000 on open_floor but costs undulating 22%.
+pub(crate) const MAX_ISLAND_VERTICES: usize = 32;
 
 /// Sentinel for "no half-edge" / "no node".
 pub(crate) const NONE: u32 = u32::MAX;
@@ -415,12 +428,27 @@ impl QueryMesh {
                 twin: edge_twin[h],
             })
             .collect();
-        let mut on_wall = vec![false; verts.len()];
+        let mut wall_degree = vec![0u32; verts.len()];
         for p in &data.polygons {
             let (first, n) = (p.first as usize, p.vertex_count as usize);
             for k in (0..n).filter(|&k| data.edge_links[first + k] == EdgeLink::Wall) {
-                on_wall[data.polygon_vertices[first + k] as usize] = true;
-                on_wall[data.polygon_vertices[first + (k + 1) % n] as usize] = true;
+                wall_degree[data.polygon_vertices[first + k] as usize] += 1;
+                wall_degree[data.polygon_vertices[first + (k + 1) % n] as usize] += 1;
+            }
+        }
+        let on_wall = wall_degree.iter().map(|&d| d > 0).collect();
+        // Small islands: hole outlines (clockwise) of few vertices, none shared with another
+        // outline or pinched, so a walk round one meets each of its vertices once.
+        let mut island_of = vec![NONE; verts.len()];
+        let mut island_disks = vec![([0.0, 0.0], -1.0); data.outlines.len()];
+        for (i, ring) in data.outlines.iter().enumerate() {
+            let pts: Vec<Point2> = ring.vertices.iter().map(|&v| xz(verts[v as usize])).collect();
+            let simple = ring.vertices.iter().all(|&v| wall_degree[v as usize] == 2);
+            if ring.vertices.len() <= MAX_ISLAND_VERTICES && simple && crate::geom::signed_area(&pts) < 0.0 {
+                for &v in &ring.vertices {
+                    island_of[v as usize] = i as u32;
+                }
+                island_disks[i] = inner_disk(&pts);
             }
         }
         let mut query_mesh = QueryMesh {
@@ -436,6 +464,8 @@ impl QueryMesh {
             vertex_fans: std::sync::OnceLock::new(),
             landmarks: std::sync::OnceLock::new(),
             on_wall,
+            island_of,
+            island_disks,
             chains: chains::Chains::default(),
         };
         query_mesh.portal_runs = (0..query_mesh.half_edges.len())
@@ -519,6 +549,25 @@ impl QueryMesh {
         (first, last)
     }
 
+    /// The small island whose outline passes through vertex `v`: its index in the navmesh's
+    /// outlines (a hole of at most [`MAX_ISLAND_VERTICES`] vertices: a pillar, a crate).
+    pub(crate) fn small_island_of(&self, v: u32) -> Option<u32> {
+        self.island_of.get(v as usize).copied().filter(|&i| i != NONE)
+    }
+
+    /// A disk inside small island `island` (centre, radius), when one is known.
+    pub(crate) fn island_disk(&self, island: u32) -> Option<(Point2, f64)> {
+        self.island_disks.get(island as usize).copied().filter(|d| d.1 >= 0.0)
+    }
+
+    /// The start and end vertex of half-edge `h`.
+    pub(crate) fn edge_vertices(&self, h: usize) -> (u32, u32) {
+        let data = self.mesh.data();
+        let poly = self.edge_owner[h];
+        let (first, n) = (self.poly_first(poly), self.poly_len(poly));
+        (data.polygon_vertices[h], data.polygon_vertices[first + (h - first + 1) % n])
+    }
+
     /// Whether a wall edge touches vertex `v`.
     pub(crate) fn touches_wall(&self, v: u32) -> bool {
         self.on_wall.get(v as usize).copied().unwrap_or(false)
@@ -589,6 +638,28 @@ impl QueryMesh {
         let p = self.mesh.data().polygons[poly as usize];
         &self.edge_ends[p.first as usize..p.first as usize + p.vertex_count as usize]
     }
+}
+
+/// A disk inside the clockwise ring `pts` (a hole seen from the walkable side): centred on the
+/// vertex average, as wide as its distance to the nearest edge; radius `-1` when the centre
+/// is not strictly inside.
+fn inner_disk(pts: &[Point2]) -> (Point2, f64) {
+    let n = pts.len() as f64;
+    let c = pts.iter().fold([0.0, 0.0], |s, p| [s[0] + p[0] / n, s[1] + p[1] / n]);
+    let mut radius = f64::INFINITY;
+    for (k, &a) in pts.iter().enumerate() {
+        let b = pts[(k + 1) % pts.len()];
+        // Clockwise ring: the inside lies right of every edge of a convex ring; a centre left of
+        // (or on) an edge is not known to be inside.
+        if crate::geom::orient2d(a, b, c) >= 0.0 {
+            return (c, -1.0);
+        }
+        let ab = [b[0] - a[0], b[1] - a[1]];
+        let len2 = ab[0] * ab[0] + ab[1] * ab[1];
+        let t = if len2 > 0.0 { (((c[0] - a[0]) * ab[0] + (c[1] - a[1]) * ab[1]) / len2).clamp(0.0, 1.0) } else { 0.0 };
+        radius = radius.min(dist2(c, [a[0] + ab[0] * t, a[1] + ab[1] * t]));
+    }
+    (c, if radius.is_finite() { radius } else { -1.0 })
 }
 
 /// XZ projection of a 3D point.

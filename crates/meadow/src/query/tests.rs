@@ -1381,3 +1381,53 @@ fn visible_goals_get_the_straight_segment_and_costly_areas_still_go_to_the_searc
     }
     assert!(straight > 20 && bent > 20 && mud_detours > 0, "straight {straight}, bent {bent}, mud {mud_detours}");
 }
+
+#[test]
+fn convex_hull_perimeters_match_gift_wrapping() {
+    // Brute force: a point is a hull edge's start when every other point lies left of or on
+    // the edge to some next point; walk the hull that way from the lowest-leftmost point.
+    fn gift_wrap_perimeter(points: &[crate::geom::Point2]) -> f64 {
+        let mut distinct: Vec<crate::geom::Point2> = Vec::new();
+        for &p in points {
+            if !distinct.contains(&p) {
+                distinct.push(p);
+            }
+        }
+        if distinct.len() < 2 {
+            return 0.0;
+        }
+        let start = *distinct.iter().min_by(|p, q| p[0].total_cmp(&q[0]).then(p[1].total_cmp(&q[1]))).unwrap();
+        let (mut here, mut total) = (start, 0.0);
+        for _ in 0..=distinct.len() {
+            // The next hull point: no point right of here -> next; among collinear, the farthest.
+            let mut next = if distinct[0] == here { distinct[1] } else { distinct[0] };
+            for &p in &distinct {
+                if p == here {
+                    continue;
+                }
+                let o = orient2d(here, next, p);
+                if o < 0.0 || (o == 0.0 && dist2(here, p) > dist2(here, next)) {
+                    next = p;
+                }
+            }
+            total += dist2(here, next);
+            here = next;
+            if here == start {
+                return total;
+            }
+        }
+        panic!("gift wrapping did not close");
+    }
+    let mut rng = SplitMix64::new(17);
+    let mut chain = Vec::new();
+    for case in 0..400 {
+        let n = 1 + case % 40;
+        // Coarse coordinates make duplicates and collinear runs common.
+        let grid = if case % 3 == 0 { 4.0 } else { 1000.0 };
+        let mut points: Vec<crate::geom::Point2> =
+            (0..n).map(|_| [(rng.next_f64() * grid).floor() - 3.0, (rng.next_f64() * grid).floor() + 7.5]).collect();
+        let want = gift_wrap_perimeter(&points);
+        let got = astar::convex_hull_perimeter(&mut points, &mut chain);
+        assert!((got - want).abs() <= 1e-9 * (1.0 + want), "case {case}: {got} vs {want} for {points:?}");
+    }
+}
