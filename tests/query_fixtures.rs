@@ -100,8 +100,14 @@ fn pulling_only_the_spliced_stretch_changes_no_path() {
         let mut rng = meadow::query::SplitMix64::new(99);
         let (mut a, mut b, mut c) = (Path::default(), Path::default(), Path::default());
         let mut n = 0;
-        for _ in 0..600 {
-            let (Some(s), Some(g)) = (mesh.random_point(&mut rng), mesh.random_point(&mut rng)) else { break };
+        for i in 0..600 {
+            let (Some(s), Some(mut g)) = (mesh.random_point(&mut rng), mesh.random_point(&mut rng)) else { break };
+            // Every third goal exactly on a mesh vertex (where the funnel may end on a corner it
+            // already turned at, and record no separate goal point).
+            if i % 3 == 0 {
+                let poly = mesh.mesh().polygon(g.polygon as usize);
+                g.point = mesh.mesh().vertices()[poly.vertices[i % poly.vertices.len()] as usize];
+            }
             let fa = local.find_path_into(&mesh, s.point, g.point, &filter, PathOptions::default(), &mut a);
             let fb = full.find_path_into(&mesh, s.point, g.point, &filter, PathOptions::default(), &mut b);
             assert_eq!(fa.is_ok(), fb.is_ok(), "{name}");

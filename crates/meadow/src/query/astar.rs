@@ -62,8 +62,7 @@ pub struct PathQuery {
     scratch_path: Path,
     /// Pull the whole corridor after every splice, never only the changed stretch (for tests).
     full_repulls: bool,
-    /// Path points the last accepted splice left as they were (with their corners): re-routing
-    /// and shortcut candidates among them were looked at before and are not again.
+    /// Path points the last accepted splice left as they were (with their corners).
     settled: usize,
     /// Scratch for the convex hull bounding a walk round an island: its points and its chain.
     hull: Vec<Point2>,
@@ -405,7 +404,10 @@ impl PathQuery {
             return;
         }
         let mut length = xz_length(points);
-        self.settled = 0;
+        // Leading path points whose off-wall corners, and whose island runs, were looked at
+        // with the path as it is now there: an accepted splice keeps the points before its
+        // first anchor (`self.settled`), and a re-route ends that iteration before islands.
+        let (mut vertices_seen, mut islands_seen) = (0, 0);
         let mut accepted = 0;
         'search: while accepted < MAX_SHORTCUTS {
             let m = self.edges.len();
@@ -413,8 +415,7 @@ impl PathQuery {
             self.note_corners(mesh, points);
             // A corner at a vertex off the walls is no obstacle: the corridor merely passes it on
             // the wrong side. Route the corridor around the vertex's other side.
-            // Corners among the settled points were turned down before.
-            for j in self.settled.max(1)..k.saturating_sub(1) {
+            for j in vertices_seen.max(1)..k.saturating_sub(1) {
                 let Corner { vertex, off_walls, turn } = self.corners[j];
                 // A point straight in XZ (kept for its height) has no shorter way round.
                 if vertex == NONE || !off_walls || turn == 0 {
@@ -439,12 +440,22 @@ impl PathQuery {
                     && self.adopt_if_shorter(mesh, lo, hi, &mut length, points)
                 {
                     accepted += 1;
+                    vertices_seen = self.settled;
+                    islands_seen = islands_seen.min(self.settled);
                     continue 'search;
                 }
             }
             // Corners at a small island: the corridor may pass the whole island on the wrong
             // side. Walk round it the other way when that could be shorter.
-            for j in self.settled.max(1)..k.saturating_sub(1) {
+            // From the start of the island run the first unseen point belongs to.
+            let mut from = islands_seen.max(1);
+            while from > 1
+                && from < k
+                && self.corners[from].island(mesh).is_some_and(|i| self.corners[from - 1].island(mesh) == Some(i))
+            {
+                from -= 1;
+            }
+            for j in from..k.saturating_sub(1) {
                 let Some(island) = self.corners[j].island(mesh) else { continue };
                 // The run of corners on this island, and the points either side of it.
                 if self.corners[j - 1].island(mesh) == Some(island) {
@@ -464,6 +475,7 @@ impl PathQuery {
                     && self.adopt_if_shorter(mesh, lo, end, &mut length, points)
                 {
                     accepted += 1;
+                    (vertices_seen, islands_seen) = (self.settled, self.settled);
                     continue 'search;
                 }
             }
@@ -550,10 +562,16 @@ impl PathQuery {
         v: u32,
         island: u32,
     ) -> Option<(usize, usize)> {
-        let exit = *self.edges.get(e)? as usize;
+        // The corridor leaves `from` through one of its edges at `v` (or a piece of it).
+        let next = mesh.edge_neighbour(*self.edges.get(e)? as usize)?;
         let (mut lo, mut poly, mut pivot) = (e, from, v);
         let (into, out_of) = mesh.edges_at_vertex(from, pivot)?;
-        let mut x = if into == exit { out_of } else { into };
+        let leads_on = |h: usize| mesh.half_edges[h].neighbour == next;
+        let mut x = match (leads_on(into), leads_on(out_of)) {
+            (true, false) => out_of,
+            (false, true) => into,
+            _ => return None,
+        };
         self.crossed.clear();
         for _ in 0..ISLAND_WALK_STEPS {
             let he = mesh.half_edges[x];
@@ -623,12 +641,14 @@ impl PathQuery {
         // first on a portal from `hi` on (both kept), and the portals between them.
         let k = points.len();
         let ja = (0..k).rev().find(|&j| self.corner_at[j] as usize <= lo).unwrap_or(0);
-        let jb = (ja + 1..k).find(|&j| self.corner_at[j] as usize > hi).unwrap_or(k - 1);
+        // (The goal is not recorded when it repeats the last corner: then no point lies past
+        // the splice for certain, and the whole corridor is pulled.)
+        let jb = (ja + 1..k).find(|&j| self.corner_at[j] as usize > hi);
         let delta = self.crossed.len() as isize - (hi - lo) as isize;
         let base = self.corner_at[ja] as usize;
-        let stop = (self.corner_at[jb] as isize - 1 + delta) as usize;
+        let stop = jb.map_or(usize::MAX, |jb| (self.corner_at[jb] as isize - 1 + delta) as usize);
         let mut taut = false;
-        if base <= stop && stop <= self.portals_alt.len() {
+        if let Some(jb) = jb.filter(|_| base <= stop && stop <= self.portals_alt.len()) {
             let (a, b) = (points[ja], points[jb]);
             let portals = &self.portals_alt[base..stop];
             funnel::string_pull(a, b, portals, &mut self.points_alt, &mut self.corner_alt, &mut self.funnel);
