@@ -562,16 +562,9 @@ impl PathQuery {
         v: u32,
         island: u32,
     ) -> Option<(usize, usize)> {
-        // The corridor leaves `from` through one of its edges at `v` (or a piece of it).
         let next = mesh.edge_neighbour(*self.edges.get(e)? as usize)?;
         let (mut lo, mut poly, mut pivot) = (e, from, v);
-        let (into, out_of) = mesh.edges_at_vertex(from, pivot)?;
-        let leads_on = |h: usize| mesh.half_edges[h].neighbour == next;
-        let mut x = match (leads_on(into), leads_on(out_of)) {
-            (true, false) => out_of,
-            (false, true) => into,
-            _ => return None,
-        };
+        let mut x = mesh.edge_at_vertex_away_from(from, v, next)?;
         self.crossed.clear();
         for _ in 0..ISLAND_WALK_STEPS {
             let he = mesh.half_edges[x];
@@ -723,15 +716,7 @@ impl PathQuery {
     fn around_the_other_side(&mut self, mesh: &QueryMesh, start_poly: u32, lo: usize, hi: usize, v: u32) -> bool {
         let corridor_at = |r: usize| corridor_polygon(mesh, &self.edges, start_poly, r);
         let (from, to) = (corridor_at(lo), corridor_at(hi));
-        let Some((into_v, out_of_v)) = mesh.edges_at_vertex(from, v) else { return false };
-        // The corridor leaves `from` through one of its edges at `v` (or a piece of it).
-        let next = corridor_at(lo + 1);
-        let leads_on = |h: usize| mesh.half_edges[h].neighbour == next;
-        let mut x = match (leads_on(into_v), leads_on(out_of_v)) {
-            (true, false) => out_of_v,
-            (false, true) => into_v,
-            _ => return false,
-        };
+        let Some(mut x) = mesh.edge_at_vertex_away_from(from, v, corridor_at(lo + 1)) else { return false };
         self.crossed.clear();
         for _ in 0..64 {
             let he = mesh.half_edges[x];

@@ -582,6 +582,19 @@ impl QueryMesh {
         Some((first + (k + n - 1) % n, first + k))
     }
 
+    /// Polygon `poly`'s edge at vertex `v` that does not lead into polygon `next`, when the
+    /// other one does: where a corridor leaving `poly` through an edge at `v` (or a piece of
+    /// one) would turn round `v` the other way. `None` otherwise.
+    pub(crate) fn edge_at_vertex_away_from(&self, poly: u32, v: u32, next: u32) -> Option<usize> {
+        let (into, out_of) = self.edges_at_vertex(poly, v)?;
+        let leads_on = |h: usize| self.half_edges[h].neighbour == next;
+        match (leads_on(into), leads_on(out_of)) {
+            (true, false) => Some(out_of),
+            (false, true) => Some(into),
+            _ => None,
+        }
+    }
+
     /// The chains of two-portal polygons and the jumps across them.
     pub(crate) fn chains(&self) -> &chains::Chains {
         &self.chains
