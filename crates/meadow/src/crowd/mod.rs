@@ -671,7 +671,9 @@ mod tests {
             blocked: random_blocked(12, 12, 0.2, 7),
             ..Default::default()
         };
-        let mesh = QueryMesh::new(NavMesh::new(spec.build()).unwrap());
+        let mut data = spec.build();
+        data.outlines.clear();
+        let mesh = QueryMesh::new(NavMesh::new(data).unwrap());
         let mut crowd = Crowd::new(&mesh, CrowdConfig::default()).unwrap();
         let mut rng = SplitMix64::new(11);
         let mut starts: Vec<[f64; 3]> = Vec::new();

@@ -13,7 +13,7 @@
 //! ```
 
 use super::SplitMix64;
-use crate::asset::{AreaType, EdgeLink, NavMeshData, PolygonData};
+use crate::asset::{AreaType, EdgeLink, NavMeshData, Outline, PolygonData};
 use crate::settings::BakeSettings;
 use std::collections::BTreeMap;
 
@@ -97,7 +97,7 @@ impl GridSpec {
         self.blocked.get(r * self.cols + c).copied().unwrap_or(false)
     }
 
-    /// Builds the mesh data (outlines are left empty: the queries do not use them).
+    /// Builds the mesh data (outlines: its boundary rings, see [`boundary_rings`]).
     pub fn build(&self) -> NavMeshData {
         let (cols, rows) = (self.cols, self.rows);
         let mut rng = SplitMix64::new(self.seed);
@@ -174,7 +174,43 @@ pub fn assemble(
             edge_links.push(owner.get(&(b, a)).map_or(EdgeLink::Wall, |&q| EdgeLink::Polygon(q)));
         }
     }
-    NavMeshData { settings, vertices, polygons, polygon_vertices, edge_links, areas, outlines: Vec::new() }
+    let mut data =
+        NavMeshData { settings, vertices, polygons, polygon_vertices, edge_links, areas, outlines: Vec::new() };
+    data.outlines = boundary_rings(&data);
+    data
+}
+
+/// The boundary rings of mesh data: its wall edges chained end to start, so outer boundaries run
+/// counter-clockwise and holes clockwise, as the bake writes its outlines. (Where two rings touch
+/// at a vertex the chaining may join them; the queries leave such rings alone.)
+pub fn boundary_rings(data: &NavMeshData) -> Vec<Outline> {
+    let mut next: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
+    for p in &data.polygons {
+        let (first, n) = (p.first as usize, p.vertex_count as usize);
+        for k in (0..n).filter(|&k| data.edge_links[first + k] == EdgeLink::Wall) {
+            let (a, b) = (data.polygon_vertices[first + k], data.polygon_vertices[first + (k + 1) % n]);
+            next.entry(a).or_default().push(b);
+        }
+    }
+    let starts: Vec<u32> = next.keys().copied().collect();
+    let mut rings = Vec::new();
+    for a in starts {
+        while next.get(&a).is_some_and(|list| !list.is_empty()) {
+            let mut ring = vec![a];
+            let mut at = a;
+            while let Some(b) = next.get_mut(&at).and_then(|list| list.pop()) {
+                if b == a {
+                    break;
+                }
+                ring.push(b);
+                at = b;
+            }
+            if ring.len() >= 3 {
+                rings.push(Outline { vertices: ring });
+            }
+        }
+    }
+    rings
 }
 
 /// Puts two meshes into one asset (no links between them); `top`'s polygons keep their own
@@ -187,6 +223,9 @@ pub fn combine(bottom: NavMeshData, top: NavMeshData) -> NavMeshData {
     out.vertices.extend(top.vertices);
     out.polygons.extend(top.polygons.iter().map(|p| PolygonData { first: p.first + run_offset, ..*p }));
     out.polygon_vertices.extend(top.polygon_vertices.iter().map(|v| v + vertex_offset));
+    out.outlines.extend(
+        top.outlines.iter().map(|o| Outline { vertices: o.vertices.iter().map(|v| v + vertex_offset).collect() }),
+    );
     out.edge_links.extend(top.edge_links.iter().map(|&l| {
         if let EdgeLink::Polygon(q) = l {
             EdgeLink::Polygon(q + poly_offset)
