@@ -155,3 +155,112 @@ fn paths_round_a_single_island_are_optimal() {
     }
     assert!(pairs == 800 && round_the_box > 100, "pairs {pairs}, bending round the box {round_the_box}");
 }
+
+/// When the straight segment runs into one island, `find_path` may answer with the taut string
+/// round the island's convex hull, certified shortest without a search. Every path answered so
+/// must be as short (in XZ) as the exact `find_shortest_path`, and walk the mesh. Checked on
+/// every fixture and, when `../shared` is present, on the real levels with islands.
+#[test]
+fn paths_certified_round_one_island_are_shortest() {
+    let mut levels = fixture_levels();
+    match meadow_suite::shared_dir() {
+        Some(shared) => {
+            for name in ["recast/undulating.glb", "gltf/collision-world.glb", "recast/dungeon.glb"] {
+                levels.push(shared.join("levels").join(name));
+            }
+        }
+        None => println!("../shared is absent: checking the fixtures only"),
+    }
+    let filter = QueryFilter::new();
+    let xz_length = |p: &Path| p.points.windows(2).map(|w| (w[1][0] - w[0][0]).hypot(w[1][2] - w[0][2])).sum::<f64>();
+    let mut certified_total = 0;
+    for level in levels {
+        let name = level.display().to_string();
+        let nav = meadow_bake::bake_file(&level, &BakeSettings::DEFAULT).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let mesh = QueryMesh::new(nav);
+        let (mut query, mut exact) = (PathQuery::new(&mesh), meadow::query::ShortestPathQuery::new(&mesh));
+        let mut rng = meadow::query::SplitMix64::new(17);
+        let (mut path, mut optimum) = (Path::default(), Path::default());
+        let mut certified = 0;
+        for _ in 0..1500 {
+            let (Some(a), Some(b)) = (mesh.random_point(&mut rng), mesh.random_point(&mut rng)) else { break };
+            if query.find_path_into(&mesh, a.point, b.point, &filter, PathOptions::default(), &mut path).is_err()
+                || !query.last_went_round_one_island()
+            {
+                continue;
+            }
+            certified += 1;
+            exact.find_shortest_path_into(&mesh, a.point, b.point, &filter, &mut optimum).unwrap();
+            let (got, best) = (xz_length(&path), xz_length(&optimum));
+            assert!(
+                (got - best).abs() <= 1e-9 * (1.0 + best),
+                "{name}: {:?} -> {:?}: round the island {got} m, shortest {best} m",
+                a.point,
+                b.point
+            );
+            assert!(path.points.len() >= 3, "{name}: a certified path bends");
+            assert_eq!(path.corridor.first(), Some(&a.polygon), "{name}");
+            assert_eq!(path.corridor.last(), Some(&b.polygon), "{name}");
+            assert_path_in_corridor(&mesh, &path, &name);
+        }
+        println!("{name}: {certified} of 1500 paths certified round one island");
+        certified_total += certified;
+    }
+    assert!(certified_total > 100, "only {certified_total} certified paths: the test checks too little");
+}
+
+/// The shared edges of polygons `p` and `q`, as XZ segments.
+fn shared_edges(mesh: &QueryMesh, p: u32, q: u32) -> Vec<([f64; 2], [f64; 2])> {
+    let data = mesh.mesh().data();
+    let poly = data.polygons[p as usize];
+    let (first, n) = (poly.first as usize, poly.vertex_count as usize);
+    let at = |k: usize| {
+        let v = data.vertices[data.polygon_vertices[first + k % n] as usize];
+        [v[0], v[2]]
+    };
+    (0..n).filter(|&k| data.edge_links[first + k] == meadow::EdgeLink::Polygon(q)).map(|k| (at(k), at(k + 1))).collect()
+}
+
+/// Whether the closed XZ segments `s t` and `a b` meet (exact orientations).
+fn segments_meet(s: [f64; 2], t: [f64; 2], a: [f64; 2], b: [f64; 2]) -> bool {
+    use meadow::geom::orient2d;
+    let sign = |v: f64| (v > 0.0) as i8 - (v < 0.0) as i8;
+    let (o1, o2) = (sign(orient2d(s, t, a)), sign(orient2d(s, t, b)));
+    let (o3, o4) = (sign(orient2d(a, b, s)), sign(orient2d(a, b, t)));
+    if o1 == 0 && o2 == 0 {
+        let within =
+            |axis: usize| s[axis].min(t[axis]) <= a[axis].max(b[axis]) && a[axis].min(b[axis]) <= s[axis].max(t[axis]);
+        return within(0) && within(1);
+    }
+    o1 * o2 <= 0 && o3 * o4 <= 0
+}
+
+/// Checks exactly that the path lies in its corridor: consecutive corridor polygons share an
+/// edge, each point lies in a corridor polygon (in corridor order), and each segment meets every
+/// shared edge between the polygons of its ends, so its pieces lie in one convex polygon each.
+fn assert_path_in_corridor(mesh: &QueryMesh, path: &Path, name: &str) {
+    let cor = &path.corridor;
+    for w in cor.windows(2) {
+        assert!(!shared_edges(mesh, w[0], w[1]).is_empty(), "{name}: corridor {w:?} not adjacent");
+    }
+    let mut c = 0usize;
+    for (j, p) in path.points.iter().enumerate() {
+        let p2 = [p[0], p[2]];
+        let target = if j + 1 == path.points.len() {
+            cor.len() - 1
+        } else {
+            (c..cor.len())
+                .find(|&k| mesh.polygon_contains(cor[k], p2))
+                .unwrap_or_else(|| panic!("{name}: point {j} {p:?} off the corridor"))
+        };
+        assert!(mesh.polygon_contains(cor[target], p2), "{name}: point {j} not in corridor polygon {}", cor[target]);
+        if j > 0 {
+            let s = [path.points[j - 1][0], path.points[j - 1][2]];
+            for i in c..target {
+                let meets = shared_edges(mesh, cor[i], cor[i + 1]).iter().any(|&(a, b)| segments_meet(s, p2, a, b));
+                assert!(meets, "{name}: segment {j} misses the portal after corridor polygon {i}");
+            }
+        }
+        c = target;
+    }
+}

@@ -8,6 +8,7 @@
 //! optimum as the undirected midpoint graph, and its parent chain spells out the corridor.
 
 use super::chains::DEAD_END;
+use super::raycast::WalkEnd;
 use super::{check_endpoints, locate_endpoints, Location, OpenEntry, QueryFilter, QueryMesh, NONE};
 use super::{dist3, funnel, polyline_length, refine, xz, Path, PathError, PathOptions, PathStyle};
 use crate::geom::{orient2d, orient2d_certain_sign, Point2};
@@ -72,6 +73,10 @@ pub struct PathQuery {
     corridor_mark: Vec<u32>,
     /// The portals of the spliced corridor `edges_alt`.
     portals_alt: Vec<([f64; 3], [f64; 3])>,
+    /// The wall (polygon, edge) the last straight walk from the start to the goal hit.
+    wall_hit: Option<(u32, usize)>,
+    /// Whether the last path went round one island by its certificate (for tests).
+    round_island: bool,
 }
 
 /// Upper bound on accepted shortcuts per query; each one strictly shortens the path, so this
@@ -255,10 +260,15 @@ impl PathQuery {
         self.area_costs.extend((0..nav.areas().len()).map(|a| filter.area_cost(nav, a as u16).unwrap_or(-1.0)));
         self.edges.clear();
         let mut end_point = goal.point;
-        let seen = start.polygon != goal.polygon
-            && options.style == PathStyle::StringPulled
-            && options.shortcuts
-            && self.straight_corridor(mesh, &start, &goal);
+        let pulled = start.polygon != goal.polygon && options.style == PathStyle::StringPulled && options.shortcuts;
+        let mut seen = pulled && self.straight_corridor(mesh, &start, &goal);
+        self.round_island = false;
+        if pulled && !seen {
+            if let Some((poly, k)) = self.wall_hit {
+                seen = self.round_one_island(mesh, &start, &goal, poly, k);
+                self.round_island = seen;
+            }
+        }
         if start.polygon != goal.polygon && !seen {
             let (allow_partial, goal_at) = (options.allow_partial, (goal.polygon, goal.point));
             match self.search(mesh, start.polygon, start.point, goal_at, h_scale, allow_partial) {
@@ -275,7 +285,7 @@ impl PathQuery {
             }
         }
         if seen {
-            // `straight_corridor` already pulled the string: the two end points.
+            // `straight_corridor` or `round_one_island` already pulled the string.
             path.points.extend_from_slice(&self.points_alt);
         } else {
             // The string may use all of an edge split into collinear portals; the midpoint
@@ -327,6 +337,7 @@ impl PathQuery {
     /// the corridor lists there, or where the A* path bends by less than the shortcut pass's
     /// 1e-9 relative threshold.)
     fn straight_corridor(&mut self, mesh: &QueryMesh, start: &Location, goal: &Location) -> bool {
+        self.wall_hit = None;
         let polygons = &mesh.mesh().data().polygons;
         let costs = &self.area_costs;
         let cost_of = |poly: u32| costs[polygons[poly as usize].area as usize];
@@ -336,7 +347,15 @@ impl PathQuery {
         }
         self.edges.clear();
         let edges = &mut self.edges;
-        let clear = mesh.walk_reaches(start, goal, |h| edges.push(h as u32));
+        let (ps, pg) = (xz(start.point), xz(goal.point));
+        let clear = match mesh.walk_segment(start.polygon, ps, pg, |h| edges.push(h as u32)) {
+            WalkEnd::Clear(poly) => poly == goal.polygon,
+            WalkEnd::Hit(poly, k, _) => {
+                self.wall_hit = Some((poly, k));
+                false
+            }
+            WalkEnd::Limit => false,
+        };
         if clear && self.edges.iter().all(|&h| mesh.edge_neighbour(h as usize).map(cost_of) == Some(cheapest)) {
             // The walk's corridor must also hold the segment for the funnel (sliver polygons a
             // grid unit wide can make the two disagree); otherwise the search decides. When
@@ -366,6 +385,119 @@ impl PathQuery {
                 return true;
             }
         }
+        self.edges.clear();
+        false
+    }
+
+    /// When the straight walk from the start to the goal hit the wall `(poly, k)` of an island
+    /// that certifies paths (see the `obstacles` module), takes the shorter of the two taut
+    /// strings round the island's convex hull; when it walks the mesh without meeting a wall and
+    /// only through polygons of the cheapest cost, it is a shortest path: fills `self.edges`
+    /// with the portals it crosses and `self.points_alt` with its points, and returns true.
+    fn round_one_island(&mut self, mesh: &QueryMesh, start: &Location, goal: &Location, poly: u32, k: usize) -> bool {
+        let h = mesh.poly_first(poly) + k;
+        let (a, b) = mesh.edge_vertices(h);
+        let Some(hull) = mesh.obstacles().hull_of(a, b) else { return false };
+        let (ps, pg) = (xz(start.point), xz(goal.point));
+        // The bound needs the segment to enter the island: cross the wall's interior from the
+        // walkable side (left) to the island's (right). A segment that only grazes the island
+        // at a vertex may be a shorter way past it.
+        let (wa, wb) = mesh.edge_endpoints(h);
+        let (wa, wb) = (xz(wa), xz(wb));
+        let (oa, ob) = (orient2d(ps, pg, wa), orient2d(ps, pg, wb));
+        let enters = orient2d(wa, wb, ps) > 0.0
+            && orient2d(wa, wb, pg) < 0.0
+            && ((oa > 0.0 && ob < 0.0) || (oa < 0.0 && ob > 0.0));
+        if !enters || !hull.outside(ps) || !hull.outside(pg) {
+            return false;
+        }
+        // Counter-clockwise round the hull (it on the path's left) or clockwise.
+        let (Some(s_ccw), Some(g_ccw), Some(s_cw), Some(g_cw)) =
+            (hull.tangent(ps, true), hull.tangent(pg, false), hull.tangent(ps, false), hull.tangent(pg, true))
+        else {
+            return false;
+        };
+        let pts = hull.points;
+        let ccw = super::dist2(ps, pts[s_ccw]) + hull.arc_ccw(s_ccw, g_ccw) + super::dist2(pts[g_ccw], pg);
+        let cw = super::dist2(ps, pts[s_cw]) + hull.arc_ccw(g_cw, s_cw) + super::dist2(pts[g_cw], pg);
+        let n = pts.len();
+        let (from, to, step) = if ccw <= cw { (s_ccw, g_ccw, 1) } else { (s_cw, g_cw, n - 1) };
+        let verts = mesh.mesh().vertices();
+        self.points_alt.clear();
+        self.points_alt.push(start.point);
+        let mut i = from;
+        loop {
+            self.points_alt.push(verts[hull.vertices[i] as usize]);
+            if i == to || self.points_alt.len() > n + 1 {
+                break;
+            }
+            i = (i + step) % n;
+        }
+        self.points_alt.push(goal.point);
+        // The corridor: each leg walked, turning round each corner through the polygons at it.
+        self.edges.clear();
+        let mut poly = start.polygon;
+        let legs = self.points_alt.len() - 1;
+        for leg in 0..legs {
+            let (p, q) = (self.points_alt[leg], self.points_alt[leg + 1]);
+            if leg > 0 {
+                let v = hull.vertices[(from + (leg - 1) * step) % n];
+                match self.turn_at_vertex(mesh, poly, v, xz(q)) {
+                    Some(next) => poly = next,
+                    None => return self.give_up(),
+                }
+            }
+            let edges = &mut self.edges;
+            match mesh.walk_segment(poly, xz(p), xz(q), |h| edges.push(h as u32)) {
+                WalkEnd::Clear(end) => poly = end,
+                _ => return self.give_up(),
+            }
+        }
+        if poly != goal.polygon {
+            return self.give_up();
+        }
+        let polygons = &mesh.mesh().data().polygons;
+        let cost_of = |poly: u32| self.area_costs[polygons[poly as usize].area as usize];
+        let cheapest = self.area_costs.iter().copied().filter(|&c| c >= 0.0).fold(f64::INFINITY, f64::min);
+        let affordable = cost_of(start.polygon) == cheapest
+            && self.edges.iter().all(|&h| mesh.edge_neighbour(h as usize).map(cost_of) == Some(cheapest));
+        affordable || self.give_up()
+    }
+
+    /// Moves from `poly` round vertex `v` (one of its corners) through the polygons at `v` to
+    /// the one the ray from `v` towards `q` enters, adding the portals crossed to `self.edges`;
+    /// `None` when a wall comes first both ways round.
+    fn turn_at_vertex(&mut self, mesh: &QueryMesh, poly: u32, v: u32, q: Point2) -> Option<u32> {
+        let holds = |p: u32| {
+            let (into, out_of) = mesh.edges_at_vertex(p, v)?;
+            let (u, c) = mesh.edge_endpoints(into);
+            let w = mesh.edge_endpoints(out_of).1;
+            Some(orient2d(xz(u), xz(c), q) >= 0.0 && orient2d(xz(c), xz(w), q) >= 0.0)
+        };
+        if holds(poly)? {
+            return Some(poly);
+        }
+        let mark = self.edges.len();
+        for forward in [true, false] {
+            self.edges.truncate(mark);
+            let mut p = poly;
+            for _ in 0..64 {
+                let (into, out_of) = mesh.edges_at_vertex(p, v)?;
+                let h = if forward { out_of } else { into };
+                let Some(next) = mesh.edge_neighbour(h) else { break };
+                self.edges.push(h as u32);
+                p = next;
+                if holds(p)? {
+                    return Some(p);
+                }
+            }
+        }
+        self.edges.truncate(mark);
+        None
+    }
+
+    /// Clears the corridor of an abandoned attempt; false.
+    fn give_up(&mut self) -> bool {
         self.edges.clear();
         false
     }
@@ -755,6 +887,13 @@ impl PathQuery {
             let off_walls = vertex != NONE && !mesh.touches_wall(vertex);
             self.corners.push(Corner { turn, off_walls, vertex });
         }
+    }
+
+    /// Whether the last found path went round one island by the certificate of
+    /// `round_one_island` (for tests that check those paths are shortest).
+    #[doc(hidden)]
+    pub fn last_went_round_one_island(&self) -> bool {
+        self.round_island
     }
 
     /// Makes the shortcut pass pull the whole corridor after every splice (for tests that check

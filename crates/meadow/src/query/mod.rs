@@ -27,6 +27,7 @@ mod chains;
 mod funnel;
 mod landmarks;
 mod locate;
+mod obstacles;
 mod random;
 mod raycast;
 mod refine;
@@ -292,6 +293,8 @@ pub struct QueryMesh {
     island_disks: Vec<(Point2, f64)>,
     /// Runs of two-portal polygons the A* crosses in one step.
     chains: chains::Chains,
+    /// The convex hulls of islands that certify a path round one of them.
+    obstacles: obstacles::Obstacles,
 }
 
 /// The search-relevant data of one half-edge.
@@ -451,6 +454,7 @@ impl QueryMesh {
                 island_disks[i] = inner_disk(&pts);
             }
         }
+        let obstacles = obstacles::Obstacles::build(&mesh, &index, &wall_degree);
         let mut query_mesh = QueryMesh {
             mesh,
             index,
@@ -467,6 +471,7 @@ impl QueryMesh {
             island_of,
             island_disks,
             chains: chains::Chains::default(),
+            obstacles,
         };
         query_mesh.portal_runs = (0..query_mesh.half_edges.len())
             .map(|h| {
@@ -593,6 +598,11 @@ impl QueryMesh {
             (false, true) => Some(into),
             _ => None,
         }
+    }
+
+    /// The hulls of the islands that certify a path round one of them.
+    pub(crate) fn obstacles(&self) -> &obstacles::Obstacles {
+        &self.obstacles
     }
 
     /// The chains of two-portal polygons and the jumps across them.

@@ -1431,3 +1431,109 @@ fn convex_hull_perimeters_match_gift_wrapping() {
         assert!((got - want).abs() <= 1e-9 * (1.0 + want), "case {case}: {got} vs {want} for {points:?}");
     }
 }
+
+#[test]
+fn paths_certified_round_one_island_are_shortest_by_the_oracle() {
+    // Scattered islands (clusters of blocked cells, some concave; jittered into uneven shapes)
+    // on flat and sloped grids.
+    let mut certified = 0;
+    for (triangulate, slope, seed) in [(false, [0.0, 0.0], 31u64), (true, [0.2, -0.1], 32), (true, [0.0, 0.0], 33)] {
+        let spec = GridSpec {
+            cols: 14,
+            rows: 12,
+            triangulate,
+            jitter: if triangulate { 0.2 } else { 0.0 },
+            slope,
+            seed,
+            blocked: random_blocked(14, 12, 0.1, seed),
+            ..GridSpec::default()
+        };
+        let mesh = query_mesh(spec.build());
+        let oracle = Oracle::new(&mesh);
+        let mut rng = SplitMix64::new(seed);
+        let mut q = PathQuery::new(&mesh);
+        let mut path = Path::default();
+        for _ in 0..400 {
+            let (s, g) = (mesh.random_point(&mut rng).unwrap(), mesh.random_point(&mut rng).unwrap());
+            if q.find_path_into(&mesh, s.point, g.point, &QueryFilter::new(), PathOptions::default(), &mut path)
+                .is_err()
+                || !q.last_went_round_one_island()
+            {
+                continue;
+            }
+            certified += 1;
+            assert_path_in_corridor(&mesh, &path);
+            let truth = oracle.shortest(xz(s.point), xz(g.point)).expect("the oracle finds the path");
+            let got: f64 = path.points.windows(2).map(|w| dist2(xz(w[0]), xz(w[1]))).sum();
+            assert!(
+                (got - truth).abs() <= 1e-9 * (1.0 + truth),
+                "{:?} -> {:?}: {got} m, shortest {truth} m",
+                s.point,
+                g.point
+            );
+        }
+    }
+    assert!(certified > 60, "only {certified} certified paths");
+}
+
+#[test]
+fn costly_areas_and_covered_islands_are_not_certified() {
+    // A 7 × 5 floor with one blocked cell in the middle: an island.
+    let blocked: Vec<bool> = (0..35).map(|i| i == 17).collect();
+    let floor = GridSpec { cols: 7, rows: 5, blocked: blocked.clone(), ..GridSpec::default() };
+    let (s, g) = ([3.5, 0.0, 0.5], [3.5, 0.0, 4.5]);
+    let mesh = query_mesh(floor.build());
+    let mut q = PathQuery::new(&mesh);
+    let mut path = Path::default();
+    q.find_path_into(&mesh, s, g, &QueryFilter::new(), PathOptions::default(), &mut path).unwrap();
+    assert!(q.last_went_round_one_island());
+    assert!((path.length - (2.0 * 1.5f64.hypot(0.5) + 1.0)).abs() < 1e-12);
+
+    // A costlier area beside the island: the search decides.
+    let mut costly = floor.clone();
+    costly.areas.push(AreaType { name: "mud".into(), cost: 3.0 });
+    costly.cell_area = (0..35).map(|i| u16::from(i == 16 || i == 18)).collect();
+    let mesh = query_mesh(costly.build());
+    let mut q = PathQuery::new(&mesh);
+    q.find_path_into(&mesh, s, g, &QueryFilter::new(), PathOptions::default(), &mut path).unwrap();
+    assert!(!q.last_went_round_one_island());
+
+    // A deck above the island: when no walkway joins it to the floor, no path from the floor
+    // can use it and the island still certifies paths round it; when a walkway over the floor
+    // joins it (as a spiral ramp's upper turn joins its lower one), it does not.
+    let round = 2.0 * 1.5f64.hypot(0.5) + 1.0;
+    let deck = GridSpec { cols: 1, rows: 1, origin: [3.2, 3.0, 2.2], cell: 0.5, layer: 1, ..GridSpec::default() };
+    let mesh = query_mesh(combine(floor.build(), deck.build()));
+    let mut q = PathQuery::new(&mesh);
+    q.find_path_into(&mesh, s, g, &QueryFilter::new(), PathOptions::default(), &mut path).unwrap();
+    assert!(q.last_went_round_one_island());
+    assert!((path.length - round).abs() < 1e-12);
+
+    let mut vertices: Vec<[f64; 3]> = (0..48).map(|i| [(i % 8) as f64, 0.0, (i / 8) as f64]).collect();
+    let mut rings: Vec<(Vec<u32>, u16)> = Vec::new();
+    for (c, r) in (0..5).flat_map(|r| (0..7).map(move |c| (c, r))).filter(|&cr| cr != (3, 2)) {
+        let v = |c: usize, r: usize| (r * 8 + c) as u32;
+        rings.push((vec![v(c, r), v(c + 1, r), v(c + 1, r + 1), v(c, r + 1)], 0));
+    }
+    let mut add = |p: [f64; 3]| {
+        vertices.push(p);
+        (vertices.len() - 1) as u32
+    };
+    // The deck (above the hole), a walkway east at the same height, a landing beyond the floor's
+    // edge, and a ramp down from the landing onto the floor's edge at x = 7, z in [3, 4].
+    let (d0, d1, d2, d3) = (add([3.2, 3.0, 2.2]), add([3.7, 3.0, 2.2]), add([3.7, 3.0, 2.7]), add([3.2, 3.0, 2.7]));
+    let (e1, e2) = (add([8.0, 3.0, 2.2]), add([8.0, 3.0, 2.7]));
+    let (g1, g2, g3, g4) = (add([9.0, 3.0, 2.2]), add([9.0, 3.0, 4.0]), add([8.0, 3.0, 4.0]), add([8.0, 3.0, 3.0]));
+    rings.push((vec![d0, d1, d2, d3], 0));
+    rings.push((vec![d1, e1, e2, d2], 0));
+    rings.push((vec![e1, g1, g2, g3, g4, e2], 0));
+    rings.push((vec![3 * 8 + 7, g4, g3, 4 * 8 + 7], 0));
+    let data = super::testmesh::assemble(crate::BakeSettings::DEFAULT, vertices, &rings, floor.areas.clone(), 0);
+    let mesh = query_mesh(data);
+    let mut q = PathQuery::new(&mesh);
+    q.find_path_into(&mesh, s, g, &QueryFilter::new(), PathOptions::default(), &mut path).unwrap();
+    assert!(!q.last_went_round_one_island());
+    assert!((path.length - round).abs() < 1e-9);
+    let on_deck = q.find_path(&mesh, [3.45, 3.0, 2.45], [6.5, 0.0, 3.5], &QueryFilter::new()).unwrap();
+    assert!(on_deck.corridor.len() >= 4, "the deck joins the floor");
+}
