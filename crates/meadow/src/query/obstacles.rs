@@ -122,16 +122,18 @@ impl Hull<'_> {
     }
 
     /// The hull vertex `t` seen from `p` (outside the hull) with the whole hull on the left of
-    /// `p -> t` (`left`) or on its right.
+    /// `p -> t` (`left`) or on its right. Where a hull edge lies on that line, of its two
+    /// vertices the one whose next (`left`) or previous neighbour lies strictly off the line:
+    /// the corner a taut string from or to `p` turns at, so none passes straight through one.
     pub(crate) fn tangent(&self, p: Point2, left: bool) -> Option<usize> {
         let n = self.points.len();
         let pts = self.points;
         (0..n).find(|&i| {
             let (before, after) = (orient2d(p, pts[i], pts[(i + n - 1) % n]), orient2d(p, pts[i], pts[(i + 1) % n]));
             if left {
-                before >= 0.0 && after >= 0.0
+                before >= 0.0 && after > 0.0
             } else {
-                before <= 0.0 && after <= 0.0
+                before < 0.0 && after <= 0.0
             }
         })
     }
@@ -366,6 +368,25 @@ mod tests {
         convex_hull(&mut h);
         let ids: Vec<u32> = h.iter().map(|q| q.1).collect();
         assert_eq!(ids, vec![0, 2, 3, 5]);
+    }
+
+    #[test]
+    fn tangents_from_a_point_in_line_with_a_hull_edge_take_the_turning_corner() {
+        // The unit square, counter-clockwise; points in line with its bottom edge (z = 0).
+        let points = [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]];
+        let arc = [0.0, 1.0, 2.0, 3.0];
+        let hull = Hull { vertices: &[0, 1, 2, 3], points: &points, arc: &arc, perimeter: 4.0 };
+        // From the left, (0, 0) and (1, 0) both see the hull on their left; a string going
+        // counter-clockwise turns at (1, 0). On the right side the tangent is (0, 1).
+        assert_eq!(hull.tangent([-1.0, 0.0], true), Some(1));
+        assert_eq!(hull.tangent([-1.0, 0.0], false), Some(3));
+        // From the right, with the hull on the right: a string going on clockwise (towards
+        // (0, 0) along the bottom edge) turns at (0, 0), not at (1, 0) in line with it.
+        assert_eq!(hull.tangent([2.0, 0.0], false), Some(0));
+        assert_eq!(hull.tangent([2.0, 0.0], true), Some(2));
+        assert_eq!(hull.tangent([-1.0, 0.5], false), Some(3));
+        assert_eq!(hull.arc_ccw(3, 1), 2.0);
+        assert_eq!(hull.arc_ccw(1, 3), 2.0);
     }
 
     #[test]
