@@ -6,6 +6,11 @@
 //! the two points times the polygon's area cost. Crossing a portal and coming straight back is
 //! never shorter than not crossing it (triangle inequality), so the directed graph has the same
 //! optimum as the undirected midpoint graph, and its parent chain spells out the corridor.
+//!
+//! Two string-pulled answers skip the search: a goal in sight through cheapest-cost polygons
+//! (the straight segment), and a segment that runs into one island whose convex hull certifies
+//! the taut string round it (see the `obstacles` module). Other paths are searched, pulled, and
+//! then shortened by the shortcut pass (re-routing round off-wall corners and small islands).
 
 use super::chains::DEAD_END;
 use super::raycast::WalkEnd;
