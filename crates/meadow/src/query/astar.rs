@@ -107,7 +107,9 @@ struct Corner {
 /// Perimeter of the convex hull of `points` (reordered; `chain` is scratch): Andrew's
 /// monotone chain with exact orientation tests.
 pub(crate) fn convex_hull_perimeter(points: &mut [Point2], chain: &mut Vec<Point2>) -> f64 {
-    points.sort_by(|p, q| p[0].total_cmp(&q[0]).then(p[1].total_cmp(&q[1])));
+    // `+ 0.0` turns -0.0 into 0.0, which `total_cmp` would order apart while the orientation
+    // tests take them as equal (a lexicographic order the monotone chain needs).
+    points.sort_by(|p, q| (p[0] + 0.0).total_cmp(&(q[0] + 0.0)).then((p[1] + 0.0).total_cmp(&(q[1] + 0.0))));
     chain.clear();
     // Lower hull left to right, then upper hull right to left, each point popping the ones it
     // makes non-convex.

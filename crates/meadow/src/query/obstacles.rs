@@ -2,13 +2,19 @@
 //! overlaps, for answering a query whose straight segment is blocked by one island with a path
 //! that is provably shortest.
 //!
-//! The certificate: let a path from `s` to `g` be blocked by island `O` (a hole in the walkable
-//! surface) that the segment `s g` enters. Every path passes `O` on one side or the other; in the
-//! plane with `O` as the only obstacle, the shortest way past it on a side is the taut string
-//! round `O`'s convex hull on that side (`s` and `g` outside the hull). The part of the walkable
-//! surface a path from `s` can reach (its connected component), projected on XZ, lies in that
-//! plane when none of it overlaps `O`, so no path on it is shorter than the shorter of the two
-//! strings. When that string walks the mesh without meeting a wall, it is a shortest path.
+//! The certificate (lengths in XZ, the plane the string pulling works in): let the segment from
+//! `s` to `g` enter island `O`, a hole in the walkable surface whose outline is a simple ring,
+//! with `s` and `g` outside `O`'s convex hull `H`. Every path from `s` to `g` in the plane
+//! minus `O`'s interior goes round `O` on one side or the other (the segment `s g` runs
+//! through `O`). A path that enters a pocket of `H` (part of `H` outside `O`) must leave it
+//! through the same hull edge, and that edge is shorter, so shortest paths stay outside `H`;
+//! outside a convex set the shortest path on each side is the taut string round `H`, and a path
+//! that winds round `H` more than once is longer still. So neither side has a path shorter than
+//! the shorter of the two strings. Every path on the mesh from `s` stays in `s`'s connected
+//! component, which, projected on XZ, lies in the plane minus `O`'s interior when none of it
+//! overlaps `O`. When that string walks the mesh without meeting a wall, through polygons of
+//! the cheapest area cost, it is a shortest path (and cheapest, cost being length times the
+//! area cost).
 
 use super::locate::LocateIndex;
 use super::{xz, NONE};
@@ -19,6 +25,12 @@ use crate::{EdgeLink, NavMesh};
 /// polygon near it, and the per-query tangents its hull size. Islands this certificate serves
 /// (rocks, pillars, crates, houses) are far smaller.
 pub(crate) const MAX_OBSTACLE_VERTICES: usize = 256;
+
+/// Largest number of (nearby polygon, outline vertex) pairs the overlap test of one outline may
+/// look at: nearby means in the locate grid's cells over the outline's bounding box, which for a
+/// long diagonal hole can be much of the level. Beyond it the outline certifies nothing, so
+/// building a query mesh stays linear in the level's size.
+const MAX_OVERLAP_WORK: usize = 1 << 18;
 
 /// The hulls of the islands that can certify a path.
 #[derive(Clone, Debug, Default)]
@@ -152,7 +164,8 @@ impl Hull<'_> {
 /// Sorts `points` into their convex hull, counter-clockwise (Andrew's monotone chain; collinear
 /// points dropped).
 fn convex_hull(points: &mut Vec<(Point2, u32)>) {
-    points.sort_by(|a, b| a.0[0].total_cmp(&b.0[0]).then(a.0[1].total_cmp(&b.0[1])));
+    // `+ 0.0` makes -0.0 and 0.0 one key, as they are for the orientation tests and `dedup`.
+    points.sort_by(|a, b| (a.0[0] + 0.0).total_cmp(&(b.0[0] + 0.0)).then((a.0[1] + 0.0).total_cmp(&(b.0[1] + 0.0))));
     points.dedup_by(|a, b| a.0 == b.0);
     if points.len() < 3 {
         return;
@@ -242,6 +255,9 @@ fn covered(
         }
     });
     let n = ring.len();
+    if near.polygons.len() * n > MAX_OVERLAP_WORK {
+        return true; // a long thin hole across much of the level: left uncertified
+    }
     near.edges.clear();
     near.edges.extend((0..n).map(|i| (outline[i], outline[(i + 1) % n])));
     near.edges.sort_unstable();
@@ -416,6 +432,18 @@ mod tests {
         for (poly, overlaps) in cases {
             assert_eq!(overlaps_ring_interior(poly, &ring), overlaps, "{poly:?}");
         }
+    }
+
+    #[test]
+    fn hull_with_mixed_signed_zeros_keeps_every_corner() {
+        let pts = [[-0.0, 2.0], [0.0, 0.0], [0.0, 1.0], [1.0, 1.0]];
+        let mut h: Vec<(Point2, u32)> = pts.iter().enumerate().map(|(i, &p)| (p, i as u32)).collect();
+        convex_hull(&mut h);
+        let ids: Vec<u32> = h.iter().map(|q| q.1).collect();
+        assert_eq!(ids, vec![1, 3, 0]);
+        let mut flat: Vec<Point2> = pts.to_vec();
+        let perimeter = crate::query::astar::convex_hull_perimeter(&mut flat, &mut Vec::new());
+        assert!((perimeter - (2.0 + 2.0 * 2f64.sqrt())).abs() < 1e-12, "{perimeter}");
     }
 
     #[test]
