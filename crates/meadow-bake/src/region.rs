@@ -1095,10 +1095,15 @@ fn plane_tolerance(max_climb: f64) -> f64 {
     0.5 * max_climb
 }
 
+/// How far off a stacked surface's seed plane the corners of an unstacked triangle next to it
+/// may be for the triangle to join it as part of the same floor (1 mm).
+const COPLANAR_TOLERANCE: f64 = 1e-3;
+
 /// Groups the `stacked` walkable triangles of `tris` (one layer) into connected near-planar
-/// surfaces, grown across shared edges from the lowest-index triangle not yet placed; the
-/// others form one more group. Per triangle: its group number, groups numbered from the
-/// highest surface down (ties by seed).
+/// surfaces, grown across shared edges from the lowest-index triangle not yet placed, taking in
+/// the unstacked triangles they reach that lie in the seed's plane (within
+/// [`COPLANAR_TOLERANCE`]); the other unstacked ones form one more group. Per triangle: its
+/// group number, groups numbered from the highest surface down (ties by seed).
 fn plane_groups(
     walkable: &[crate::classify::WalkableTriangle],
     tris: &[u32],
@@ -1152,16 +1157,30 @@ fn plane_groups(
             top = walkable[tris[j as usize] as usize].vertices.iter().fold(top, |m, v| m.max(v[1]));
             for &k in &neighbours[j as usize] {
                 let t = &walkable[tris[k as usize] as usize].vertices;
-                if group[k as usize] == u32::MAX
-                    && stacked[k as usize]
-                    && t.iter().all(|v| (plane.y([v[0], v[2]]) - v[1]).abs() <= tolerance)
-                {
+                let off_plane = |v: &[f64; 3]| (plane.y([v[0], v[2]]) - v[1]).abs();
+                // Unstacked triangles in the seed's plane join too, and the growth goes on from
+                // them: a floor partly under a bridge or a crate stays one surface instead of
+                // being cut where the shadow ends (a cut that leaves interior vertices with fans
+                // of thin polygons round them behind).
+                let joins = match (group[k as usize], stacked[k as usize]) {
+                    (u32::MAX, true) => t.iter().all(|v| off_plane(v) <= tolerance),
+                    (0, false) => t.iter().all(|v| off_plane(v) <= COPLANAR_TOLERANCE),
+                    _ => false,
+                };
+                if joins {
                     group[k as usize] = g;
                     stack.push(k);
                 }
             }
         }
         tops.push((top, i));
+    }
+    // The unstacked group's highest point, as it is after the floors taken from it.
+    if tops.len() > 1 && !stacked[tops[0].1] {
+        tops[0].0 = f64::NEG_INFINITY;
+        for (i, _) in group.iter().enumerate().filter(|&(_, &g)| g == 0) {
+            tops[0].0 = walkable[tris[i] as usize].vertices.iter().fold(tops[0].0, |m, v| m.max(v[1]));
+        }
     }
     let mut order: Vec<usize> = (0..tops.len()).collect();
     order.sort_by(|&a, &b| tops[b].0.total_cmp(&tops[a].0).then(tops[a].1.cmp(&tops[b].1)));
@@ -1260,6 +1279,34 @@ mod tests {
                 .unwrap();
         assert_eq!(r.areas[0].polygons.len(), 1);
         assert!((total_area(&r) - 19.0 * 9.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_floor_partly_under_a_deck_stays_one_region() {
+        // A floor of four 10 m tiles (shared corners), with a deck 3 m above part of one tile:
+        // the tile under it is stacked, the others are not, and all four lie in one plane.
+        let mut walkable = Vec::new();
+        for (x, z) in [(0.0, 0.0), (10.0, 0.0), (0.0, 10.0), (10.0, 10.0)] {
+            walkable.extend(floor(x, z, x + 10.0, z + 10.0, 0.0));
+        }
+        walkable.extend(floor(2.0, 2.0, 6.0, 6.0, 3.0));
+        let c = Classified { walkable, blocking: vec![], obstacles: vec![] };
+        let r = build_regions(&c, &params(0.5), &mut NoProgress).unwrap();
+        assert_eq!(r.layers, 2);
+        let floor_layer = r.triangle_layers[0] as u16;
+        let pieces: usize = r.areas.iter().filter(|a| a.layer == floor_layer).map(|a| a.polygons.len()).sum();
+        assert_eq!(pieces, 1, "the floor is cut where the deck's shadow ends");
+        assert!((total_area(&r) - (19.0 * 19.0 + 3.0 * 3.0)).abs() < 1e-6, "{}", total_area(&r));
+        // A ramp next to the deck's tile (not in its plane) still is a surface of its own.
+        let mut walkable = c.walkable.clone();
+        walkable.extend([
+            WalkableTriangle { vertices: [[20.0, 0.0, 0.0], [20.0, 0.0, 10.0], [30.0, 2.0, 10.0]], area: 0 },
+            WalkableTriangle { vertices: [[20.0, 0.0, 0.0], [30.0, 2.0, 10.0], [30.0, 2.0, 0.0]], area: 0 },
+        ]);
+        let with_ramp = Classified { walkable, blocking: vec![], obstacles: vec![] };
+        let r = build_regions(&with_ramp, &params(0.5), &mut NoProgress).unwrap();
+        let pieces: usize = r.areas.iter().filter(|a| a.layer == floor_layer).map(|a| a.polygons.len()).sum();
+        assert_eq!(pieces, 2, "floor and ramp");
     }
 
     #[test]
