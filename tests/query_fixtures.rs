@@ -201,66 +201,12 @@ fn paths_certified_round_one_island_are_shortest() {
             assert!(path.points.len() >= 3, "{name}: a certified path bends");
             assert_eq!(path.corridor.first(), Some(&a.polygon), "{name}");
             assert_eq!(path.corridor.last(), Some(&b.polygon), "{name}");
-            assert_path_in_corridor(&mesh, &path, &name);
+            if let Err(e) = meadow::query::testmesh::check_path_in_corridor(&mesh, &path) {
+                panic!("{name}: {:?} -> {:?}: {e}", a.point, b.point);
+            }
         }
         println!("{name}: {certified} of 1500 paths certified round one island");
         certified_total += certified;
     }
     assert!(certified_total > 100, "only {certified_total} certified paths: the test checks too little");
-}
-
-/// The shared edges of polygons `p` and `q`, as XZ segments.
-fn shared_edges(mesh: &QueryMesh, p: u32, q: u32) -> Vec<([f64; 2], [f64; 2])> {
-    let data = mesh.mesh().data();
-    let poly = data.polygons[p as usize];
-    let (first, n) = (poly.first as usize, poly.vertex_count as usize);
-    let at = |k: usize| {
-        let v = data.vertices[data.polygon_vertices[first + k % n] as usize];
-        [v[0], v[2]]
-    };
-    (0..n).filter(|&k| data.edge_links[first + k] == meadow::EdgeLink::Polygon(q)).map(|k| (at(k), at(k + 1))).collect()
-}
-
-/// Whether the closed XZ segments `s t` and `a b` meet (exact orientations).
-fn segments_meet(s: [f64; 2], t: [f64; 2], a: [f64; 2], b: [f64; 2]) -> bool {
-    use meadow::geom::orient2d;
-    let sign = |v: f64| (v > 0.0) as i8 - (v < 0.0) as i8;
-    let (o1, o2) = (sign(orient2d(s, t, a)), sign(orient2d(s, t, b)));
-    let (o3, o4) = (sign(orient2d(a, b, s)), sign(orient2d(a, b, t)));
-    if o1 == 0 && o2 == 0 {
-        let within =
-            |axis: usize| s[axis].min(t[axis]) <= a[axis].max(b[axis]) && a[axis].min(b[axis]) <= s[axis].max(t[axis]);
-        return within(0) && within(1);
-    }
-    o1 * o2 <= 0 && o3 * o4 <= 0
-}
-
-/// Checks exactly that the path lies in its corridor: consecutive corridor polygons share an
-/// edge, each point lies in a corridor polygon (in corridor order), and each segment meets every
-/// shared edge between the polygons of its ends, so its pieces lie in one convex polygon each.
-fn assert_path_in_corridor(mesh: &QueryMesh, path: &Path, name: &str) {
-    let cor = &path.corridor;
-    for w in cor.windows(2) {
-        assert!(!shared_edges(mesh, w[0], w[1]).is_empty(), "{name}: corridor {w:?} not adjacent");
-    }
-    let mut c = 0usize;
-    for (j, p) in path.points.iter().enumerate() {
-        let p2 = [p[0], p[2]];
-        let target = if j + 1 == path.points.len() {
-            cor.len() - 1
-        } else {
-            (c..cor.len())
-                .find(|&k| mesh.polygon_contains(cor[k], p2))
-                .unwrap_or_else(|| panic!("{name}: point {j} {p:?} off the corridor"))
-        };
-        assert!(mesh.polygon_contains(cor[target], p2), "{name}: point {j} not in corridor polygon {}", cor[target]);
-        if j > 0 {
-            let s = [path.points[j - 1][0], path.points[j - 1][2]];
-            for i in c..target {
-                let meets = shared_edges(mesh, cor[i], cor[i + 1]).iter().any(|&(a, b)| segments_meet(s, p2, a, b));
-                assert!(meets, "{name}: segment {j} misses the portal after corridor polygon {i}");
-            }
-        }
-        c = target;
-    }
 }

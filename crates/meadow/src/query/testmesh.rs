@@ -1,6 +1,7 @@
 //! Hand-made navmeshes for tests and benchmarks: a grid of square cells with some cells removed
 //! as obstacles, optionally split into triangles and jittered, on a planar (possibly sloped)
-//! surface. Not part of the stable API.
+//! surface; and an exact check that a path lies in its corridor, shared by the unit and the
+//! fixture tests. Not part of the stable API.
 //!
 //! ```text
 //!  z                       cell (c, r) spans x in [c, c+1] * cell, z in [r, r+1] * cell
@@ -12,8 +13,9 @@
 //!     0   1   2   3  x
 //! ```
 
-use super::SplitMix64;
+use super::{xz, Path, QueryMesh, SplitMix64};
 use crate::asset::{AreaType, EdgeLink, NavMeshData, Outline, PolygonData};
+use crate::geom::{orient2d, Point2};
 use crate::settings::BakeSettings;
 use std::collections::BTreeMap;
 
@@ -234,4 +236,84 @@ pub fn combine(bottom: NavMeshData, top: NavMeshData) -> NavMeshData {
         }
     }));
     out
+}
+
+/// The sign of `v`: 1, -1 or 0.
+pub fn sign(v: f64) -> i8 {
+    if v > 0.0 {
+        1
+    } else if v < 0.0 {
+        -1
+    } else {
+        0
+    }
+}
+
+/// Whether the closed segments `s t` and `a b` intersect (exact).
+pub fn segments_intersect(s: Point2, t: Point2, a: Point2, b: Point2) -> bool {
+    let (o1, o2) = (sign(orient2d(s, t, a)), sign(orient2d(s, t, b)));
+    let (o3, o4) = (sign(orient2d(a, b, s)), sign(orient2d(a, b, t)));
+    if o1 == 0 && o2 == 0 {
+        // Collinear: the projections on the dominant axis must overlap.
+        let axis =
+            if (t[0] - s[0]).abs() + (b[0] - a[0]).abs() >= (t[1] - s[1]).abs() + (b[1] - a[1]).abs() { 0 } else { 1 };
+        let (s0, s1) = (s[axis].min(t[axis]), s[axis].max(t[axis]));
+        let (a0, a1) = (a[axis].min(b[axis]), a[axis].max(b[axis]));
+        return s0 <= a1 && a0 <= s1;
+    }
+    o1 * o2 <= 0 && o3 * o4 <= 0
+}
+
+/// The portals from polygon `from` to polygon `to` (any shared edge), as XZ segments.
+pub fn corridor_portals(mesh: &QueryMesh, from: u32, to: u32) -> Vec<(Point2, Point2)> {
+    let first = mesh.poly_first(from);
+    (first..first + mesh.poly_len(from))
+        .filter(|&h| mesh.edge_neighbour(h) == Some(to))
+        .map(|h| {
+            let (a, b) = mesh.edge_endpoints(h);
+            (xz(a), xz(b))
+        })
+        .collect()
+}
+
+/// Checks exactly that the path polyline lies inside the union of its corridor polygons: each
+/// point lies in a corridor polygon (in corridor order) and each segment crosses every portal
+/// between the polygons of its endpoints. Pieces between consecutive crossings then lie in one
+/// convex polygon each, and together they cover the segment.
+pub fn check_path_in_corridor(mesh: &QueryMesh, path: &Path) -> Result<(), String> {
+    let cor = &path.corridor;
+    if cor.is_empty() {
+        return Err("empty corridor".into());
+    }
+    for w in cor.windows(2) {
+        if corridor_portals(mesh, w[0], w[1]).is_empty() {
+            return Err(format!("corridor {w:?} not adjacent"));
+        }
+    }
+    let mut c = 0usize;
+    for (j, p) in path.points.iter().enumerate() {
+        let p2 = xz(*p);
+        let target = if j + 1 == path.points.len() {
+            cor.len() - 1
+        } else {
+            (c..cor.len())
+                .find(|&k| mesh.polygon_contains(cor[k], p2))
+                .ok_or_else(|| format!("point {j} {p:?} off the corridor"))?
+        };
+        if !mesh.polygon_contains(cor[target], p2) {
+            return Err(format!("point {j} not in corridor polygon {}", cor[target]));
+        }
+        if j > 0 {
+            let s = xz(path.points[j - 1]);
+            for i in c..target {
+                let crosses =
+                    corridor_portals(mesh, cor[i], cor[i + 1]).iter().any(|&(a, b)| segments_intersect(s, p2, a, b));
+                if !crosses {
+                    return Err(format!("segment {j} misses portal {i}"));
+                }
+            }
+        }
+        c = target;
+    }
+    Ok(())
 }

@@ -4,7 +4,8 @@
 //! location).
 
 use super::chains::DEAD_END;
-use super::testmesh::{combine, random_blocked, GridSpec};
+use super::testmesh::{check_path_in_corridor, combine, corridor_portals as corridor_portal, random_blocked};
+use super::testmesh::{segments_intersect, sign, GridSpec};
 use super::*;
 use crate::asset::{AreaType, NavMesh};
 use crate::geom::orient2d;
@@ -14,31 +15,6 @@ mod shortest;
 
 fn query_mesh(data: crate::asset::NavMeshData) -> QueryMesh {
     QueryMesh::new(NavMesh::new(data).expect("test mesh is valid"))
-}
-
-fn sign(v: f64) -> i8 {
-    if v > 0.0 {
-        1
-    } else if v < 0.0 {
-        -1
-    } else {
-        0
-    }
-}
-
-/// Whether the closed segments `s t` and `a b` intersect (exact).
-fn segments_intersect(s: Point2, t: Point2, a: Point2, b: Point2) -> bool {
-    let (o1, o2) = (sign(orient2d(s, t, a)), sign(orient2d(s, t, b)));
-    let (o3, o4) = (sign(orient2d(a, b, s)), sign(orient2d(a, b, t)));
-    if o1 == 0 && o2 == 0 {
-        // Collinear: the projections on the dominant axis must overlap.
-        let axis =
-            if (t[0] - s[0]).abs() + (b[0] - a[0]).abs() >= (t[1] - s[1]).abs() + (b[1] - a[1]).abs() { 0 } else { 1 };
-        let (s0, s1) = (s[axis].min(t[axis]), s[axis].max(t[axis]));
-        let (a0, a1) = (a[axis].min(b[axis]), a[axis].max(b[axis]));
-        return s0 <= a1 && a0 <= s1;
-    }
-    o1 * o2 <= 0 && o3 * o4 <= 0
 }
 
 /// The brute-force shortest-path oracle: the visibility graph of all wall endpoints, built
@@ -153,48 +129,10 @@ impl<'a> Oracle<'a> {
     }
 }
 
-/// The portals between consecutive corridor polygons (any shared edge), as XZ segments.
-fn corridor_portal(mesh: &QueryMesh, from: u32, to: u32) -> Vec<(Point2, Point2)> {
-    let first = mesh.poly_first(from);
-    (first..first + mesh.poly_len(from))
-        .filter(|&h| mesh.edge_neighbour(h) == Some(to))
-        .map(|h| {
-            let (a, b) = mesh.edge_endpoints(h);
-            (xz(a), xz(b))
-        })
-        .collect()
-}
-
-/// Checks exactly that the path polyline lies inside the union of its corridor polygons: each
-/// point lies in a corridor polygon (in corridor order) and each segment crosses every portal
-/// between the polygons of its endpoints. Pieces between consecutive crossings then lie in one
-/// convex polygon each, and together they cover the segment.
+/// Panics unless the path lies in its corridor ([`check_path_in_corridor`]).
 fn assert_path_in_corridor(mesh: &QueryMesh, path: &Path) {
-    let cor = &path.corridor;
-    assert!(!cor.is_empty());
-    for w in cor.windows(2) {
-        assert!(!corridor_portal(mesh, w[0], w[1]).is_empty(), "corridor {w:?} not adjacent");
-    }
-    let mut c = 0usize;
-    for (j, p) in path.points.iter().enumerate() {
-        let p2 = xz(*p);
-        let target = if j + 1 == path.points.len() {
-            cor.len() - 1
-        } else {
-            (c..cor.len())
-                .find(|&k| mesh.polygon_contains(cor[k], p2))
-                .unwrap_or_else(|| panic!("point {j} {p:?} off corridor"))
-        };
-        assert!(mesh.polygon_contains(cor[target], p2), "point {j} not in corridor polygon {}", cor[target]);
-        if j > 0 {
-            let s = xz(path.points[j - 1]);
-            for i in c..target {
-                let crosses =
-                    corridor_portal(mesh, cor[i], cor[i + 1]).iter().any(|&(a, b)| segments_intersect(s, p2, a, b));
-                assert!(crosses, "segment {j} misses portal {i}");
-            }
-        }
-        c = target;
+    if let Err(e) = check_path_in_corridor(mesh, path) {
+        panic!("{e}");
     }
 }
 
