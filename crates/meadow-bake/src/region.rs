@@ -1133,28 +1133,25 @@ fn plane_groups(
         }
     }
     let mut group: Vec<u32> = vec![u32::MAX; tris.len()];
-    let mut tops: Vec<(f64, usize)> = Vec::new();
+    // Per group: its seed (first) triangle.
+    let mut seeds: Vec<usize> = Vec::new();
     let mut stack = Vec::new();
     if let Some(first) = stacked.iter().position(|&s| !s) {
         // The triangles stacked with no other layer: one group.
-        let mut top = f64::NEG_INFINITY;
         for (i, _) in stacked.iter().enumerate().filter(|(_, &s)| !s) {
             group[i] = 0;
-            top = walkable[tris[i] as usize].vertices.iter().fold(top, |m, v| m.max(v[1]));
         }
-        tops.push((top, first));
+        seeds.push(first);
     }
     for i in 0..tris.len() {
         if group[i] != u32::MAX {
             continue;
         }
         let plane = Plane::through(&walkable[tris[i] as usize].vertices);
-        let g = tops.len() as u32;
-        let mut top = f64::NEG_INFINITY;
+        let g = seeds.len() as u32;
         group[i] = g;
         stack.push(i as u32);
         while let Some(j) = stack.pop() {
-            top = walkable[tris[j as usize] as usize].vertices.iter().fold(top, |m, v| m.max(v[1]));
             for &k in &neighbours[j as usize] {
                 let t = &walkable[tris[k as usize] as usize].vertices;
                 let off_plane = |v: &[f64; 3]| (plane.y([v[0], v[2]]) - v[1]).abs();
@@ -1173,14 +1170,13 @@ fn plane_groups(
                 }
             }
         }
-        tops.push((top, i));
+        seeds.push(i);
     }
-    // The unstacked group's highest point, as it is after the floors taken from it.
-    if tops.len() > 1 && !stacked[tops[0].1] {
-        tops[0].0 = f64::NEG_INFINITY;
-        for (i, _) in group.iter().enumerate().filter(|&(_, &g)| g == 0) {
-            tops[0].0 = walkable[tris[i] as usize].vertices.iter().fold(tops[0].0, |m, v| m.max(v[1]));
-        }
+    // Per group: its highest point and seed (once the unstacked group has given up its floors).
+    let mut tops: Vec<(f64, usize)> = seeds.iter().map(|&seed| (f64::NEG_INFINITY, seed)).collect();
+    for (i, &g) in group.iter().enumerate() {
+        let top = &mut tops[g as usize].0;
+        *top = walkable[tris[i] as usize].vertices.iter().fold(*top, |m, v| m.max(v[1]));
     }
     let mut order: Vec<usize> = (0..tops.len()).collect();
     order.sort_by(|&a, &b| tops[b].0.total_cmp(&tops[a].0).then(tops[a].1.cmp(&tops[b].1)));

@@ -105,6 +105,40 @@ pub fn is_convex_ccw(ring: &[Point2]) -> bool {
     any_left && (turning - std::f64::consts::TAU).abs() < 1e-6
 }
 
+/// The convex hull of `points`, counter-clockwise without collinear or repeated points, into
+/// `hull` (Andrew's monotone chain with exact orientations; `points` is sorted in place, `at`
+/// gives an item's position). Fewer than three points, or all on a line, give a degenerate
+/// chain of at most two.
+pub fn convex_hull<T: Copy>(points: &mut [T], at: impl Fn(&T) -> Point2, hull: &mut Vec<T>) {
+    // `+ 0.0` turns -0.0 into 0.0, which `total_cmp` would order apart while the orientation
+    // tests take them as equal (a lexicographic order the chain needs).
+    let key = |t: &T| {
+        let p = at(t);
+        (p[0] + 0.0, p[1] + 0.0)
+    };
+    points.sort_by(|p, q| {
+        let (a, b) = (key(p), key(q));
+        a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1))
+    });
+    hull.clear();
+    // Lower hull left to right, then upper hull right to left, each point popping the ones it
+    // makes non-convex (or repeats).
+    for pass in 0..2 {
+        let floor = hull.len();
+        let ordered: &mut dyn Iterator<Item = &T> =
+            if pass == 0 { &mut points.iter() } else { &mut points.iter().rev() };
+        for &p in ordered {
+            while hull.len() >= floor + 2
+                && orient2d(at(&hull[hull.len() - 2]), at(&hull[hull.len() - 1]), at(&p)) <= 0.0
+            {
+                hull.pop();
+            }
+            hull.push(p);
+        }
+        hull.pop(); // the last point starts the other half
+    }
+}
+
 /// Distance from `p` to the segment `a b` (all in XZ).
 pub fn point_segment_distance(p: Point2, a: Point2, b: Point2) -> f64 {
     let ab = [b[0] - a[0], b[1] - a[1]];

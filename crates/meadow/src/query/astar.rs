@@ -78,10 +78,19 @@ pub struct PathQuery {
     corridor_mark: Vec<u32>,
     /// The portals of the spliced corridor `edges_alt`.
     portals_alt: Vec<([f64; 3], [f64; 3])>,
-    /// The wall (polygon, edge) the last straight walk from the start to the goal hit.
-    wall_hit: Option<(u32, usize)>,
     /// Whether the last path went round one island by its certificate (for tests).
     round_island: bool,
+}
+
+/// What the straight walk from the start to the goal found (see
+/// [`PathQuery::straight_corridor`]).
+enum Straight {
+    /// The straight segment is the path (its string is pulled).
+    Pulled,
+    /// The walk hit wall `k` of this polygon, the start polygon's cost being the least.
+    HitWall(u32, usize),
+    /// The search decides.
+    Searched,
 }
 
 /// Upper bound on accepted shortcuts per query; each one strictly shortens the path, so this
@@ -107,24 +116,7 @@ struct Corner {
 /// Perimeter of the convex hull of `points` (reordered; `chain` is scratch): Andrew's
 /// monotone chain with exact orientation tests.
 pub(crate) fn convex_hull_perimeter(points: &mut [Point2], chain: &mut Vec<Point2>) -> f64 {
-    // `+ 0.0` turns -0.0 into 0.0, which `total_cmp` would order apart while the orientation
-    // tests take them as equal (a lexicographic order the monotone chain needs).
-    points.sort_by(|p, q| (p[0] + 0.0).total_cmp(&(q[0] + 0.0)).then((p[1] + 0.0).total_cmp(&(q[1] + 0.0))));
-    chain.clear();
-    // Lower hull left to right, then upper hull right to left, each point popping the ones it
-    // makes non-convex.
-    for pass in 0..2 {
-        let floor = chain.len();
-        let ordered: &mut dyn Iterator<Item = &Point2> =
-            if pass == 0 { &mut points.iter() } else { &mut points.iter().rev() };
-        for &p in ordered {
-            while chain.len() >= floor + 2 && orient2d(chain[chain.len() - 2], chain[chain.len() - 1], p) <= 0.0 {
-                chain.pop();
-            }
-            chain.push(p);
-        }
-        chain.pop(); // the last point starts the other half
-    }
+    crate::geom::convex_hull(points, |p| *p, chain);
     let n = chain.len();
     (0..n).map(|i| super::dist2(chain[i], chain[(i + 1) % n])).sum()
 }
@@ -268,14 +260,16 @@ impl PathQuery {
         self.edges.clear();
         let mut end_point = goal.point;
         let pulled = start.polygon != goal.polygon && options.style == PathStyle::StringPulled && options.shortcuts;
-        let mut seen = pulled && self.straight_corridor(mesh, &start, &goal);
         self.round_island = false;
-        if pulled && !seen {
-            if let Some((poly, k)) = self.wall_hit {
-                seen = self.round_one_island(mesh, &start, &goal, poly, k);
-                self.round_island = seen;
-            }
-        }
+        let seen = pulled
+            && match self.straight_corridor(mesh, &start, &goal) {
+                Straight::Pulled => true,
+                Straight::HitWall(poly, k) => {
+                    self.round_island = self.round_one_island(mesh, &start, &goal, poly, k);
+                    self.round_island
+                }
+                Straight::Searched => false,
+            };
         if start.polygon != goal.polygon && !seen {
             let (allow_partial, goal_at) = (options.allow_partial, (goal.polygon, goal.point));
             match self.search(mesh, start.polygon, start.point, goal_at, h_scale, allow_partial) {
@@ -336,21 +330,17 @@ impl PathQuery {
     }
 
     /// When the segment from the start to the goal walks the mesh without meeting a wall, and
-    /// only through polygons of the cheapest cost the filter gives any area (areas no polygon
-    /// uses included, which only makes this rarer), fills `self.edges` with the portals it
-    /// crosses and returns true. The straight segment is then the optimal path, and what the
+    /// only through polygons of the least cost ([`Self::costs_least`]), fills `self.edges` with
+    /// the portals it crosses and `self.points_alt` with the string, and returns
+    /// [`Straight::Pulled`]; when the walk hits a wall from a least-cost start, which wall
+    /// ([`Straight::HitWall`], for [`Self::round_one_island`]). The straight segment is then the optimal path, and what the
     /// shortcut pass would reduce an A* corridor to, so the search is skipped. (The outputs can
     /// differ only where the segment passes exactly through a mesh vertex, in which polygons
     /// the corridor lists there, or where the A* path bends by less than the shortcut pass's
     /// 1e-9 relative threshold.)
-    fn straight_corridor(&mut self, mesh: &QueryMesh, start: &Location, goal: &Location) -> bool {
-        self.wall_hit = None;
-        let polygons = &mesh.mesh().data().polygons;
-        let costs = &self.area_costs;
-        let cost_of = |poly: u32| costs[polygons[poly as usize].area as usize];
-        let cheapest = costs.iter().copied().filter(|&c| c >= 0.0).fold(f64::INFINITY, f64::min);
-        if cost_of(start.polygon) != cheapest {
-            return false;
+    fn straight_corridor(&mut self, mesh: &QueryMesh, start: &Location, goal: &Location) -> Straight {
+        if !self.costs_least(mesh, start.polygon) {
+            return Straight::Searched;
         }
         self.edges.clear();
         let edges = &mut self.edges;
@@ -358,12 +348,12 @@ impl PathQuery {
         let clear = match mesh.walk_segment(start.polygon, ps, pg, |h| edges.push(h as u32)) {
             WalkEnd::Clear(poly) => poly == goal.polygon,
             WalkEnd::Hit(poly, k, _) => {
-                self.wall_hit = Some((poly, k));
-                false
+                self.edges.clear();
+                return Straight::HitWall(poly, k);
             }
             WalkEnd::Limit => false,
         };
-        if clear && self.edges.iter().all(|&h| mesh.edge_neighbour(h as usize).map(cost_of) == Some(cheapest)) {
+        if clear && self.crosses_only_least_cost(mesh) {
             // The walk's corridor must also hold the segment for the funnel (sliver polygons a
             // grid unit wide can make the two disagree); otherwise the search decides. When
             // every portal's ends lie strictly on their sides of the segment (certified in
@@ -377,7 +367,7 @@ impl PathQuery {
             if strictly_through {
                 self.points_alt.clear();
                 self.points_alt.extend_from_slice(&[start.point, goal.point]);
-                return true;
+                return Straight::Pulled;
             }
             self.build_portals(mesh, true);
             funnel::string_pull(
@@ -389,11 +379,23 @@ impl PathQuery {
                 &mut self.funnel,
             );
             if self.points_alt.len() == 2 {
-                return true;
+                return Straight::Pulled;
             }
         }
         self.edges.clear();
-        false
+        Straight::Searched
+    }
+
+    /// Whether polygon `poly`'s area has the least cost the filter gives any area (areas no
+    /// polygon uses included, which only makes the answers that need it rarer).
+    fn costs_least(&self, mesh: &QueryMesh, poly: u32) -> bool {
+        let cheapest = self.area_costs.iter().copied().filter(|&c| c >= 0.0).fold(f64::INFINITY, f64::min);
+        self.area_costs[mesh.mesh().data().polygons[poly as usize].area as usize] == cheapest
+    }
+
+    /// Whether every polygon entered across the portals in `self.edges` has the least cost.
+    fn crosses_only_least_cost(&self, mesh: &QueryMesh) -> bool {
+        self.edges.iter().all(|&h| mesh.edge_neighbour(h as usize).is_some_and(|q| self.costs_least(mesh, q)))
     }
 
     /// When the straight walk from the start to the goal hit the wall `(poly, k)` of an island
@@ -463,12 +465,8 @@ impl PathQuery {
         if poly != goal.polygon {
             return self.give_up();
         }
-        let polygons = &mesh.mesh().data().polygons;
-        let cost_of = |poly: u32| self.area_costs[polygons[poly as usize].area as usize];
-        let cheapest = self.area_costs.iter().copied().filter(|&c| c >= 0.0).fold(f64::INFINITY, f64::min);
-        let affordable = cost_of(start.polygon) == cheapest
-            && self.edges.iter().all(|&h| mesh.edge_neighbour(h as usize).map(cost_of) == Some(cheapest));
-        affordable || self.give_up()
+        // (The start polygon's cost was checked before the straight walk.)
+        self.crosses_only_least_cost(mesh) || self.give_up()
     }
 
     /// Moves from `poly` round vertex `v` (one of its corners) through the polygons at `v` to
@@ -979,7 +977,7 @@ impl PathQuery {
         // Landmark bounds, when start and goal share a component; otherwise no path exists
         // and only a partial path (which scans everything reachable anyway) is worth a search.
         let landmarks = mesh.landmarks();
-        let bounds = if landmarks.connected(start_poly, goal_poly) {
+        let bounds = if mesh.connected(start_poly, goal_poly) {
             Some(landmarks.goal_bounds(mesh, goal_poly))
         } else if allow_partial {
             None

@@ -26,11 +26,9 @@ use std::collections::BinaryHeap;
 /// 12: +6% / +7%).
 pub(crate) const LANDMARKS: usize = 4;
 
-/// Graph distances from each component's landmarks to every portal, plus the components.
+/// Graph distances from each component's landmarks to every portal.
 #[derive(Clone, Debug)]
 pub(crate) struct Landmarks {
-    /// Per polygon: its component of the (unfiltered) portal graph.
-    component: Vec<u32>,
     /// Per half-edge, [`LANDMARKS`] slots: the distance from the `k`-th landmark of its
     /// component to its portal (`INFINITY` in unused slots and on non-portal edges).
     dist: Vec<[f64; LANDMARKS]>,
@@ -48,36 +46,15 @@ pub(crate) struct GoalBounds {
 type Entry = Reverse<(u64, u32)>;
 
 impl Landmarks {
-    /// Components and landmark distances for `mesh`.
+    /// Landmark distances for `mesh`.
     pub(crate) fn build(mesh: &QueryMesh) -> Landmarks {
-        let nav = mesh.mesh();
-        let polys = nav.polygon_count();
         let halves = mesh.half_edge_count();
-        // Components by flood fill over portals.
-        let mut component = vec![NONE; polys];
-        let mut members: Vec<Vec<u32>> = Vec::new();
-        let mut stack = Vec::new();
-        for seed in 0..polys as u32 {
-            if component[seed as usize] != NONE {
-                continue;
-            }
-            let c = members.len() as u32;
-            component[seed as usize] = c;
-            stack.push(seed);
-            let mut portals = Vec::new();
-            while let Some(p) = stack.pop() {
-                let first = mesh.poly_first(p);
-                for h in first..first + mesh.poly_len(p) {
-                    let Some(q) = mesh.edge_neighbour(h) else { continue };
-                    portals.push(h as u32);
-                    if component[q as usize] == NONE {
-                        component[q as usize] = c;
-                        stack.push(q);
-                    }
-                }
-            }
-            portals.sort_unstable();
-            members.push(portals);
+        // Each component's portals, in half-edge order.
+        let component = mesh.components();
+        let count = component.iter().map(|&c| c as usize + 1).max().unwrap_or(0);
+        let mut members: Vec<Vec<u32>> = vec![Vec::new(); count];
+        for h in (0..halves).filter(|&h| mesh.edge_neighbour(h).is_some()) {
+            members[component[mesh.edge_owner[h] as usize] as usize].push(h as u32);
         }
         let mut dist = vec![[f64::INFINITY; LANDMARKS]; halves];
         let mut from = vec![f64::INFINITY; halves];
@@ -103,12 +80,7 @@ impl Landmarks {
                 next = farthest(portals, &nearest);
             }
         }
-        Landmarks { component, dist }
-    }
-
-    /// Whether two polygons lie in one component (paths between different ones cannot exist).
-    pub(crate) fn connected(&self, a: u32, b: u32) -> bool {
-        self.component.get(a as usize) == self.component.get(b as usize)
+        Landmarks { dist }
     }
 
     /// The landmark distances of the portals of `goal_poly`.
@@ -271,7 +243,7 @@ mod tests {
                 }
                 let bounds = lm.goal_bounds(&mesh, goal);
                 for &h in &portals {
-                    if !lm.connected(mesh.edge_owner[h as usize], goal) {
+                    if !mesh.connected(mesh.edge_owner[h as usize], goal) {
                         continue;
                     }
                     let truth = goal_portals.iter().map(|&p| d[h as usize][p]).fold(f64::INFINITY, f64::min);
@@ -286,7 +258,7 @@ mod tests {
                         let adjacent = [h, mesh.half_edges[h as usize].twin]
                             .iter()
                             .any(|&x| mesh.edge_owner[x as usize] == mesh.edge_owner[other as usize]);
-                        if adjacent && lm.connected(mesh.edge_owner[other as usize], goal) {
+                        if adjacent && mesh.connected(mesh.edge_owner[other as usize], goal) {
                             assert!(lb <= w + lm.lower_bound(other, &bounds) + 1e-9);
                         }
                     }
@@ -304,11 +276,10 @@ mod tests {
         let blocked: Vec<bool> = (0..cols * rows).map(|i| i % cols == 3).collect();
         let spec = GridSpec { cols, rows, blocked, ..GridSpec::default() };
         let mesh = QueryMesh::new(NavMesh::new(spec.build()).expect("valid grid"));
-        let lm = Landmarks::build(&mesh);
         let left = mesh.locate([0.5, 0.0, 0.5]).expect("left cell").polygon;
         let left2 = mesh.locate([2.5, 0.0, 2.5]).expect("left cell").polygon;
         let right = mesh.locate([5.5, 0.0, 0.5]).expect("right cell").polygon;
-        assert!(lm.connected(left, left2));
-        assert!(!lm.connected(left, right));
+        assert!(mesh.connected(left, left2));
+        assert!(!mesh.connected(left, right));
     }
 }

@@ -293,6 +293,9 @@ pub struct QueryMesh {
     island_disks: Vec<(Point2, f64)>,
     /// Runs of two-portal polygons the A* crosses in one step.
     chains: chains::Chains,
+    /// Per polygon: its connected component of the portal graph (numbered in order of first
+    /// polygon).
+    component: Vec<u32>,
     /// The convex hulls of islands that certify a path round one of them.
     obstacles: obstacles::Obstacles,
 }
@@ -317,6 +320,35 @@ pub(crate) const MAX_ISLAND_VERTICES: usize = 32;
 
 /// Sentinel for "no half-edge" / "no node".
 pub(crate) const NONE: u32 = u32::MAX;
+
+/// Per polygon: its connected component of the portal graph, numbered 0, 1, … in order of
+/// each component's first polygon (flood fill over portals).
+fn portal_components(data: &crate::asset::NavMeshData) -> Vec<u32> {
+    let mut component = vec![NONE; data.polygons.len()];
+    let mut stack = Vec::new();
+    let mut count = 0;
+    for seed in 0..data.polygons.len() {
+        if component[seed] != NONE {
+            continue;
+        }
+        component[seed] = count;
+        stack.push(seed);
+        while let Some(p) = stack.pop() {
+            let poly = data.polygons[p];
+            let first = poly.first as usize;
+            for link in &data.edge_links[first..first + poly.vertex_count as usize] {
+                if let EdgeLink::Polygon(q) = *link {
+                    if component[q as usize] == NONE {
+                        component[q as usize] = count;
+                        stack.push(q as usize);
+                    }
+                }
+            }
+        }
+        count += 1;
+    }
+    component
+}
 
 /// XZ bounds `[min_x, min_z, max_x, max_z]` that hold nothing yet.
 pub(crate) const EMPTY_BOUNDS: [f64; 4] = [f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY];
@@ -440,21 +472,30 @@ impl QueryMesh {
             }
         }
         let on_wall = wall_degree.iter().map(|&d| d > 0).collect();
-        // Small islands: hole outlines (clockwise) of few vertices, none shared with another
+        // Simple holes: hole outlines (clockwise) none of whose vertices is shared with another
         // outline or pinched, so a walk round one meets each of its vertices once.
+        let simple_hole: Vec<bool> = data
+            .outlines
+            .iter()
+            .map(|ring| {
+                let pts: Vec<Point2> = ring.vertices.iter().map(|&v| xz(verts[v as usize])).collect();
+                ring.vertices.iter().all(|&v| wall_degree[v as usize] == 2) && crate::geom::signed_area(&pts) < 0.0
+            })
+            .collect();
+        // Small islands: simple holes of few vertices.
         let mut island_of = vec![NONE; verts.len()];
         let mut island_disks = vec![([0.0, 0.0], -1.0); data.outlines.len()];
         for (i, ring) in data.outlines.iter().enumerate() {
-            let pts: Vec<Point2> = ring.vertices.iter().map(|&v| xz(verts[v as usize])).collect();
-            let simple = ring.vertices.iter().all(|&v| wall_degree[v as usize] == 2);
-            if ring.vertices.len() <= MAX_ISLAND_VERTICES && simple && crate::geom::signed_area(&pts) < 0.0 {
+            if simple_hole[i] && ring.vertices.len() <= MAX_ISLAND_VERTICES {
                 for &v in &ring.vertices {
                     island_of[v as usize] = i as u32;
                 }
+                let pts: Vec<Point2> = ring.vertices.iter().map(|&v| xz(verts[v as usize])).collect();
                 island_disks[i] = inner_disk(&pts);
             }
         }
-        let obstacles = obstacles::Obstacles::build(&mesh, &index, &wall_degree);
+        let component = portal_components(data);
+        let obstacles = obstacles::Obstacles::build(&mesh, &index, &component, &simple_hole);
         let mut query_mesh = QueryMesh {
             mesh,
             index,
@@ -471,6 +512,7 @@ impl QueryMesh {
             island_of,
             island_disks,
             chains: chains::Chains::default(),
+            component,
             obstacles,
         };
         query_mesh.portal_runs = (0..query_mesh.half_edges.len())
@@ -598,6 +640,17 @@ impl QueryMesh {
             (false, true) => Some(into),
             _ => None,
         }
+    }
+
+    /// Whether two polygons lie in one component of the portal graph (paths between different
+    /// ones cannot exist).
+    pub(crate) fn connected(&self, a: u32, b: u32) -> bool {
+        self.component.get(a as usize) == self.component.get(b as usize)
+    }
+
+    /// Per polygon: its component of the portal graph, numbered in order of first polygon.
+    pub(crate) fn components(&self) -> &[u32] {
+        &self.component
     }
 
     /// The hulls of the islands that certify a path round one of them.

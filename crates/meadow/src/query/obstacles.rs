@@ -61,13 +61,15 @@ impl Obstacles {
     /// The hulls of the simple hole outlines of `mesh` (each vertex on one outline only, whose
     /// walls meet no other wall; at most [`MAX_OBSTACLE_VERTICES`]) whose interior no polygon
     /// of the component round them overlaps in XZ (no connected ramp or floor above or below
-    /// them; a crate's unreachable top does not count). `wall_degree` counts
-    /// the wall edges at each vertex; `index` finds the polygons near an outline.
-    pub(crate) fn build(mesh: &NavMesh, index: &LocateIndex, wall_degree: &[u32]) -> Obstacles {
+    /// them; a crate's unreachable top does not count). `simple_hole` tells those outlines,
+    /// `component` gives each polygon's portal-graph component, and `index` finds the polygons
+    /// near an outline.
+    pub(crate) fn build(mesh: &NavMesh, index: &LocateIndex, component: &[u32], simple_hole: &[bool]) -> Obstacles {
         let data = mesh.data();
         let verts = &data.vertices;
         let mut o = Obstacles { outline_of: vec![NONE; verts.len()], start: vec![0], ..Obstacles::default() };
         let mut ring: Vec<Point2> = Vec::new();
+        let mut corners: Vec<(Point2, u32)> = Vec::new();
         let mut hull: Vec<(Point2, u32)> = Vec::new();
         let mut near = Near {
             polygons: Vec::new(),
@@ -75,18 +77,15 @@ impl Obstacles {
             points: Vec::new(),
             edges: Vec::new(),
         };
-        let component = components(mesh);
         for (i, outline) in data.outlines.iter().enumerate() {
             ring.clear();
             ring.extend(outline.vertices.iter().map(|&v| xz(verts[v as usize])));
-            let simple = outline.vertices.len() <= MAX_OBSTACLE_VERTICES
-                && outline.vertices.iter().all(|&v| wall_degree.get(v as usize) == Some(&2));
-            let hole = simple && crate::geom::signed_area(&ring) < 0.0;
-            let uncovered = hole && !covered(mesh, index, &component, i as u32, &outline.vertices, &ring, &mut near);
+            let hole = simple_hole[i] && outline.vertices.len() <= MAX_OBSTACLE_VERTICES;
+            let uncovered = hole && !covered(mesh, index, component, i as u32, &outline.vertices, &ring, &mut near);
             if uncovered {
-                hull.clear();
-                hull.extend(outline.vertices.iter().map(|&v| (xz(verts[v as usize]), v)));
-                convex_hull(&mut hull);
+                corners.clear();
+                corners.extend(outline.vertices.iter().map(|&v| (xz(verts[v as usize]), v)));
+                crate::geom::convex_hull(&mut corners, |c| c.0, &mut hull);
             }
             if uncovered && hull.len() >= 3 {
                 for &v in &outline.vertices {
@@ -161,36 +160,6 @@ impl Hull<'_> {
     }
 }
 
-/// Sorts `points` into their convex hull, counter-clockwise (Andrew's monotone chain; collinear
-/// points dropped).
-fn convex_hull(points: &mut Vec<(Point2, u32)>) {
-    // `+ 0.0` makes -0.0 and 0.0 one key, as they are for the orientation tests and `dedup`.
-    points.sort_by(|a, b| (a.0[0] + 0.0).total_cmp(&(b.0[0] + 0.0)).then((a.0[1] + 0.0).total_cmp(&(b.0[1] + 0.0))));
-    points.dedup_by(|a, b| a.0 == b.0);
-    if points.len() < 3 {
-        return;
-    }
-    let sorted = std::mem::take(points);
-    for pass in 0..2 {
-        let base = points.len();
-        let mut push = |q: (Point2, u32)| {
-            while points.len() >= base + 2
-                && orient2d(points[points.len() - 2].0, points[points.len() - 1].0, q.0) <= 0.0
-            {
-                points.pop();
-            }
-            points.push(q);
-        };
-        if pass == 0 {
-            sorted.iter().for_each(|&q| push(q));
-        } else {
-            sorted.iter().rev().for_each(|&q| push(q));
-        }
-        // The last point of each chain starts the other.
-        points.pop();
-    }
-}
-
 /// Scratch space for [`covered`]: the candidate polygons near one ring, each listed once.
 struct Near {
     polygons: Vec<u32>,
@@ -199,33 +168,6 @@ struct Near {
     points: Vec<Point2>,
     /// The ring's edges as (start, end) vertex pairs, sorted.
     edges: Vec<(u32, u32)>,
-}
-
-/// Per polygon: its connected component of the portal graph.
-fn components(mesh: &NavMesh) -> Vec<u32> {
-    let data = mesh.data();
-    let mut component = vec![NONE; data.polygons.len()];
-    let mut stack = Vec::new();
-    for seed in 0..data.polygons.len() {
-        if component[seed] != NONE {
-            continue;
-        }
-        component[seed] = seed as u32;
-        stack.push(seed);
-        while let Some(p) = stack.pop() {
-            let poly = data.polygons[p];
-            let links = &data.edge_links[poly.first as usize..poly.first as usize + poly.vertex_count as usize];
-            for link in links {
-                if let EdgeLink::Polygon(q) = *link {
-                    if component[q as usize] == NONE {
-                        component[q as usize] = seed as u32;
-                        stack.push(q as usize);
-                    }
-                }
-            }
-        }
-    }
-    component
 }
 
 /// Whether a polygon of the component the hole outline `outline` (id `id`, XZ points `ring`)
@@ -377,13 +319,18 @@ fn ring_side(ring: &[Point2], p: Point2) -> Side {
 mod tests {
     use super::*;
 
+    /// The indices of `pts` on their convex hull, as the obstacles take it.
+    fn hull_ids(pts: &[Point2]) -> Vec<u32> {
+        let mut corners: Vec<(Point2, u32)> = pts.iter().enumerate().map(|(i, &p)| (p, i as u32)).collect();
+        let mut hull = Vec::new();
+        crate::geom::convex_hull(&mut corners, |c| c.0, &mut hull);
+        hull.iter().map(|q| q.1).collect()
+    }
+
     #[test]
     fn hull_of_a_square_with_a_notch_and_collinear_points() {
         let pts = [[0.0, 0.0], [1.0, 0.0], [2.0, 0.0], [2.0, 2.0], [1.0, 1.0], [0.0, 2.0]];
-        let mut h: Vec<(Point2, u32)> = pts.iter().enumerate().map(|(i, &p)| (p, i as u32)).collect();
-        convex_hull(&mut h);
-        let ids: Vec<u32> = h.iter().map(|q| q.1).collect();
-        assert_eq!(ids, vec![0, 2, 3, 5]);
+        assert_eq!(hull_ids(&pts), vec![0, 2, 3, 5]);
     }
 
     #[test]
@@ -437,10 +384,7 @@ mod tests {
     #[test]
     fn hull_with_mixed_signed_zeros_keeps_every_corner() {
         let pts = [[-0.0, 2.0], [0.0, 0.0], [0.0, 1.0], [1.0, 1.0]];
-        let mut h: Vec<(Point2, u32)> = pts.iter().enumerate().map(|(i, &p)| (p, i as u32)).collect();
-        convex_hull(&mut h);
-        let ids: Vec<u32> = h.iter().map(|q| q.1).collect();
-        assert_eq!(ids, vec![1, 3, 0]);
+        assert_eq!(hull_ids(&pts), vec![1, 3, 0]);
         let mut flat: Vec<Point2> = pts.to_vec();
         let perimeter = crate::query::astar::convex_hull_perimeter(&mut flat, &mut Vec::new());
         assert!((perimeter - (2.0 + 2.0 * 2f64.sqrt())).abs() < 1e-12, "{perimeter}");
