@@ -38,6 +38,8 @@ pub fn assemble(
         edge_links,
         areas,
         outlines,
+        // Off-mesh links are connected to the finished mesh by the `links` stage.
+        links: Vec::new(),
     })
 }
 

@@ -22,7 +22,9 @@ use std::path::Path;
 /// The first eight bytes of every asset.
 pub const MAGIC: [u8; 8] = *b"MEADOWNV";
 /// The asset format version this runtime reads and writes.
-pub const FORMAT_VERSION: u32 = 2;
+/// Version 3 added the off-mesh link table ([`NavMeshData::links`]) and the `walkable` rule to
+/// the stored settings.
+pub const FORMAT_VERSION: u32 = 3;
 /// Size of the fixed header before the payload.
 pub const HEADER_LEN: usize = 24;
 
@@ -87,6 +89,36 @@ pub struct NavMeshData {
     pub areas: Vec<AreaType>,
     /// Boundary rings (walls), walkable side on the left.
     pub outlines: Vec<Outline>,
+    /// Off-mesh links (jumps, ladders, drops, teleporters), connected to polygons at both ends.
+    pub links: Vec<OffMeshLink>,
+}
+
+/// An off-mesh link: a connection the agent traverses off the mesh (a jump, a ladder, a drop,
+/// a teleporter), from a point on one polygon to a point on another, of any layer and at any
+/// distance.
+///
+/// Its traversal cost is `cost` (metres of walking at cost multiplier 1) times its area's cost
+/// multiplier; a path's `length` counts it as the straight 3D distance between its end points.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OffMeshLink {
+    /// Where the agent leaves the mesh `[x, y, z]`, on the surface of `start_polygon`.
+    pub start: [f64; 3],
+    /// Where the agent lands `[x, y, z]`, on the surface of `end_polygon`.
+    pub end: [f64; 3],
+    /// The polygon holding `start`.
+    pub start_polygon: u32,
+    /// The polygon holding `end`.
+    pub end_polygon: u32,
+    /// Whether the link can also be taken from `end` to `start`.
+    pub bidirectional: bool,
+    /// Traversal cost in metres of walking before the area multiplier (finite, `>= 0`; the
+    /// bake's default is the 3D distance between the end points).
+    pub cost: f64,
+    /// Index into [`NavMeshData::areas`]: filters exclude links by area, and the area's cost
+    /// multiplies `cost`.
+    pub area: u16,
+    /// The game's own identifier, handed back in paths (not required to be unique).
+    pub id: u32,
 }
 
 /// A validated navmesh: every index in range, polygons convex and counter-clockwise,
@@ -148,6 +180,9 @@ pub enum ValidationError {
     /// An outline is too short or refers to a vertex out of range.
     #[error("outline {outline} is malformed (fewer than 3 vertices or a vertex out of range)")]
     BadOutline { outline: usize },
+    /// An off-mesh link has a bad end point, polygon, cost or area.
+    #[error("off-mesh link {link} is invalid: {reason}")]
+    BadOffMeshLink { link: usize, reason: &'static str },
 }
 
 /// Why an asset could not be loaded.
@@ -163,7 +198,10 @@ pub enum LoadError {
     #[error("not a Meadow navmesh: wrong magic bytes")]
     BadMagic,
     /// Written by another format version.
-    #[error("navmesh format version {found} is not supported (this build reads version {FORMAT_VERSION}); re-bake the level")]
+    #[error(
+        "navmesh format version {found} is not supported (this build of Meadow reads version {FORMAT_VERSION}); \
+         re-bake the level with this version of Meadow"
+    )]
     UnsupportedVersion { found: u32 },
     /// The payload is shorter or longer than the header says.
     #[error("navmesh is truncated or padded: header says {expected} payload bytes, file has {actual}")]
@@ -288,6 +326,11 @@ impl NavMesh {
     /// The boundary outlines (walls), walkable side on the left.
     pub fn outlines(&self) -> &[Outline] {
         &self.data.outlines
+    }
+
+    /// The baked off-mesh links.
+    pub fn links(&self) -> &[OffMeshLink] {
+        &self.data.links
     }
 
     /// Serialises the mesh into the asset file format (header + payload).
@@ -442,6 +485,46 @@ fn validate(d: &NavMeshData) -> Result<(), ValidationError> {
             return Err(ValidationError::BadOutline { outline });
         }
     }
+    for (link, l) in d.links.iter().enumerate() {
+        validate_link(d, l).map_err(|reason| ValidationError::BadOffMeshLink { link, reason })?;
+    }
+    Ok(())
+}
+
+/// How far (metres, in XZ) a link's end point may lie outside its polygon's bounds: the bake
+/// places it on the polygon, and rounding of that nearest-point computation stays far below.
+pub const LINK_POINT_SLACK: f64 = 1e-3;
+
+/// Checks one off-mesh link of `d` (whose polygons are already validated).
+pub(crate) fn validate_link(d: &NavMeshData, l: &OffMeshLink) -> Result<(), &'static str> {
+    if !(l.start.iter().chain(&l.end).all(|c| c.is_finite())) {
+        return Err("an end point has a non-finite coordinate");
+    }
+    if !(l.cost.is_finite() && l.cost >= 0.0) {
+        return Err("its cost must be finite and >= 0");
+    }
+    if l.area as usize >= d.areas.len() {
+        return Err("its area index is out of range");
+    }
+    for (poly, p) in [(l.start_polygon, l.start), (l.end_polygon, l.end)] {
+        let Some(pd) = d.polygons.get(poly as usize) else {
+            return Err("a polygon index is out of range");
+        };
+        let run = &d.polygon_vertices[pd.first as usize..pd.first as usize + pd.vertex_count as usize];
+        let mut lo = [f64::INFINITY; 3];
+        let mut hi = [f64::NEG_INFINITY; 3];
+        for &v in run {
+            let q = d.vertices[v as usize];
+            for k in 0..3 {
+                lo[k] = lo[k].min(q[k]);
+                hi[k] = hi[k].max(q[k]);
+            }
+        }
+        let outside = |k: usize| p[k] < lo[k] - LINK_POINT_SLACK || p[k] > hi[k] + LINK_POINT_SLACK;
+        if outside(0) || outside(1) || outside(2) {
+            return Err("an end point does not lie on its polygon");
+        }
+    }
     Ok(())
 }
 
@@ -478,6 +561,7 @@ mod tests {
             ],
             areas: vec![AreaType { name: "default".into(), cost: 1.0 }],
             outlines: vec![Outline { vertices: vec![0, 1, 4, 5, 2, 3] }],
+            links: Vec::new(),
         }
     }
 

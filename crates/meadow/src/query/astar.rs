@@ -7,15 +7,24 @@
 //! never shorter than not crossing it (triangle inequality), so the directed graph has the same
 //! optimum as the undirected midpoint graph, and its parent chain spells out the corridor.
 //!
+//! Off-mesh links are edges too: a node `H + 2 + t` (after the half-edges, the start and the
+//! goal) means "landed by take-off direction `t` of the current link snapshot"; it is reached
+//! from any node in the take-off polygon at the walk to the take-off point plus the link's cost
+//! times its area's multiplier, and expands like the start node, from the landing point. The
+//! traced corridor is split at the links into legs, and each leg is smoothed on its own. Links
+//! cheaper than the straight line between their ends (teleporters) cap the straight-line part of
+//! the heuristic; the landmark part is computed over portals and link end points.
+//!
 //! Two string-pulled answers skip the search: a goal in sight through cheapest-cost polygons
 //! (the straight segment), and a segment that runs into one island whose convex hull certifies
 //! the taut string round it (see the `obstacles` module). Other paths are searched, pulled, and
 //! then shortened by the shortcut pass (re-routing round off-wall corners and small islands).
 
 use super::chains::DEAD_END;
+use super::links::LinkState;
 use super::raycast::WalkEnd;
 use super::{check_endpoints, locate_endpoints, Location, OpenEntry, QueryFilter, QueryMesh, NONE};
-use super::{dist3, funnel, polyline_length, refine, xz, Path, PathError, PathOptions, PathStyle};
+use super::{dist3, funnel, polyline_length, refine, xz, Path, PathError, PathLink, PathOptions, PathStyle};
 use crate::geom::{orient2d, orient2d_certain_sign, Point2};
 
 /// A search node (16 bytes: the pool is walked at random, so it is kept small).
@@ -80,7 +89,15 @@ pub struct PathQuery {
     portals_alt: Vec<([f64; 3], [f64; 3])>,
     /// Whether the last path went round one island by its certificate (for tests).
     round_island: bool,
+    /// The traced route: half-edges, and `LINK_MARK | t` where take-off `t` is used.
+    route: Vec<u32>,
+    /// One leg's smoothed points before they join the path.
+    leg_points: Vec<[f64; 3]>,
 }
+
+/// Marks a take-off in a traced route (half-edge indices stay below 2^31: a mesh of that many
+/// half-edges would need tens of gigabytes).
+const LINK_MARK: u32 = 1 << 31;
 
 /// What the straight walk from the start to the goal found (see
 /// [`PathQuery::straight_corridor`]).
@@ -164,7 +181,7 @@ impl PathQuery {
 
     /// Grows the scratch memory to fit `mesh`, so that later queries on it do not allocate.
     pub fn reserve(&mut self, mesh: &QueryMesh) {
-        let count = mesh.half_edge_count() + 2;
+        let count = mesh.half_edge_count() + 2 + mesh.link_state().takeoffs.len();
         if self.nodes.len() < count {
             self.nodes.resize(count, Node::default());
         }
@@ -189,6 +206,8 @@ impl PathQuery {
             v.reserve(polys.saturating_sub(v.len()));
         }
         self.points_alt.reserve(polys.saturating_sub(self.points_alt.len()));
+        self.leg_points.reserve(polys.saturating_sub(self.leg_points.len()));
+        self.route.reserve(polys.saturating_sub(self.route.len()));
         self.funnel.reserve(polys);
         self.corners.reserve((polys + 2).saturating_sub(self.corners.len()));
     }
@@ -211,6 +230,7 @@ impl PathQuery {
             length: scratch.length,
             corridor: scratch.corridor.clone(),
             partial: scratch.partial,
+            links: scratch.links.clone(),
         });
         self.scratch_path = scratch;
         path
@@ -254,79 +274,160 @@ impl PathQuery {
         if filter.area_cost(nav, start_area).is_none() {
             return Err(PathError::StartExcluded);
         }
+        let links = mesh.link_state();
+        let links = &*links;
         self.reserve(mesh);
         self.area_costs.clear();
         self.area_costs.extend((0..nav.areas().len()).map(|a| filter.area_cost(nav, a as u16).unwrap_or(-1.0)));
+        let links_on = filter.allows_links() && !links.is_empty();
         self.edges.clear();
         let mut end_point = goal.point;
         let pulled = start.polygon != goal.polygon && options.style == PathStyle::StringPulled && options.shortcuts;
         self.round_island = false;
+        // The search-free answers are shortest among paths on the mesh; a path over a link is
+        // at least as long as the bound below, so they stand when they are no longer than it.
         let seen = pulled
             && match self.straight_corridor(mesh, &start, &goal) {
-                Straight::Pulled => true,
+                Straight::Pulled => {
+                    !links_on || self.cost_of(&self.points_alt) <= self.link_bound(links, &start, &goal, true)
+                }
                 Straight::HitWall(poly, k) => {
-                    self.round_island = self.round_one_island(mesh, &start, &goal, poly, k);
-                    self.round_island
+                    self.round_island = self.round_one_island(mesh, &start, &goal, poly, k)
+                        && (!links_on
+                            || self.cost_of(&self.points_alt) <= self.link_bound(links, &start, &goal, false));
+                    self.round_island || self.give_up()
                 }
                 Straight::Searched => false,
             };
-        if start.polygon != goal.polygon && !seen {
+        if !seen {
+            self.edges.clear();
+        }
+        let search = if start.polygon == goal.polygon {
+            // The straight segment in one convex polygon, unless a teleporter may beat it.
+            links_on
+                && self.link_bound(links, &start, &goal, true)
+                    < dist3(start.point, goal.point) * self.area_costs[start_area as usize]
+        } else {
+            !seen
+        };
+        if search {
             let (allow_partial, goal_at) = (options.allow_partial, (goal.polygon, goal.point));
-            match self.search(mesh, start.polygon, start.point, goal_at, h_scale, allow_partial) {
+            let ends = (start.polygon, start.point, goal_at);
+            match self.search(mesh, links, links_on, ends, h_scale, allow_partial) {
                 SearchEnd::Unreachable => return Err(PathError::Unreachable),
-                SearchEnd::Goal(last) => self.trace(mesh, start.polygon, last),
+                SearchEnd::Goal(last) => self.trace(mesh, links, start.polygon, last),
                 SearchEnd::Partial(node, point) => {
                     if !options.allow_partial {
                         return Err(PathError::Unreachable);
                     }
                     path.partial = true;
                     end_point = point;
-                    self.trace(mesh, start.polygon, node);
+                    self.trace(mesh, links, start.polygon, node);
                 }
             }
         }
         if seen {
             // `straight_corridor` or `round_one_island` already pulled the string.
             path.points.extend_from_slice(&self.points_alt);
-        } else {
-            // The string may use all of an edge split into collinear portals; the midpoint
-            // styles keep the portals the search crossed.
-            self.build_portals(mesh, options.style == PathStyle::StringPulled);
-        }
-        match options.style {
-            _ if seen => {}
-            PathStyle::Midpoints => {
-                path.points.push(start.point);
-                for &(l, r) in &self.portals {
-                    path.points.push([(l[0] + r[0]) * 0.5, (l[1] + r[1]) * 0.5, (l[2] + r[2]) * 0.5]);
-                }
-                path.points.push(end_point);
-            }
-            PathStyle::MeadowRefined => {
-                refine::meadow_refine(start.point, end_point, &self.portals, &mut self.choice, &mut path.points)
-            }
-            PathStyle::StringPulled => {
-                funnel::string_pull(
-                    start.point,
-                    end_point,
-                    &self.portals,
-                    &mut path.points,
-                    &mut self.corner_at,
-                    &mut self.funnel,
-                );
-                if options.shortcuts {
-                    self.shortcut(mesh, filter, start.polygon, &mut path.points);
+            path.corridor.push(start.polygon);
+            for &h in &self.edges {
+                if let Some(q) = mesh.edge_neighbour(h as usize) {
+                    path.corridor.push(q);
                 }
             }
+            path.length = polyline_length(&path.points);
+            return Ok(());
         }
-        path.corridor.push(start.polygon);
-        for &h in &self.edges {
-            if let Some(q) = mesh.edge_neighbour(h as usize) {
-                path.corridor.push(q);
+        // Smooth each leg between the start, the links' take-off and landing points and the goal.
+        std::mem::swap(&mut self.route, &mut self.edges);
+        let mut leg_start = start;
+        let mut i = 0;
+        loop {
+            let mark = self.route[i..].iter().position(|&e| e & LINK_MARK != 0).map(|k| i + k);
+            let stop = mark.unwrap_or(self.route.len());
+            self.edges.clear();
+            self.edges.extend_from_slice(&self.route[i..stop]);
+            let takeoff = mark.map(|j| links.takeoffs[(self.route[j] & !LINK_MARK) as usize]);
+            let leg_goal = takeoff.map_or(end_point, |t| t.from);
+            self.smooth_leg(mesh, filter, options, leg_start, leg_goal);
+            // Legs meet only at links: each leg after the first starts at a landing point.
+            path.points.extend_from_slice(&self.leg_points);
+            path.corridor.push(leg_start.polygon);
+            for &h in &self.edges {
+                if let Some(q) = mesh.edge_neighbour(h as usize) {
+                    path.corridor.push(q);
+                }
             }
+            let (Some(t), Some(j)) = (takeoff, mark) else { break };
+            path.links.push(PathLink { segment: path.points.len() - 1, link: t.link, id: t.id, reversed: t.reversed });
+            leg_start = Location { polygon: t.to_poly, point: t.to };
+            i = j + 1;
         }
+        std::mem::swap(&mut self.route, &mut self.edges);
         path.length = polyline_length(&path.points);
         Ok(())
+    }
+
+    /// Smooths the corridor in `self.edges` from `from` to `to` (a point of its last polygon)
+    /// in the asked style into `self.leg_points`.
+    fn smooth_leg(
+        &mut self,
+        mesh: &QueryMesh,
+        filter: &QueryFilter,
+        options: PathOptions,
+        from: Location,
+        to: [f64; 3],
+    ) {
+        // The string may use all of an edge split into collinear portals; the midpoint
+        // styles keep the portals the search crossed.
+        self.build_portals(mesh, options.style == PathStyle::StringPulled);
+        let mut points = std::mem::take(&mut self.leg_points);
+        match options.style {
+            PathStyle::Midpoints => {
+                points.clear();
+                points.push(from.point);
+                for &(l, r) in &self.portals {
+                    points.push([(l[0] + r[0]) * 0.5, (l[1] + r[1]) * 0.5, (l[2] + r[2]) * 0.5]);
+                }
+                points.push(to);
+            }
+            PathStyle::MeadowRefined => {
+                refine::meadow_refine(from.point, to, &self.portals, &mut self.choice, &mut points);
+            }
+            PathStyle::StringPulled => {
+                funnel::string_pull(from.point, to, &self.portals, &mut points, &mut self.corner_at, &mut self.funnel);
+                if options.shortcuts {
+                    self.shortcut(mesh, filter, from.polygon, &mut points);
+                }
+            }
+        }
+        self.leg_points = points;
+    }
+
+    /// Cost of walking the polyline `points` through polygons of the least cost.
+    fn cost_of(&self, points: &[[f64; 3]]) -> f64 {
+        let cheapest = self.area_costs.iter().copied().filter(|&c| c >= 0.0).fold(f64::INFINITY, f64::min);
+        polyline_length(points) * cheapest
+    }
+
+    /// A lower bound on the cost of every path from `start` to `goal` that takes an off-mesh
+    /// link: the walk to the nearest take-off, the cheapest link, and the walk from the nearest
+    /// landing, each at the least cost (straight lines: the triangle inequality). With
+    /// `shortcuts_only`, only over links cheaper than the straight line between their ends: a
+    /// path over other links is no shorter than the straight line from the start to the goal.
+    fn link_bound(&self, links: &LinkState, start: &Location, goal: &Location, shortcuts_only: bool) -> f64 {
+        let cheapest = self.area_costs.iter().copied().filter(|&c| c >= 0.0).fold(f64::INFINITY, f64::min);
+        let (mut to_takeoff, mut link, mut from_landing) = (f64::INFINITY, f64::INFINITY, f64::INFINITY);
+        for t in &links.takeoffs {
+            let area_cost = self.area_costs[t.area as usize];
+            if area_cost < 0.0 || (shortcuts_only && !t.is_shortcut()) {
+                continue;
+            }
+            to_takeoff = to_takeoff.min(dist3(start.point, t.from));
+            link = link.min(t.cost * area_cost);
+            from_landing = from_landing.min(dist3(t.to, goal.point));
+        }
+        (to_takeoff + from_landing) * cheapest + link
     }
 
     /// When the segment from the start to the goal walks the mesh without meeting a wall, and
@@ -915,22 +1016,39 @@ impl PathQuery {
     }
 
     /// Fills `self.edges` with the half-edges from the start (in `start_poly`) to `last`
-    /// (inclusive), spelling out the portals of every chain the search jumped across.
-    fn trace(&mut self, mesh: &QueryMesh, start_poly: u32, last: u32) {
+    /// (inclusive), spelling out the portals of every chain the search jumped across, and
+    /// `LINK_MARK | t` where take-off `t` of `links` was used.
+    fn trace(&mut self, mesh: &QueryMesh, links: &LinkState, start_poly: u32, last: u32) {
         let start_node = mesh.half_edge_count() as u32;
+        let link_base = start_node + 2;
+        // The polygon a node stands in.
+        let poly_of = |node: u32| {
+            if node == start_node {
+                start_poly
+            } else if node >= link_base {
+                links.takeoffs.get((node - link_base) as usize).map_or(NONE, |t| t.to_poly)
+            } else {
+                mesh.edge_neighbour(node as usize).unwrap_or(NONE)
+            }
+        };
         let mut n = last;
         // At most one entry per half-edge; the bound guards against a corrupted pool.
         let mut guard = self.nodes.len();
         while n != start_node && n != NONE && guard > 0 {
-            self.edges.push(n);
             let parent = self.nodes[n as usize].parent;
-            let from =
-                if parent == start_node { start_poly } else { mesh.edge_neighbour(parent as usize).unwrap_or(NONE) };
+            if n >= link_base {
+                self.edges.push(LINK_MARK | (n - link_base));
+                n = parent;
+                guard -= 1;
+                continue;
+            }
+            self.edges.push(n);
+            let from = poly_of(parent);
             // A node reached in one step is a half-edge of its parent's polygon; otherwise it
             // ends a chain jump, whose portals are walked back one two-portal polygon at a time.
             let mut m = n as usize;
             while mesh.edge_owner[m] != from && guard > 0 {
-                let entry = mesh.chains().entry_before(m);
+                let entry = links.chains.entry_before(m);
                 if entry == NONE {
                     break;
                 }
@@ -947,9 +1065,9 @@ impl PathQuery {
     fn search(
         &mut self,
         mesh: &QueryMesh,
-        start_poly: u32,
-        start_pos: [f64; 3],
-        (goal_poly, goal_pos): (u32, [f64; 3]),
+        links: &LinkState,
+        links_on: bool,
+        (start_poly, start_pos, (goal_poly, goal_pos)): (u32, [f64; 3], (u32, [f64; 3])),
         h_scale: f64,
         allow_partial: bool,
     ) -> SearchEnd {
@@ -958,6 +1076,7 @@ impl PathQuery {
         let half_edges = mesh.half_edge_count();
         let start_node = half_edges as u32;
         let goal_node = start_node + 1;
+        let link_base = start_node + 2;
         self.generation += 1;
         if self.generation >= 1 << 31 {
             // Stamps hold twice the generation: before it wraps, wipe them once so that stamps
@@ -976,21 +1095,35 @@ impl PathQuery {
         let excludes = self.area_costs.iter().any(|&c| c < 0.0);
         // Landmark bounds, when start and goal share a component; otherwise no path exists
         // and only a partial path (which scans everything reachable anyway) is worth a search.
-        let landmarks = mesh.landmarks();
-        let bounds = if mesh.connected(start_poly, goal_poly) {
-            Some(landmarks.goal_bounds(mesh, goal_poly))
+        let landmarks = links.landmarks(mesh);
+        let bounds = if links.connected(start_poly, goal_poly) {
+            Some(landmarks.goal_bounds(mesh, links, goal_poly))
         } else if allow_partial {
             None
         } else {
             return SearchEnd::Unreachable;
         };
+        // Links cheaper than the straight line between their ends cap the straight-line bound:
+        // a path taking one costs at least the cheapest such link plus the straight line from
+        // the nearest of their landings to the goal.
+        let mut teleport_bound = f64::INFINITY;
+        if links_on && !links.shortcuts.is_empty() {
+            let (mut cost, mut landing) = (f64::INFINITY, f64::INFINITY);
+            for &t in &links.shortcuts {
+                let t = &links.takeoffs[t as usize];
+                cost = cost.min(t.cost);
+                landing = landing.min(dist3(t.to, goal_pos));
+            }
+            teleport_bound = cost + landing;
+        }
         // Chain jumps skip nodes, which a partial path's scan of the reached polygons needs;
         // a chain holding the goal polygon must be walked so that polygon is expanded.
-        let chains = mesh.chains();
+        let chains = &links.chains;
         let jumps = !allow_partial;
         let goal_exits = chains.exits_around(goal_poly);
         self.nodes[start_node as usize] = Node { g: 0.0, parent: NONE, stamp: open_stamp };
-        self.push_open(OpenEntry { f: dist3(start_pos, goal_pos) * h_scale, node: start_node });
+        let start_f = dist3(start_pos, goal_pos).min(teleport_bound) * h_scale;
+        self.push_open(OpenEntry { f: start_f, node: start_node });
         while let Some(entry) = self.pop_open() {
             let u = entry.node;
             let node = &mut self.nodes[u as usize];
@@ -1004,6 +1137,9 @@ impl PathQuery {
             }
             let (poly, pos, came_from) = if u == start_node {
                 (start_poly, start_pos, NONE)
+            } else if u >= link_base {
+                let t = &links.takeoffs[(u - link_base) as usize];
+                (t.to_poly, t.to, NONE)
             } else {
                 let he = &mesh.half_edges[u as usize];
                 if he.neighbour == NONE {
@@ -1049,11 +1185,34 @@ impl PathQuery {
                 if node.stamp == closed_stamp || (node.stamp == open_stamp && g >= node.g) {
                     continue; // the heuristic is only computed for nodes that get pushed
                 }
-                let mut lower = dist3(v_mid, goal_pos);
+                let mut lower = dist3(v_mid, goal_pos).min(teleport_bound);
                 if let Some(b) = &bounds {
                     lower = lower.max(landmarks.lower_bound(v as u32, b));
                 }
                 self.relax(v as u32, u, g, lower * h_scale, open_stamp);
+            }
+            if !links_on {
+                continue;
+            }
+            for &t in links.takeoffs_from(poly) {
+                let k = &links.takeoffs[t as usize];
+                let link_cost = self.area_costs[k.area as usize];
+                if link_cost < 0.0 || self.area_costs[polygons[k.to_poly as usize].area as usize] < 0.0 {
+                    continue;
+                }
+                let v = link_base + t;
+                let g = g_u + dist3(pos, k.from) * cost + k.cost * link_cost;
+                let node = self.nodes[v as usize];
+                if node.stamp == closed_stamp || (node.stamp == open_stamp && g >= node.g) {
+                    continue;
+                }
+                let mut lower = dist3(k.to, goal_pos).min(teleport_bound);
+                if let Some(b) = &bounds {
+                    // The landing point's landmark row.
+                    let row = half_edges as u32 + 2 * k.active + u32::from(!k.reversed);
+                    lower = lower.max(landmarks.lower_bound(row, b));
+                }
+                self.relax(v, u, g, lower * h_scale, open_stamp);
             }
         }
         if !allow_partial {
@@ -1063,18 +1222,16 @@ impl PathQuery {
         let mut best = (NONE, start_poly);
         let mut best_point = mesh.closest_point_on_polygon(start_poly, xz(goal_pos));
         let mut best_d = dist3(best_point, goal_pos);
-        for h in 0..half_edges {
-            if self.nodes[h].stamp != closed_stamp {
-                continue;
-            }
-            let Some(poly) = mesh.edge_neighbour(h) else { continue };
-            if poly == best.1 {
+        let landed = (0..links.takeoffs.len()).map(|t| (link_base + t as u32, links.takeoffs[t].to_poly));
+        let crossed = (0..half_edges).filter_map(|h| mesh.edge_neighbour(h).map(|q| (h as u32, q)));
+        for (node, poly) in crossed.chain(landed) {
+            if self.nodes[node as usize].stamp != closed_stamp || poly == best.1 {
                 continue;
             }
             let c = mesh.closest_point_on_polygon(poly, xz(goal_pos));
             let d = dist3(c, goal_pos);
             if d < best_d {
-                best = (h as u32, poly);
+                best = (node, poly);
                 best_point = c;
                 best_d = d;
             }

@@ -43,15 +43,19 @@ pub(crate) struct Chains {
 }
 
 impl Chains {
-    /// Finds the chains of `mesh` and the jump of every half-edge (linear time).
-    pub(crate) fn build(mesh: &QueryMesh) -> Chains {
+    /// Finds the chains of `mesh` and the jump of every half-edge (linear time). Polygons marked
+    /// in `expand` (those holding an off-mesh link end) are never part of a chain nor dead ends:
+    /// the search must stand in them to take or leave the link.
+    pub(crate) fn build(mesh: &QueryMesh, expand: &[bool]) -> Chains {
         let data = mesh.mesh().data();
         let polys = data.polygons.len();
         let portals_of = |p: usize| {
             let first = data.polygons[p].first as usize;
             (first..first + data.polygons[p].vertex_count as usize).filter(|&h| mesh.half_edges[h].neighbour != NONE)
         };
-        let degree: Vec<usize> = (0..polys).map(|p| portals_of(p).count()).collect();
+        // A polygon to expand counts as a junction (more than two portals).
+        let degree: Vec<usize> =
+            (0..polys).map(|p| if expand.get(p) == Some(&true) { 3 } else { portals_of(p).count() }).collect();
         let linkable =
             |p: usize, q: usize| degree[p] == 2 && degree[q] == 2 && data.polygons[p].area == data.polygons[q].area;
         // Group two-portal polygons joined by a portal (and sharing an area type).

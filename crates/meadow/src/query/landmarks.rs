@@ -16,6 +16,7 @@
 //! deterministic), so every node's slots refer to landmarks of its own component. The table
 //! takes `8 × LANDMARKS` bytes per half-edge (32 bytes: about 32 MB for a million half-edges).
 
+use super::links::LinkState;
 use super::{dist3, QueryMesh, NONE};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -29,8 +30,9 @@ pub(crate) const LANDMARKS: usize = 4;
 /// Graph distances from each component's landmarks to every portal.
 #[derive(Clone, Debug)]
 pub(crate) struct Landmarks {
-    /// Per half-edge, [`LANDMARKS`] slots: the distance from the `k`-th landmark of its
-    /// component to its portal (`INFINITY` in unused slots and on non-portal edges).
+    /// Per row (every half-edge, then two per active off-mesh link), [`LANDMARKS`] slots: the
+    /// distance from the `k`-th landmark of its component to its portal or link end point
+    /// (`INFINITY` in unused slots and on non-portal edges).
     dist: Vec<[f64; LANDMARKS]>,
 }
 
@@ -46,52 +48,64 @@ pub(crate) struct GoalBounds {
 type Entry = Reverse<(u64, u32)>;
 
 impl Landmarks {
-    /// Landmark distances for `mesh`.
-    pub(crate) fn build(mesh: &QueryMesh) -> Landmarks {
+    /// Landmark distances for `mesh` with the off-mesh links of `links`.
+    ///
+    /// The graph's nodes are the portals (both half-edges of one at once) and the end points of
+    /// the links (rows after the half-edges: active link `i` has rows `H + 2i` and `H + 2i + 1`).
+    /// Two nodes on one polygon are joined by their 3D distance, and a link's two end points by
+    /// its cost before the area multiplier, both ways: every A* step (area costs and link area
+    /// costs at least the filter's smallest cost `s`) costs at least `s` times a path here, so the
+    /// bounds stay admissible and consistent with links, one-way ones included.
+    pub(crate) fn build(mesh: &QueryMesh, links: &LinkState) -> Landmarks {
         let halves = mesh.half_edge_count();
-        // Each component's portals, in half-edge order.
-        let component = mesh.components();
+        let rows = halves + 2 * links.active_count();
+        // Each component's nodes, in row order.
+        let component = links.components();
         let count = component.iter().map(|&c| c as usize + 1).max().unwrap_or(0);
         let mut members: Vec<Vec<u32>> = vec![Vec::new(); count];
         for h in (0..halves).filter(|&h| mesh.edge_neighbour(h).is_some()) {
             members[component[mesh.edge_owner[h] as usize] as usize].push(h as u32);
         }
-        let mut dist = vec![[f64::INFINITY; LANDMARKS]; halves];
-        let mut from = vec![f64::INFINITY; halves];
+        for r in halves..rows {
+            let (_, poly) = links.point((r - halves) / 2, (r - halves) % 2);
+            members[component[poly as usize] as usize].push(r as u32);
+        }
+        let graph = Graph { mesh, links, halves };
+        let mut dist = vec![[f64::INFINITY; LANDMARKS]; rows];
+        let mut from = vec![f64::INFINITY; rows];
         let mut heap: BinaryHeap<Entry> = BinaryHeap::new();
-        let mut nearest = vec![f64::INFINITY; halves];
-        for portals in &members {
-            let Some(&first) = portals.first() else { continue };
-            // The first landmark is the portal farthest from the component's first portal; each
-            // next one the portal farthest from all landmarks chosen so far.
-            shortest_from(mesh, portals, first, &mut from, &mut heap);
-            let mut next = farthest(portals, &from);
-            for n in &portals[..] {
+        let mut nearest = vec![f64::INFINITY; rows];
+        for nodes in &members {
+            let Some(&first) = nodes.first() else { continue };
+            // The first landmark is the node farthest from the component's first node; each
+            // next one the node farthest from all landmarks chosen so far.
+            graph.shortest_from(nodes, first, &mut from, &mut heap);
+            let mut next = farthest(nodes, &from);
+            for n in &nodes[..] {
                 nearest[*n as usize] = f64::INFINITY;
             }
-            #[allow(clippy::needless_range_loop)] // `k` is the slot of every portal's row
-            for k in 0..LANDMARKS.min(portals.len()) {
-                shortest_from(mesh, portals, next, &mut from, &mut heap);
-                for &h in portals {
+            #[allow(clippy::needless_range_loop)] // `k` is the slot of every node's row
+            for k in 0..LANDMARKS.min(nodes.len()) {
+                graph.shortest_from(nodes, next, &mut from, &mut heap);
+                for &h in nodes {
                     let d = from[h as usize];
                     dist[h as usize][k] = d;
                     nearest[h as usize] = nearest[h as usize].min(d);
                 }
-                next = farthest(portals, &nearest);
+                next = farthest(nodes, &nearest);
             }
         }
         Landmarks { dist }
     }
 
-    /// The landmark distances of the portals of `goal_poly`.
-    pub(crate) fn goal_bounds(&self, mesh: &QueryMesh, goal_poly: u32) -> GoalBounds {
+    /// The landmark distances of the ways into `goal_poly`: its portals and the link end points
+    /// on it.
+    pub(crate) fn goal_bounds(&self, mesh: &QueryMesh, links: &LinkState, goal_poly: u32) -> GoalBounds {
         let mut b = GoalBounds { near: [f64::INFINITY; LANDMARKS], far: [f64::NEG_INFINITY; LANDMARKS] };
         let first = mesh.poly_first(goal_poly);
-        for h in first..first + mesh.poly_len(goal_poly) {
-            if mesh.edge_neighbour(h).is_none() {
-                continue;
-            }
-            for ((near, far), &d) in b.near.iter_mut().zip(&mut b.far).zip(&self.dist[h]) {
+        let portals = (first..first + mesh.poly_len(goal_poly)).filter(|&h| mesh.edge_neighbour(h).is_some());
+        for row in portals.chain(links.points_on(goal_poly).iter().map(|&r| r as usize)) {
+            for ((near, far), &d) in b.near.iter_mut().zip(&mut b.far).zip(&self.dist[row]) {
                 *near = near.min(d);
                 *far = far.max(d);
             }
@@ -99,12 +113,12 @@ impl Landmarks {
         b
     }
 
-    /// A lower bound on the portal-graph distance from half-edge `h`'s portal to the goal
-    /// polygon's portals (0 when nothing better is known). `h` must be a portal in the goal's
-    /// component.
+    /// A lower bound on the graph distance from node `row` (a portal's half-edge, or a link end
+    /// point's row) to the goal polygon's ways in (0 when nothing better is known). `row` must
+    /// be in the goal's component.
     #[inline]
-    pub(crate) fn lower_bound(&self, h: u32, goal: &GoalBounds) -> f64 {
-        let d = &self.dist[h as usize];
+    pub(crate) fn lower_bound(&self, row: u32, goal: &GoalBounds) -> f64 {
+        let d = &self.dist[row as usize];
         let mut best = 0.0f64;
         for ((&near, &far), &here) in goal.near.iter().zip(&goal.far).zip(d) {
             // Unused slots hold infinities on both sides; their differences are NaN or
@@ -115,10 +129,10 @@ impl Landmarks {
     }
 }
 
-/// The portal in `portals` with the largest finite `value` (the lowest index on ties).
-fn farthest(portals: &[u32], value: &[f64]) -> u32 {
-    let mut best = (f64::NEG_INFINITY, portals[0]);
-    for &h in portals {
+/// The node with the largest finite `value` in `nodes` (the lowest row on ties).
+fn farthest(nodes: &[u32], value: &[f64]) -> u32 {
+    let mut best = (f64::NEG_INFINITY, nodes[0]);
+    for &h in nodes {
         let v = value[h as usize];
         if v.is_finite() && v > best.0 {
             best = (v, h);
@@ -127,46 +141,76 @@ fn farthest(portals: &[u32], value: &[f64]) -> u32 {
     best.1
 }
 
-/// Dijkstra over the undirected portal graph from the portal of half-edge `source`, whose
-/// component's half-edges are `portals`; fills `dist` there (indexed by half-edge, both
-/// half-edges of a portal alike). Only the component's entries are reset, so that building
-/// every component's landmarks stays linear in the mesh size on levels with many islands.
-fn shortest_from(mesh: &QueryMesh, portals: &[u32], source: u32, dist: &mut [f64], heap: &mut BinaryHeap<Entry>) {
-    for &h in portals {
-        dist[h as usize] = f64::INFINITY;
-    }
-    heap.clear();
-    let twin = mesh.half_edges[source as usize].twin;
-    dist[source as usize] = 0.0;
-    if twin != NONE {
-        dist[twin as usize] = 0.0;
-    }
-    heap.push(Reverse((0f64.to_bits(), source)));
-    while let Some(Reverse((bits, h))) = heap.pop() {
-        let d = f64::from_bits(bits);
-        if d > dist[h as usize] {
-            continue;
+/// The undirected graph of portals and link end points (see [`Landmarks::build`]).
+struct Graph<'a> {
+    mesh: &'a QueryMesh,
+    links: &'a LinkState,
+    halves: usize,
+}
+
+impl Graph<'_> {
+    /// Dijkstra from node `source` over the component whose nodes are `nodes`; fills `dist`
+    /// there (both half-edges of a portal alike). Only the component's entries are reset, so
+    /// that building every component's landmarks stays linear in the mesh size on levels with
+    /// many islands.
+    fn shortest_from(&self, nodes: &[u32], source: u32, dist: &mut [f64], heap: &mut BinaryHeap<Entry>) {
+        let mesh = self.mesh;
+        for &h in nodes {
+            dist[h as usize] = f64::INFINITY;
         }
-        let here = mesh.half_edges[h as usize];
-        // Both polygons beside the portal: the owner of `h` and the one across.
-        for h_side in [h, here.twin] {
-            if h_side == NONE {
+        heap.clear();
+        dist[source as usize] = 0.0;
+        if (source as usize) < self.halves {
+            let twin = mesh.half_edges[source as usize].twin;
+            if twin != NONE {
+                dist[twin as usize] = 0.0;
+            }
+        }
+        heap.push(Reverse((0f64.to_bits(), source)));
+        while let Some(Reverse((bits, x))) = heap.pop() {
+            let d = f64::from_bits(bits);
+            if d > dist[x as usize] {
                 continue;
             }
-            let poly = mesh.edge_owner[h_side as usize];
-            let first = mesh.poly_first(poly);
-            for e in first..first + mesh.poly_len(poly) {
-                let other = mesh.half_edges[e];
-                if other.neighbour == NONE || e as u32 == h_side {
-                    continue;
-                }
-                let nd = d + dist3(here.mid, other.mid);
-                if nd < dist[e] {
-                    dist[e] = nd;
-                    if other.twin != NONE {
-                        dist[other.twin as usize] = nd;
+            let mut relax = |y: u32, nd: f64, heap: &mut BinaryHeap<Entry>| {
+                if nd < dist[y as usize] {
+                    dist[y as usize] = nd;
+                    if (y as usize) < self.halves {
+                        let twin = mesh.half_edges[y as usize].twin;
+                        if twin != NONE {
+                            dist[twin as usize] = nd;
+                        }
                     }
-                    heap.push(Reverse((nd.to_bits(), e as u32)));
+                    heap.push(Reverse((nd.to_bits(), y)));
+                }
+            };
+            // Where the node is, and the polygons it lies on (a portal lies on both sides).
+            let (here, sides) = if (x as usize) < self.halves {
+                let he = mesh.half_edges[x as usize];
+                let twin_owner = if he.twin == NONE { NONE } else { mesh.edge_owner[he.twin as usize] };
+                (he.mid, [mesh.edge_owner[x as usize], twin_owner])
+            } else {
+                let r = x as usize - self.halves;
+                let (i, end) = (r / 2, r % 2);
+                let partner = (self.halves + 2 * i + 1 - end) as u32;
+                relax(partner, d + self.links.active_cost(i), heap);
+                let (p, poly) = self.links.point(i, end);
+                (p, [poly, NONE])
+            };
+            for poly in sides.into_iter().filter(|&p| p != NONE) {
+                let first = mesh.poly_first(poly);
+                for e in first..first + mesh.poly_len(poly) {
+                    let other = mesh.half_edges[e];
+                    if other.neighbour == NONE || e as u32 == x || other.twin == x {
+                        continue;
+                    }
+                    relax(e as u32, d + dist3(here, other.mid), heap);
+                }
+                for &r in self.links.points_on(poly) {
+                    if r != x {
+                        let (p, _) = self.links.point((r as usize - self.halves) / 2, (r as usize - self.halves) % 2);
+                        relax(r, d + dist3(here, p), heap);
+                    }
                 }
             }
         }
@@ -229,7 +273,7 @@ mod tests {
                 ..GridSpec::default()
             };
             let mesh = QueryMesh::new(NavMesh::new(spec.build()).expect("valid grid"));
-            let lm = Landmarks::build(&mesh);
+            let lm = Landmarks::build(&mesh, &mesh.link_state());
             let d = floyd(&mesh);
             let portals: Vec<u32> =
                 (0..mesh.half_edge_count() as u32).filter(|&h| mesh.half_edges[h as usize].neighbour != NONE).collect();
@@ -241,7 +285,7 @@ mod tests {
                 if goal_portals.is_empty() {
                     continue;
                 }
-                let bounds = lm.goal_bounds(&mesh, goal);
+                let bounds = lm.goal_bounds(&mesh, &mesh.link_state(), goal);
                 for &h in &portals {
                     if !mesh.connected(mesh.edge_owner[h as usize], goal) {
                         continue;

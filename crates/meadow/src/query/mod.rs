@@ -26,6 +26,7 @@ mod astar;
 mod chains;
 mod funnel;
 mod landmarks;
+mod links;
 mod locate;
 mod obstacles;
 mod random;
@@ -38,6 +39,7 @@ pub mod testmesh;
 mod tests;
 
 pub use astar::PathQuery;
+pub use links::{LinkError, LinkId, LinkSpec, Links, DEFAULT_LINK_REACH, MAX_LINKS};
 pub use locate::LocateIndex;
 pub use random::SplitMix64;
 pub use raycast::{RaycastResult, WallHit};
@@ -128,6 +130,22 @@ pub struct Path {
     pub corridor: Vec<u32>,
     /// Whether the path ends at the reachable point nearest an unreachable goal.
     pub partial: bool,
+    /// The off-mesh links the path takes, in path order: segment `points[l.segment] ->
+    /// points[l.segment + 1]` of each is the link (take-off to landing), walked off the mesh.
+    pub links: Vec<PathLink>,
+}
+
+/// An off-mesh link a [`Path`] takes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PathLink {
+    /// Index of the path point where the link takes off; the next point is where it lands.
+    pub segment: usize,
+    /// The link's handle in the mesh's link table.
+    pub link: LinkId,
+    /// The game's id of the link (from the level's `navmesh_link` extras or [`LinkSpec::id`]).
+    pub id: u32,
+    /// Whether the link is taken from its end to its start (a two-way link walked backwards).
+    pub reversed: bool,
 }
 
 impl Path {
@@ -135,8 +153,15 @@ impl Path {
     pub(crate) fn clear(&mut self) {
         self.points.clear();
         self.corridor.clear();
+        self.links.clear();
         self.length = 0.0;
         self.partial = false;
+    }
+
+    /// The link taken over segment `points[segment] -> points[segment + 1]`, if that segment is
+    /// an off-mesh link.
+    pub fn link_at(&self, segment: usize) -> Option<&PathLink> {
+        self.links.iter().find(|l| l.segment == segment)
     }
 }
 
@@ -183,6 +208,7 @@ struct AreaRule {
 pub struct QueryFilter {
     rules: Vec<AreaRule>,
     exclude_unlisted: bool,
+    no_links: bool,
 }
 
 impl QueryFilter {
@@ -193,7 +219,7 @@ impl QueryFilter {
 
     /// A filter that allows only the given areas (at the mesh's cost unless overridden).
     pub fn include_only(areas: &[u16]) -> QueryFilter {
-        let mut f = QueryFilter { rules: Vec::new(), exclude_unlisted: true };
+        let mut f = QueryFilter { rules: Vec::new(), exclude_unlisted: true, no_links: false };
         for &a in areas {
             f.rule_mut(a).listed = true;
         }
@@ -211,6 +237,27 @@ impl QueryFilter {
     pub fn with_cost(mut self, area: u16, cost: f32) -> QueryFilter {
         self.rule_mut(area).cost = Some(cost);
         self
+    }
+
+    /// Switches off-mesh links off: paths stay on the mesh. (Links of an excluded area are
+    /// off already.)
+    pub fn without_links(mut self) -> QueryFilter {
+        self.no_links = true;
+        self
+    }
+
+    /// Whether the filter lets paths take off-mesh links at all.
+    pub fn allows_links(&self) -> bool {
+        !self.no_links
+    }
+
+    /// The cost multiplier of an off-mesh link of area `area`, or `None` when the filter
+    /// excludes links or that area.
+    pub fn link_cost(&self, mesh: &NavMesh, area: u16) -> Option<f64> {
+        if self.no_links {
+            return None;
+        }
+        self.area_cost(mesh, area)
     }
 
     fn rule_mut(&mut self, area: u16) -> &mut AreaRule {
@@ -281,8 +328,6 @@ pub struct QueryMesh {
     area_prefix: Vec<f64>,
     /// Polygons around each vertex, for the shortest-path search (built on first use).
     vertex_fans: std::sync::OnceLock<shortest::VertexFans>,
-    /// Landmark distances for the A* heuristic (built on first use).
-    landmarks: std::sync::OnceLock<landmarks::Landmarks>,
     /// Per vertex: whether a wall edge touches it (corners elsewhere are re-routed).
     on_wall: Vec<bool>,
     /// Per vertex: the small island (see [`QueryMesh::small_island_of`]) whose outline passes
@@ -291,13 +336,14 @@ pub struct QueryMesh {
     /// Per outline: a disk inside it when it is a small island (centre and radius; radius
     /// `-1` otherwise), for a quick lower bound on ways round it.
     island_disks: Vec<(Point2, f64)>,
-    /// Runs of two-portal polygons the A* crosses in one step.
-    chains: chains::Chains,
     /// Per polygon: its connected component of the portal graph (numbered in order of first
     /// polygon).
     component: Vec<u32>,
     /// The convex hulls of islands that certify a path round one of them.
     obstacles: obstacles::Obstacles,
+    /// The off-mesh link table and what depends on it (chains, landmarks, components joined
+    /// through links): the one part of a query mesh that can change.
+    links: links::LinkCell,
 }
 
 /// The search-relevant data of one half-edge.
@@ -507,13 +553,12 @@ impl QueryMesh {
             edge_ends,
             area_prefix,
             vertex_fans: std::sync::OnceLock::new(),
-            landmarks: std::sync::OnceLock::new(),
             on_wall,
             island_of,
             island_disks,
-            chains: chains::Chains::default(),
             component,
             obstacles,
+            links: links::LinkCell::new(links::LinkState::empty()),
         };
         query_mesh.portal_runs = (0..query_mesh.half_edges.len())
             .map(|h| {
@@ -521,7 +566,8 @@ impl QueryMesh {
                 [first as u32, last as u32]
             })
             .collect();
-        query_mesh.chains = chains::Chains::build(&query_mesh);
+        let baked = query_mesh.mesh.data().links.iter().map(|&l| Some(l)).collect();
+        query_mesh.links = links::LinkCell::new(links::LinkState::build(&query_mesh, baked));
         query_mesh
     }
 
@@ -642,10 +688,11 @@ impl QueryMesh {
         }
     }
 
-    /// Whether two polygons lie in one component of the portal graph (paths between different
-    /// ones cannot exist).
+    /// Whether two polygons lie in one component of the portal graph joined through the current
+    /// off-mesh links (paths between different ones cannot exist).
+    #[cfg(test)]
     pub(crate) fn connected(&self, a: u32, b: u32) -> bool {
-        self.component.get(a as usize) == self.component.get(b as usize)
+        self.link_state().connected(a, b)
     }
 
     /// Per polygon: its component of the portal graph, numbered in order of first polygon.
@@ -656,16 +703,6 @@ impl QueryMesh {
     /// The hulls of the islands that certify a path round one of them.
     pub(crate) fn obstacles(&self) -> &obstacles::Obstacles {
         &self.obstacles
-    }
-
-    /// The chains of two-portal polygons and the jumps across them.
-    pub(crate) fn chains(&self) -> &chains::Chains {
-        &self.chains
-    }
-
-    /// The A* landmark tables, built on first use.
-    pub(crate) fn landmarks(&self) -> &landmarks::Landmarks {
-        self.landmarks.get_or_init(|| landmarks::Landmarks::build(self))
     }
 
     /// Number of half-edges (entries of `polygon_vertices`).

@@ -397,6 +397,7 @@ impl ShortestPathQuery {
             length: scratch.length,
             corridor: scratch.corridor.clone(),
             partial: false,
+            links: scratch.links.clone(),
         });
         self.scratch_path = scratch;
         path

@@ -176,8 +176,16 @@ pub fn assemble(
             edge_links.push(owner.get(&(b, a)).map_or(EdgeLink::Wall, |&q| EdgeLink::Polygon(q)));
         }
     }
-    let mut data =
-        NavMeshData { settings, vertices, polygons, polygon_vertices, edge_links, areas, outlines: Vec::new() };
+    let mut data = NavMeshData {
+        settings,
+        vertices,
+        polygons,
+        polygon_vertices,
+        edge_links,
+        areas,
+        outlines: Vec::new(),
+        links: Vec::new(),
+    };
     data.outlines = boundary_rings(&data);
     data
 }

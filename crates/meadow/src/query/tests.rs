@@ -433,7 +433,7 @@ fn chain_jumps_keep_the_midpoint_optimum() {
     ];
     let ring = GridSpec { cols: 3, rows: 3, blocked: (0..9).map(|c| c == 4).collect(), ..GridSpec::default() };
     let ring = query_mesh(ring.build());
-    assert!((0..8).all(|p| ring.chains().exits_around(p) == [NONE; 2]), "a ring is no chain");
+    assert!((0..8).all(|p| ring.link_state().chains.exits_around(p) == [NONE; 2]), "a ring is no chain");
     assert!(check_midpoint_optimality(&ring, 30, 5) > 60);
     let (mut jumps, mut dead_ends, mut in_chain, mut compared) = (0, 0, 0, 0);
     for seed in 0..6u64 {
@@ -451,14 +451,14 @@ fn chain_jumps_keep_the_midpoint_optimum() {
         };
         let mesh = query_mesh(spec.build());
         for h in 0..mesh.half_edge_count() {
-            match mesh.chains().jump(h).exit {
+            match mesh.link_state().chains.jump(h).exit {
                 DEAD_END => dead_ends += 1,
                 NONE => {}
                 _ => jumps += 1,
             }
         }
         let polys = mesh.mesh().polygon_count() as u32;
-        in_chain += (0..polys).filter(|&p| mesh.chains().exits_around(p)[0] != NONE).count();
+        in_chain += (0..polys).filter(|&p| mesh.link_state().chains.exits_around(p)[0] != NONE).count();
         compared += check_midpoint_optimality(&mesh, 40, seed);
     }
     assert!(jumps > 300 && dead_ends > 20 && in_chain > 100, "{jumps} jumps, {dead_ends} dead ends, {in_chain}");
