@@ -16,6 +16,12 @@
 //!    agents never overlap by more than [`CrowdConfig::max_overlap`] of their combined radius
 //!    unless walls pin them.
 //!
+//! Off-mesh links: an agent walks to a link's take-off point like to any corner (it never
+//! steers past it), and once within the goal radius of it moves along the link, start to end
+//! in 3D at its maximum speed, outside ORCA (others neither avoid it nor are avoided, and the
+//! keep-on-mesh and overlap passes leave it alone); at the end it is back on the mesh and
+//! follows the rest of its path.
+//!
 //! ORCA's plane `(x, y)` is Meadow's `[x, z]`. Only the ORCA velocity phase runs in parallel (and
 //! is bit-identical for any thread count); everything else runs in agent index order, so a crowd
 //! is deterministic across thread counts.
@@ -112,6 +118,10 @@ impl Default for CrowdConfig {
 /// How far (radians) a stalled agent turns its preferred velocity to the right.
 const NUDGE_ANGLE: f64 = std::f64::consts::FRAC_PI_4;
 
+/// How close (XZ, metres) an agent must come to a link's take-off point to take the link when
+/// the crowd's goal radius is smaller.
+const LINK_REACH: f64 = 0.05;
+
 /// A wall-hit point is pulled back this far along the move so the agent stays strictly inside
 /// the mesh, where the next raycast can start (metres).
 const WALL_BACKOFF: f64 = 1e-5;
@@ -133,6 +143,20 @@ struct AgentState {
     nudge_left: u32,
     /// Turns given so far (odd: right, even: left).
     nudges: u32,
+    /// The off-mesh link the agent is on, if any.
+    on_link: Option<LinkTraversal>,
+}
+
+/// An agent's way along an off-mesh link.
+#[derive(Clone, Copy, Debug)]
+struct LinkTraversal {
+    /// Take-off and landing points.
+    from: [f64; 3],
+    to: [f64; 3],
+    /// Distance covered so far, metres (3D, along the segment).
+    covered: f64,
+    /// Index of the landing point in the agent's path.
+    landing: usize,
 }
 
 /// A crowd of ORCA agents walking to goals on a navmesh.
@@ -330,6 +354,7 @@ impl<'m> Crowd<'m> {
             stalled: 0,
             nudge_left: 0,
             nudges: 0,
+            on_link: None,
         });
         Ok(agent)
     }
@@ -398,6 +423,12 @@ impl<'m> Crowd<'m> {
         self.steps
     }
 
+    /// Whether agent `agent` is on an off-mesh link (a jump, a ladder: moving along it outside
+    /// ORCA).
+    pub fn on_link(&self, agent: usize) -> bool {
+        self.agents.get(agent).is_some_and(|a| a.on_link.is_some())
+    }
+
     /// Whether agent `agent` is within the goal radius of its goal (XZ).
     pub fn arrived(&self, agent: usize) -> bool {
         match (self.positions.get(agent), self.agents.get(agent)) {
@@ -411,12 +442,15 @@ impl<'m> Crowd<'m> {
         (0..self.agents.len()).all(|i| self.arrived(i))
     }
 
-    /// The largest overlap of any pair as a fraction of its combined radius (0 when none
-    /// overlap), by brute force.
+    /// The largest overlap of any pair of agents on the mesh (not on a link) as a fraction of
+    /// its combined radius (0 when none overlap), by brute force.
     pub fn max_overlap_ratio(&self) -> f64 {
         let mut worst = 0.0f64;
         for i in 0..self.positions.len() {
             for j in i + 1..self.positions.len() {
+                if self.agents[i].on_link.is_some() || self.agents[j].on_link.is_some() {
+                    continue; // off the mesh, outside the crowd's collision handling
+                }
                 let sum = (self.agents[i].params.radius + self.agents[j].params.radius) as f64;
                 if sum <= 0.0 {
                     continue;
@@ -436,9 +470,12 @@ impl<'m> Crowd<'m> {
             self.pref_velocities[i] = self.steer(i, dt);
         }
 
-        // ORCA velocities from the state before the step (parallel, thread-count independent).
+        // ORCA velocities from the state before the step (parallel, thread-count independent),
+        // for the agents on the mesh (`walkers[k]` is the crowd index of ORCA agent `k`).
         let mut sim = self.template.clone();
-        for (i, a) in self.agents.iter().enumerate() {
+        let walkers: Vec<usize> = (0..self.agents.len()).filter(|&i| self.agents[i].on_link.is_none()).collect();
+        for (k, &i) in walkers.iter().enumerate() {
+            let a = &self.agents[i];
             let p = self.positions[i];
             let v = self.velocities[i];
             let pos = Vec2::new(p[0] as f32, p[2] as f32);
@@ -446,14 +483,19 @@ impl<'m> Crowd<'m> {
             // Parameters were validated and positions are finite, so adding cannot fail.
             if sim.add_agent(pos, vel, a.params).is_ok() {
                 let pv = self.pref_velocities[i];
-                let _ = sim.set_pref_velocity(i, Vec2::new(pv[0] as f32, pv[1] as f32));
+                let _ = sim.set_pref_velocity(k, Vec2::new(pv[0] as f32, pv[1] as f32));
             }
         }
         sim.step();
         let new_velocities: Vec<[f64; 2]> = sim.velocities().iter().map(|v| [v.x as f64, v.y as f64]).collect();
 
         for i in 0..self.agents.len() {
-            let v = new_velocities.get(i).copied().unwrap_or([0.0; 2]);
+            if self.agents[i].on_link.is_some() {
+                self.move_on_link(i, dt);
+                continue;
+            }
+            let k = walkers.binary_search(&i).unwrap_or(usize::MAX);
+            let v = new_velocities.get(k).copied().unwrap_or([0.0; 2]);
             let from = self.positions[i];
             let to = self.move_on_mesh(from, [from[0] + v[0] * dt, from[2] + v[1] * dt]);
             self.positions[i] = to;
@@ -472,8 +514,51 @@ impl<'m> Crowd<'m> {
         self.steps += 1;
     }
 
+    /// Moves agent `i`, which is on a link, along it at its maximum speed for one step; at the
+    /// landing it is back on the mesh, steering at the corner after the landing.
+    fn move_on_link(&mut self, i: usize, dt: f64) {
+        let a = &mut self.agents[i];
+        let Some(mut l) = a.on_link else { return };
+        let length =
+            ((l.to[0] - l.from[0]).powi(2) + (l.to[1] - l.from[1]).powi(2) + (l.to[2] - l.from[2]).powi(2)).sqrt();
+        let speed = a.params.max_speed as f64;
+        l.covered += speed * dt;
+        if l.covered >= length {
+            self.positions[i] = l.to;
+            a.on_link = None;
+            a.corner = (l.landing + 1).min(a.path.points.len().saturating_sub(1));
+            a.stalled = 0;
+        } else {
+            let t = l.covered / length;
+            self.positions[i] = [
+                l.from[0] + (l.to[0] - l.from[0]) * t,
+                l.from[1] + (l.to[1] - l.from[1]) * t,
+                l.from[2] + (l.to[2] - l.from[2]) * t,
+            ];
+            a.on_link = Some(l);
+        }
+        // The velocity shown is the motion along the link in XZ.
+        let d = [l.to[0] - l.from[0], l.to[2] - l.from[2]];
+        let xz_len = len2(d);
+        self.velocities[i] =
+            if xz_len > 0.0 && length > 0.0 { [d[0] / length * speed, d[1] / length * speed] } else { [0.0; 2] };
+    }
+
+    /// Starts agent `i` along the link that takes off at path point `corner`.
+    fn take_link(&mut self, i: usize, corner: usize) {
+        let a = &mut self.agents[i];
+        let (Some(&from), Some(&to)) = (a.path.points.get(corner), a.path.points.get(corner + 1)) else { return };
+        a.on_link = Some(LinkTraversal { from, to, covered: 0.0, landing: corner + 1 });
+        self.positions[i] = from;
+        a.stalled = 0;
+        a.nudge_left = 0;
+    }
+
     /// Plans if needed, advances the corner and returns the preferred velocity `[x, z]`.
     fn steer(&mut self, i: usize, dt: f64) -> [f64; 2] {
+        if self.agents[i].on_link.is_some() {
+            return [0.0; 2];
+        }
         let pos = self.positions[i];
         let goal = self.agents[i].goal;
         if len2([goal[0] - pos[0], goal[2] - pos[2]]) <= self.config.goal_radius {
@@ -490,29 +575,40 @@ impl<'m> Crowd<'m> {
             let options = PathOptions { allow_partial: true, ..PathOptions::default() };
             let ok = self.query.find_path_into(self.mesh, pos, goal, &self.filter, options, &mut a.path).is_ok();
             a.replan = false;
-            // Corner 0 is the start itself.
-            a.corner = 1.min(a.path.points.len().saturating_sub(1));
+            // Corner 0 is the start itself (unless a link takes off right there).
+            a.corner = if a.path.link_at(0).is_some() { 0 } else { 1.min(a.path.points.len().saturating_sub(1)) };
             if !ok || a.path.points.is_empty() {
                 return [0.0; 2];
             }
         }
-        // Steer at the farthest visible corner.
+        // Steer at the farthest visible corner, but never past a link's take-off.
         loop {
             let a = &self.agents[i];
             let next = a.corner + 1;
-            if next >= a.path.points.len() || !self.visible(pos, a.path.points[next]) {
+            if a.path.link_at(a.corner).is_some()
+                || next >= a.path.points.len()
+                || !self.visible(pos, a.path.points[next])
+            {
                 break;
             }
             self.agents[i].corner = next;
         }
         let a = &self.agents[i];
-        let target = a.path.points[a.corner];
+        let corner = a.corner;
+        let target = a.path.points[corner];
+        if a.path.link_at(corner).is_some()
+            && len2([target[0] - pos[0], target[2] - pos[2]]) <= self.config.goal_radius.max(LINK_REACH)
+        {
+            self.take_link(i, corner);
+            return [0.0; 2];
+        }
         let d = [target[0] - pos[0], target[2] - pos[2]];
         let dist = len2(d);
         if dist <= 0.0 {
             return [0.0; 2];
         }
-        let last = a.corner + 1 >= a.path.points.len();
+        // Slow down for the goal and for a take-off point, so as to stop on it.
+        let last = a.corner + 1 >= a.path.points.len() || a.path.link_at(a.corner).is_some();
         let speed = if last { (a.params.max_speed as f64).min(dist / dt) } else { a.params.max_speed as f64 };
         let mut v = [d[0] / dist * speed, d[1] / dist * speed];
         let a = &mut self.agents[i];
@@ -598,12 +694,18 @@ impl<'m> Crowd<'m> {
             push.iter_mut().for_each(|p| *p = [0.0; 2]);
             let mut worst = 0.0f64;
             for (k, &i) in order.iter().enumerate() {
+                if self.agents[i].on_link.is_some() {
+                    continue;
+                }
                 let pi = self.positions[i];
                 let ri = self.agents[i].params.radius as f64;
                 for &j in &order[k + 1..] {
                     let pj = self.positions[j];
                     if pj[0] - pi[0] >= ri + max_radius {
                         break;
+                    }
+                    if self.agents[j].on_link.is_some() {
+                        continue;
                     }
                     let sum = ri + self.agents[j].params.radius as f64;
                     let d = [pj[0] - pi[0], pj[2] - pi[2]];

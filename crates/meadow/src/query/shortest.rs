@@ -32,12 +32,23 @@
 //! areas, a goal in another component (polygons linked by shared vertices) is unreachable at
 //! once; otherwise an unreachable goal costs a search of everything reachable.
 //!
+//! Off-mesh links: a polygon holding a link's take-off point is a place the path may leave the
+//! mesh. Entering it (or searching it from a root inside it) offers a *take-off* node: the
+//! exact distance from the root through the interval to the take-off point, plus the link's
+//! cost (metres, its area's multiplier not applied, like every area here). Taken from the open
+//! list, a take-off lands: the landing point becomes a root, like the start, with that cost,
+//! and the polygons holding it are searched whole. One landing per direction of a link is kept
+//! (the cheapest). Links cheaper than the XZ distance between their ends (teleporters) cap the
+//! heuristic at the cheapest such link plus the distance from its landing to the goal; other
+//! links cannot beat the straight line, so the interval bound stands for them.
+//!
 //! Areas: polygons of areas the filter excludes are obstacles. Area costs are not honoured: a
 //! Euclidean search treats every included area as cost 1 (use `PathQuery::find_path` for costed
 //! paths). The search is in XZ; on slopes the XZ-shortest path need not be the 3D-shortest.
 
+use super::links::LinkState;
 use super::{check_endpoints, dist2, locate_endpoints, polyline_length, xz};
-use super::{DisjointSets, Location, OpenEntry, Path, PathError, QueryFilter, QueryMesh, NONE};
+use super::{DisjointSets, Location, OpenEntry, Path, PathError, PathLink, QueryFilter, QueryMesh, NONE};
 use crate::geom::{orient2d, Point2};
 use std::collections::BinaryHeap;
 
@@ -116,6 +127,24 @@ const GOAL: u32 = u32::MAX;
 /// made when taken from the open list rather than at once, so that chains of pinches need no
 /// recursion.
 const TURN: u32 = u32::MAX - 1;
+/// `edge` of a take-off by direction `t` of the link snapshot: `TAKEOFF + t`. The take-off point
+/// is `ib`, reached from the root via `ia` (the take-off point itself when seen directly).
+/// Half-edge indices stay below it (a mesh of 2^31 half-edges would need tens of gigabytes).
+const TAKEOFF: u32 = 1 << 31;
+/// Root id of a landing point: `LANDING + t` for take-off direction `t`.
+const LANDING: u32 = 1 << 31;
+
+/// Whether a node's `edge` is an interval's half-edge (not a goal, turn or take-off).
+#[inline]
+fn is_interval(edge: u32) -> bool {
+    edge < TAKEOFF
+}
+
+/// The take-off direction of a node's `edge`, if it is a take-off.
+#[inline]
+fn takeoff_of(edge: u32) -> Option<u32> {
+    (TAKEOFF..TURN).contains(&edge).then(|| edge - TAKEOFF)
+}
 
 /// A search node: root, interval on half-edge `edge` (crossed from `from` into its neighbour);
 /// or, with `edge == GOAL`, the goal reached from the root via `ia` (the goal itself when the
@@ -196,6 +225,12 @@ pub struct ShortestPathQuery {
     /// Per polygon: stamps marking the polygons holding the start / the goal.
     start_mark: Vec<u32>,
     goal_mark: Vec<u32>,
+    /// Per link take-off direction: the best landing cost pushed, valid when `link_stamp` is
+    /// current.
+    link_g: Vec<f64>,
+    link_stamp: Vec<u32>,
+    /// Scratch: the polygons holding a landing point.
+    landing: Vec<u32>,
     /// Scratch: polygon stack of the start/goal flood and the included polygons it found,
     /// successors of one expansion.
     stack: Vec<u32>,
@@ -332,6 +367,12 @@ struct Search<'a> {
     gen: u32,
     /// Whether the filter excludes any area the mesh uses.
     any_excluded: bool,
+    /// The link snapshot of this query, and whether the filter lets the path take links.
+    links: &'a LinkState,
+    links_on: bool,
+    /// Cap on the remaining distance: the cheapest teleporter plus the distance from the
+    /// nearest teleporter landing to the goal (infinite without teleporters).
+    teleport_bound: f64,
 }
 
 impl Search<'_> {
@@ -346,6 +387,22 @@ impl Search<'_> {
     /// Whether half-edge `h` leads into a polygon the path may enter.
     fn passable(&self, h: usize) -> Option<u32> {
         self.mesh.edge_neighbour(h).filter(|&q| self.included(q))
+    }
+
+    /// Whether take-off direction `t` may be used: links allowed, its area and its landing
+    /// polygon included.
+    fn takeoff_allowed(&self, t: u32) -> bool {
+        let k = &self.links.takeoffs[t as usize];
+        self.links_on
+            && self.filter.link_cost(self.mesh.mesh(), k.area).is_some()
+            && self.included(k.to_poly)
+            && self.included(k.from_poly)
+    }
+
+    /// A lower bound on the distance left from point `p` to the goal.
+    #[inline]
+    fn remaining(&self, p: Point2) -> f64 {
+        dist2(p, self.goal).min(self.teleport_bound)
     }
 }
 
@@ -373,6 +430,11 @@ impl ShortestPathQuery {
         if self.start_mark.len() < p {
             self.start_mark.resize(p, 0);
             self.goal_mark.resize(p, 0);
+        }
+        let t = mesh.link_state().takeoffs.len();
+        if self.link_g.len() < t {
+            self.link_g.resize(t, 0.0);
+            self.link_stamp.resize(t, 0);
         }
         let want = mesh.half_edge_count().saturating_sub(self.nodes.len());
         self.nodes.reserve(want);
@@ -440,11 +502,34 @@ impl ShortestPathQuery {
         let nav = mesh.mesh();
         // (Validation keeps every polygon's area index below the area count.)
         let any_excluded = (0..nav.areas().len()).any(|a| filter.area_cost(nav, a as u16).is_none());
-        if start.polygon != goal.polygon && straight_segment(mesh, filter, &start, &goal, path) {
-            return Ok(());
+        let links = mesh.link_state();
+        let links = &*links;
+        let links_on = filter.allows_links() && !links.is_empty();
+        // Teleporters: links cheaper than the XZ distance between their ends.
+        let (mut cheapest, mut takeoff, mut landing) = (f64::INFINITY, f64::INFINITY, f64::INFINITY);
+        if links_on {
+            for k in links.takeoffs.iter().filter(|k| k.cost < dist2(xz(k.from), xz(k.to))) {
+                if filter.link_cost(nav, k.area).is_some() {
+                    cheapest = cheapest.min(k.cost);
+                    takeoff = takeoff.min(dist2(xz(start.point), xz(k.from)));
+                    landing = landing.min(dist2(xz(k.to), xz(goal.point)));
+                }
+            }
+        }
+        let teleport_bound = cheapest + landing;
+        // The straight segment is shortest unless a teleporter may beat it.
+        let straight_bound = takeoff + cheapest + landing;
+        if (start.polygon != goal.polygon || straight_bound.is_finite())
+            && straight_segment(mesh, filter, &start, &goal, path)
+        {
+            if dist2(xz(start.point), xz(goal.point)) <= straight_bound {
+                return Ok(());
+            }
+            path.clear();
         }
         let gen = self.next_generation(mesh);
-        let search = Search { mesh, fans, filter, goal: xz(goal.point), gen, any_excluded };
+        let search =
+            Search { mesh, fans, filter, goal: xz(goal.point), gen, any_excluded, links, links_on, teleport_bound };
         let Some(end) = self.search(&search, start, goal)? else {
             return Err(PathError::Unreachable);
         };
@@ -539,7 +624,8 @@ impl ShortestPathQuery {
 
     /// Whether a node rooted at `v` with cost `g` is dominated by an earlier root at `v`.
     fn root_dominated(&self, s: &Search, v: u32, g: f64) -> bool {
-        v != START && self.root_stamp[v as usize] == s.gen && g > self.root_g[v as usize] * (1.0 + ROOT_SLACK)
+        // (Landing roots and the start are not vertices: landings are pruned per link.)
+        v < LANDING && self.root_stamp[v as usize] == s.gen && g > self.root_g[v as usize] * (1.0 + ROOT_SLACK)
     }
 
     /// Runs the search; returns the goal node, or `None` when the goal is unreachable.
@@ -550,7 +636,11 @@ impl ShortestPathQuery {
         if self.found.is_empty() {
             return Err(PathError::StartExcluded);
         }
-        if !s.any_excluded && s.fans.component[start.polygon as usize] != s.fans.component[goal.polygon as usize] {
+        // (Links may join components: then only a search tells.)
+        if !s.any_excluded
+            && !s.links_on
+            && s.fans.component[start.polygon as usize] != s.fans.component[goal.polygon as usize]
+        {
             return Ok(None);
         }
         let root_id = start_vertex.unwrap_or(START);
@@ -577,7 +667,7 @@ impl ShortestPathQuery {
         self.push_successors(s);
         // Cap on node count: no input should get near it (each vertex is a root a few times at
         // most); it turns a reasoning error or numeric loop into "unreachable" instead of a hang.
-        let cap = 64 * (s.mesh.half_edge_count() + 16);
+        let cap = 64 * (s.mesh.half_edge_count() + s.links.takeoffs.len() + 16);
         while let Some(OpenEntry { node, .. }) = self.open.pop() {
             let mut cur = self.nodes[node as usize];
             if cur.edge == GOAL {
@@ -594,10 +684,12 @@ impl ShortestPathQuery {
                     if let Some(v) = vertex_at(s.mesh, cur.from, cur.ia) {
                         self.turn(s, v, cur.g + dist2(cur.root, cur.ia), None, None, cur_idx);
                     }
+                } else if let Some(t) = takeoff_of(cur.edge) {
+                    self.land(s, cur, t, cur_idx);
                 } else {
                     self.expand(s, cur, cur_idx);
                 }
-                let single = self.succ.len() == 1 && self.succ[0].edge < TURN;
+                let single = self.succ.len() == 1 && is_interval(self.succ[0].edge);
                 if single && self.succ[0].root_id == cur.root_id {
                     let next = self.succ[0];
                     self.nodes.push(next);
@@ -616,10 +708,15 @@ impl ShortestPathQuery {
     fn push_successors(&mut self, s: &Search) {
         for i in 0..self.succ.len() {
             let n = self.succ[i];
-            let f = if n.edge >= TURN {
+            let f = if n.edge == GOAL {
                 n.g + dist2(n.root, n.ia) + dist2(n.ia, s.goal)
+            } else if n.edge == TURN {
+                n.g + dist2(n.root, n.ia) + s.remaining(n.ia)
+            } else if let Some(t) = takeoff_of(n.edge) {
+                self.landing_cost(s, &n, t) + s.remaining(xz(s.links.takeoffs[t as usize].to))
             } else {
-                n.g + via_interval(n.root, n.ia, n.ib, n.ra, n.rb, s.goal).0
+                let (via, _) = via_interval(n.root, n.ia, n.ib, n.ra, n.rb, s.goal);
+                n.g + via.min(s.teleport_bound)
             };
             self.nodes.push(n);
             self.open.push(OpenEntry { f, node: self.nodes.len() as u32 - 1 });
@@ -644,6 +741,12 @@ impl ShortestPathQuery {
     ) {
         let base =
             Node { root, ia: root, ib: root, ra: [root; 2], rb: [root; 2], g, root_id, edge: GOAL, from: poly, parent };
+        // Take-off points of the polygon are seen directly from a root on or in it.
+        for i in 0..s.links.takeoffs_from(poly).len() {
+            let t = s.links.takeoffs_from(poly)[i];
+            let p = xz(s.links.takeoffs[t as usize].from);
+            self.offer_takeoff(s, Node { ia: p, ib: p, edge: TAKEOFF + t, ..base });
+        }
         if self.goal_mark[poly as usize] == s.gen {
             self.succ.push(Node { ia: s.goal, ib: s.goal, ..base });
             return;
@@ -711,6 +814,64 @@ impl ShortestPathQuery {
             }
         }
         self.succ.push(node);
+    }
+
+    /// The cost at the landing of take-off node `n` (direction `t`): the path to its root, on
+    /// to the take-off point via `ia`, and the link.
+    fn landing_cost(&self, s: &Search, n: &Node, t: u32) -> f64 {
+        n.g + dist2(n.root, n.ia) + dist2(n.ia, n.ib) + s.links.takeoffs[t as usize].cost
+    }
+
+    /// Adds take-off node `node` to `succ` when the link may be used and lands more cheaply
+    /// than any take-off of the same direction offered before in this query.
+    fn offer_takeoff(&mut self, s: &Search, node: Node) {
+        let Some(t) = takeoff_of(node.edge) else { return };
+        if !s.takeoff_allowed(t) {
+            return;
+        }
+        let cost = self.landing_cost(s, &node, t);
+        let ti = t as usize;
+        if self.link_stamp[ti] == s.gen && cost >= self.link_g[ti] {
+            return;
+        }
+        self.link_stamp[ti] = s.gen;
+        self.link_g[ti] = cost;
+        self.succ.push(node);
+    }
+
+    /// Lands take-off node `n` (direction `t`): searches the polygons holding the landing point
+    /// with it as the root, unless a cheaper take-off of the same direction was offered since.
+    fn land(&mut self, s: &Search, n: Node, t: u32, idx: u32) {
+        let g = self.landing_cost(s, &n, t);
+        if self.link_stamp[t as usize] == s.gen && g > self.link_g[t as usize] {
+            return;
+        }
+        let k = s.links.takeoffs[t as usize];
+        let p = xz(k.to);
+        // The polygons holding the landing point: its vertex's fan, or its polygon and those
+        // across the edges it lies on.
+        self.landing.clear();
+        match vertex_at(s.mesh, k.to_poly, p) {
+            Some(v) => self.landing.extend(s.fans.fan(v).iter().map(|&(q, _)| q)),
+            None => {
+                self.landing.push(k.to_poly);
+                let first = s.mesh.poly_first(k.to_poly);
+                for e in first..first + s.mesh.poly_len(k.to_poly) {
+                    let (a, b) = s.mesh.edge_endpoints(e);
+                    if orient2d(xz(a), xz(b), p) <= 0.0 {
+                        if let Some(q) = s.mesh.edge_neighbour(e) {
+                            self.landing.push(q);
+                        }
+                    }
+                }
+            }
+        }
+        for i in 0..self.landing.len() {
+            let q = self.landing[i];
+            if s.included(q) {
+                self.fan_polygon(s, q, p, LANDING + t, g, None, idx);
+            }
+        }
     }
 
     /// Vertex id of half-edge `h`'s start (or end when `end`).
@@ -817,6 +978,13 @@ impl ShortestPathQuery {
         let (a, b) = (xz(a3), xz(b3));
         let (r, ia, ib) = (n.root, n.ia, n.ib);
         let base = Node { from: q, parent: idx, ..n };
+        // Take-off points in `q`, through the interval.
+        for i in 0..s.links.takeoffs_from(q).len() {
+            let t = s.links.takeoffs_from(q)[i];
+            let p = xz(s.links.takeoffs[t as usize].from);
+            let (_, via) = via_interval(r, ia, ib, n.ra, n.rb, p);
+            self.offer_takeoff(s, Node { ia: via.unwrap_or(p), ib: p, edge: TAKEOFF + t, ..base });
+        }
         if self.goal_mark[q as usize] == s.gen {
             // The goal's polygon: the exact remaining distance ends the search through here.
             let (_, via) = via_interval(r, ia, ib, n.ra, n.rb, s.goal);
@@ -904,16 +1072,33 @@ impl ShortestPathQuery {
         let mut root = goal_node.root_id;
         let mut i = goal_node.parent;
         let mut steps = 0;
+        let links = mesh.link_state();
         while i != NONE && steps <= self.nodes.len() {
             steps += 1;
             let n = self.nodes[i as usize];
             if n.root_id != root {
-                if root != START {
+                if let Some(t) = root.checked_sub(LANDING).filter(|_| root != START) {
+                    // Back over a link: its landing, its take-off, and the bend on the way
+                    // there. (Points are in reverse here; the link's segment index is fixed
+                    // after the reversal.)
+                    let k = links.takeoffs[t as usize];
+                    path.points.push(k.to);
+                    path.links.push(PathLink {
+                        segment: path.points.len() - 1,
+                        link: k.link,
+                        id: k.id,
+                        reversed: k.reversed,
+                    });
+                    path.points.push(k.from);
+                    if n.ia != n.ib && n.ia != n.root {
+                        path.points.push([n.ia[0], mesh.surface_height(n.from, n.ia), n.ia[1]]);
+                    }
+                } else if root != START {
                     path.points.push(mesh.mesh().vertices()[root as usize]);
                 }
                 root = n.root_id;
             }
-            if n.edge < TURN {
+            if is_interval(n.edge) {
                 if let Some(q) = mesh.edge_neighbour(n.edge as usize) {
                     if path.corridor.last() != Some(&q) {
                         path.corridor.push(q);
@@ -929,6 +1114,13 @@ impl ShortestPathQuery {
             path.points.push(mesh.mesh().vertices()[root as usize]);
         }
         path.points.push(start.point);
+        // A landing recorded at reversed index `i` is point `len - 1 - i`; its take-off is the
+        // point before.
+        let last = path.points.len() - 1;
+        for l in &mut path.links {
+            l.segment = last - l.segment - 1;
+        }
+        path.links.reverse();
         // The start (goal) may sit on several polygons and the search leave (arrive) through
         // another one; the corridor still begins (ends) with the located polygon unless the
         // filter excludes it.

@@ -11,6 +11,7 @@ use crate::asset::{AreaType, NavMesh};
 use crate::geom::orient2d;
 use std::collections::BTreeSet;
 
+mod links;
 mod shortest;
 
 fn query_mesh(data: crate::asset::NavMeshData) -> QueryMesh {
