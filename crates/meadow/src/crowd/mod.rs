@@ -803,6 +803,45 @@ mod tests {
         }
     }
 
+    /// A blocked column splits the grid; a one-way jump link crosses it. Every agent walks to
+    /// the take-off, moves along the link outside ORCA and lands on the far side; nobody ever
+    /// stands in the gap, and agents on the mesh keep the overlap bound.
+    #[test]
+    fn agents_cross_a_gap_by_a_jump_link() {
+        let (cols, rows) = (12, 6);
+        let blocked: Vec<bool> = (0..cols * rows).map(|i| i % cols == 5 || i % cols == 6).collect();
+        let mesh =
+            QueryMesh::new(NavMesh::new(GridSpec { cols, rows, blocked, ..Default::default() }.build()).unwrap());
+        let spec = crate::query::LinkSpec {
+            bidirectional: false,
+            id: 9,
+            ..crate::query::LinkSpec::new([4.8, 0.0, 3.0], [7.2, 0.0, 3.0])
+        };
+        mesh.add_link(&spec).unwrap();
+        let mut crowd = Crowd::new(&mesh, CrowdConfig::default()).unwrap();
+        for k in 0..6 {
+            let z = 0.5 + k as f64;
+            crowd.add_agent([1.0, 0.0, z], [10.5, 0.0, z], params()).unwrap();
+        }
+        let mut jumped = [false; 6];
+        let mut steps = 0;
+        while !crowd.all_arrived() {
+            assert!(steps < 4000, "not all arrived: {:?}", crowd.positions());
+            crowd.step();
+            steps += 1;
+            for (i, &p) in crowd.positions().iter().enumerate() {
+                if crowd.on_link(i) {
+                    jumped[i] = true;
+                    assert!((p[2] - 3.0).abs() < 1e-9, "agent {i} off the link line at {p:?}");
+                } else {
+                    assert!(mesh.locate(p).is_ok(), "step {steps}: agent {i} off the mesh at {p:?}");
+                }
+            }
+            assert!(crowd.max_overlap_ratio() <= 0.01, "step {steps}: overlap {}", crowd.max_overlap_ratio());
+        }
+        assert_eq!(jumped, [true; 6], "every agent took the link");
+    }
+
     #[test]
     fn invalid_config_and_agents_are_rejected() {
         let mesh = QueryMesh::new(NavMesh::new(GridSpec { cols: 2, rows: 2, ..Default::default() }.build()).unwrap());

@@ -294,3 +294,58 @@ fn bad_links_are_typed_errors() {
 }
 
 use crate::asset::OffMeshLink as OffMeshLinkAlias;
+
+#[test]
+fn a_link_over_an_island_beats_the_way_round_it() {
+    // A 3 × 3 block of blocked cells in the middle of a 9 × 9 grid: a small island whose hull
+    // certifies the way round it when no link can do better.
+    let blocked: Vec<bool> = (0..81).map(|i| (3..6).contains(&(i % 9)) && (3..6).contains(&(i / 9))).collect();
+    let spec = GridSpec { cols: 9, rows: 9, blocked, ..GridSpec::default() };
+    let mut data = spec.build();
+    data.outlines = super::testmesh::boundary_rings(&data);
+    let mesh = QueryMesh::new(NavMesh::new(data).unwrap());
+    let (s, g) = ([1.0, 0.0, 4.5], [8.0, 0.0, 4.5]);
+    let mut q = PathQuery::new(&mesh);
+    let round = q.find_path(&mesh, s, g, &QueryFilter::new()).unwrap();
+    assert!(round.links.is_empty() && round.length > 7.5);
+    assert!(q.last_went_round_one_island(), "the certificate answers without links");
+    // A jump over the island at its length: shorter than the way round.
+    let id = mesh.add_link(&link([2.9, 0.0, 4.5], [6.1, 0.0, 4.5], true, None, 5)).unwrap();
+    let over = q.find_path(&mesh, s, g, &QueryFilter::new()).unwrap();
+    assert_eq!(over.links.iter().map(|l| l.link).collect::<Vec<_>>(), vec![id]);
+    assert!((over.length - 7.0).abs() < 1e-9, "{}", over.length);
+    assert!(!q.last_went_round_one_island());
+    // A teleporter inside one polygon's reach: start and goal in one cell, the link cheaper.
+    let cell = mesh.add_link(&link([0.1, 0.0, 0.1], [0.9, 0.0, 0.9], false, Some(0.0), 6)).unwrap();
+    let p = q.find_path(&mesh, [0.1, 0.0, 0.2], [0.9, 0.0, 0.8], &QueryFilter::new()).unwrap();
+    assert_eq!(p.links.iter().map(|l| l.link).collect::<Vec<_>>(), vec![cell]);
+    assert!((objective(&mesh, &p, false) - 0.2).abs() < 1e-9);
+}
+
+#[test]
+fn links_join_layers_and_partial_paths_use_them() {
+    // Two floors 4 m apart over the same ground, joined only by a ladder link.
+    let ground = GridSpec { cols: 4, rows: 4, ..GridSpec::default() }.build();
+    let upper = GridSpec { cols: 4, rows: 4, origin: [0.0, 4.0, 0.0], layer: 1, ..GridSpec::default() }.build();
+    let mesh = QueryMesh::new(NavMesh::new(combine(ground, upper)).unwrap());
+    let (low, high) = ([0.5, 0.0, 0.5], [3.5, 4.0, 3.5]);
+    let mut q = PathQuery::new(&mesh);
+    assert_eq!(q.find_path(&mesh, low, high, &QueryFilter::new()), Err(PathError::Unreachable));
+    let ladder = link([2.0, 0.0, 2.0], [2.0, 4.0, 2.0], true, None, 11);
+    let id = mesh.add_link(&ladder).unwrap();
+    let l = *mesh.links().get(id).unwrap();
+    assert_eq!((l.start[1], l.end[1]), (0.0, 4.0), "each end connects to the floor nearest it");
+    assert_eq!(l.cost, 4.0);
+    let up = q.find_path(&mesh, low, high, &QueryFilter::new()).unwrap();
+    assert_eq!(up.links.len(), 1);
+    let expected = dist3(low, l.start) + 4.0 + dist3(l.end, high);
+    assert!((up.length - expected).abs() < 1e-9, "{} vs {expected}", up.length);
+    let down = ShortestPathQuery::new(&mesh).find_shortest_path(&mesh, high, low, &QueryFilter::new()).unwrap();
+    assert!(down.links[0].reversed);
+    // Partial paths: with links off, the nearest reachable point on the upper floor.
+    let options = PathOptions { allow_partial: true, ..PathOptions::default() };
+    let mut path = Path::default();
+    let off = QueryFilter::new().without_links();
+    q.find_path_into(&mesh, high, [0.5, 0.0, 0.5], &off, options, &mut path).unwrap();
+    assert!(path.partial && path.links.is_empty());
+}
