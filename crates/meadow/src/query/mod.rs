@@ -2,8 +2,9 @@
 //! raycasts and random points.
 //!
 //! A [`QueryMesh`] wraps a validated [`NavMesh`] with the tables the queries need (point-location
-//! grid, half-edge twins and midpoints, area prefix sums); it is immutable and can be shared
-//! between threads. A [`PathQuery`] holds the scratch memory of the path search (node pool, open
+//! grid, half-edge twins and midpoints, area prefix sums) and the off-mesh link table; it can be
+//! shared between threads, and only its links change (see [`QueryMesh::add_link`]; every path
+//! query takes links as edges, and [`Path::links`] says where a path leaves the mesh). A [`PathQuery`] holds the scratch memory of the path search (node pool, open
 //! list, corridor and portal buffers); keep one per thread and reuse it, so that queries after
 //! warm-up allocate nothing.
 //!
@@ -305,7 +306,10 @@ pub struct Location {
     pub point: [f64; 3],
 }
 
-/// A validated navmesh plus the derived tables the queries use; immutable and shareable.
+/// A validated navmesh plus the derived tables the queries use, shareable between threads. Its
+/// polygons never change; its off-mesh link table does, through `&self`
+/// ([`QueryMesh::add_link`], [`QueryMesh::remove_link`]): each query sees the table as it was
+/// when the query started.
 #[derive(Clone, Debug)]
 pub struct QueryMesh {
     mesh: NavMesh,
