@@ -2,7 +2,9 @@
 //! (Its own test binary, since it installs a `#[global_allocator]`.)
 
 use meadow::query::testmesh::{random_blocked, GridSpec};
-use meadow::query::{Path, PathOptions, PathQuery, PathStyle, QueryFilter, QueryMesh, ShortestPathQuery, SplitMix64};
+use meadow::query::{
+    LinkSpec, Path, PathOptions, PathQuery, PathStyle, QueryFilter, QueryMesh, ShortestPathQuery, SplitMix64,
+};
 use meadow::NavMesh;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -36,6 +38,17 @@ fn allocations() -> usize {
     ALLOCATIONS.with(|c| c.get())
 }
 
+/// Off-mesh links between random points: free teleporters, jumps at their length, one-way and
+/// two-way, so that warmed-up paths over links are counted too.
+fn add_links(mesh: &QueryMesh, rng: &mut SplitMix64) {
+    for i in 0..6 {
+        let a = mesh.random_point(rng).unwrap().point;
+        let b = mesh.random_point(rng).unwrap().point;
+        let spec = LinkSpec { bidirectional: i % 2 == 0, cost: (i % 3 == 0).then_some(0.0), ..LinkSpec::new(a, b) };
+        mesh.add_link(&spec).unwrap();
+    }
+}
+
 #[test]
 fn warmed_up_queries_do_not_allocate() {
     let spec = GridSpec {
@@ -47,6 +60,7 @@ fn warmed_up_queries_do_not_allocate() {
     };
     let mesh = QueryMesh::new(NavMesh::new(spec.build()).unwrap());
     let mut rng = SplitMix64::new(1);
+    add_links(&mesh, &mut rng);
     let pairs: Vec<([f64; 3], [f64; 3])> = (0..200)
         .map(|_| (mesh.random_point(&mut rng).unwrap().point, mesh.random_point(&mut rng).unwrap().point))
         .collect();
@@ -55,21 +69,22 @@ fn warmed_up_queries_do_not_allocate() {
     let mut query = PathQuery::new(&mesh);
     let mut path = Path::default();
     let mut visited = Vec::new();
-    let run_all = |query: &mut PathQuery, path: &mut Path, visited: &mut Vec<u32>| -> (usize, usize) {
-        let (mut found, mut partial) = (0, 0);
+    let run_all = |query: &mut PathQuery, path: &mut Path, visited: &mut Vec<u32>| -> (usize, usize, usize) {
+        let (mut found, mut partial, mut linked) = (0, 0, 0);
         for &(s, g) in &pairs {
             for style in styles {
                 let options = PathOptions { style, allow_partial: true, ..PathOptions::default() };
                 if query.find_path_into(&mesh, s, g, &filter, options, path).is_ok() {
                     found += 1;
                     partial += path.partial as usize;
+                    linked += usize::from(!path.links.is_empty());
                 }
             }
             let _ = mesh.raycast(s, g, visited);
             let _ = mesh.locate(g);
             let _ = mesh.nearest_point([g[0] + 0.3, g[1], g[2] - 0.3], [1.0, 1.0, 1.0]);
         }
-        (found, partial)
+        (found, partial, linked)
     };
     let warm = run_all(&mut query, &mut path, &mut visited);
     let before = allocations();
@@ -81,6 +96,7 @@ fn warmed_up_queries_do_not_allocate() {
     let allocated = allocations() - before;
     assert_eq!(warm, again);
     assert!(warm.0 == 600, "every query should give a (possibly partial) path: {warm:?}");
+    assert!(warm.2 > 30, "too few paths over links: {warm:?}");
     assert_eq!(allocated, 0, "{allocated} allocations in {} warmed-up queries", 3 * pairs.len());
 
     // The convenience form allocates only the returned path's two vectors (once warmed up).
@@ -90,7 +106,8 @@ fn warmed_up_queries_do_not_allocate() {
     let p = query.find_path(&mesh, pairs[0].0, pairs[0].1, &filter);
     let allocated = allocations() - before;
     drop(p);
-    assert!(allocated <= 2, "find_path allocated {allocated} times");
+    // The returned path's points, corridor and links.
+    assert!(allocated <= 3, "find_path allocated {allocated} times");
 }
 
 #[test]
@@ -109,6 +126,7 @@ fn warmed_up_shortest_path_queries_do_not_allocate() {
     };
     let mesh = QueryMesh::new(NavMesh::new(spec.build()).unwrap());
     let mut rng = SplitMix64::new(2);
+    add_links(&mesh, &mut rng);
     let pairs: Vec<([f64; 3], [f64; 3])> = (0..200)
         .map(|_| (mesh.random_point(&mut rng).unwrap().point, mesh.random_point(&mut rng).unwrap().point))
         .collect();
