@@ -17,15 +17,27 @@ fn link(start: [f64; 3], end: [f64; 3], bidirectional: bool, cost: Option<f64>, 
     LinkSpec { start, end, bidirectional, cost, area: 0, id, radius: Some(0.5) }
 }
 
-/// The search objective of a path: walking (3D, every area of cost 1 here) plus link costs.
+/// The search objective of a path: walking (XZ for the exact search, at cost 1; 3D for the A*,
+/// times the area cost of the corridor polygon each midpoint segment lies in) plus link costs.
 fn objective(mesh: &QueryMesh, path: &Path, planar: bool) -> f64 {
     let links = mesh.links();
+    let nav = mesh.mesh();
+    let area_cost = |poly: u32| nav.areas()[nav.data().polygons[poly as usize].area as usize].cost as f64;
     let mut total = 0.0;
+    // A leg of m portals has m + 2 points and m + 1 corridor polygons: walking segment j of a
+    // leg lies in its polygon j; a link segment lies in none.
+    let mut c = 0;
     for (k, w) in path.points.windows(2).enumerate() {
         total += match path.link_at(k) {
-            Some(l) => links.get(l.link).expect("path links are active").cost,
+            Some(l) => {
+                let link = links.get(l.link).expect("path links are active");
+                link.cost * if planar { 1.0 } else { nav.areas()[link.area as usize].cost as f64 }
+            }
             None if planar => dist2(xz(w[0]), xz(w[1])),
-            None => dist3(w[0], w[1]),
+            None => {
+                c += 1;
+                dist3(w[0], w[1]) * area_cost(path.corridor[c - 1])
+            }
         };
     }
     total
@@ -57,8 +69,10 @@ fn midpoint_optimum(mesh: &QueryMesh, start: Location, goal: Location) -> Option
         } else {
             (mesh.edge_neighbour(u).expect("portal"), mesh.half_edges[u].mid)
         };
+        let nav = mesh.mesh();
+        let cost = nav.areas()[nav.data().polygons[poly as usize].area as usize].cost as f64;
         if poly == goal.polygon {
-            best = best.min(d + dist3(pos, goal.point));
+            best = best.min(d + dist3(pos, goal.point) * cost);
         }
         let mut relax = |v: usize, nd: f64| {
             if nd < dist[v] {
@@ -69,12 +83,13 @@ fn midpoint_optimum(mesh: &QueryMesh, start: Location, goal: Location) -> Option
         let first = mesh.poly_first(poly);
         for e in first..first + mesh.poly_len(poly) {
             if mesh.edge_neighbour(e).is_some() {
-                relax(e, d + dist3(pos, mesh.half_edges[e].mid));
+                relax(e, d + dist3(pos, mesh.half_edges[e].mid) * cost);
             }
         }
         for &t in state.takeoffs_from(poly) {
             let k = state.takeoffs[t as usize];
-            relax(link_base + t as usize, d + dist3(pos, k.from) + k.cost);
+            let link_cost = nav.areas()[k.area as usize].cost as f64;
+            relax(link_base + t as usize, d + dist3(pos, k.from) * cost + k.cost * link_cost);
         }
     }
     best.is_finite().then_some(best)
@@ -227,17 +242,27 @@ fn searches_with_random_links_equal_the_brute_force_optima() {
             jitter: if seed % 2 == 1 { 0.2 } else { 0.0 },
             seed,
             blocked: random_blocked(10, 8, 0.3, seed + 100),
+            // Every third seed: a dear area on some cells (the A* weighs it; exact paths do not).
+            cell_area: (0..80).map(|c| u16::from(seed % 3 == 2 && c % 5 == 1)).collect(),
+            areas: vec![AreaType { name: "default".into(), cost: 1.0 }, AreaType { name: "mud".into(), cost: 2.5 }],
             ..GridSpec::default()
         };
         let mesh = QueryMesh::new(NavMesh::new(spec.build()).unwrap());
         let mut rng = SplitMix64::new(seed);
         for i in 0..6 {
-            let a = mesh.random_point(&mut rng).unwrap().point;
-            let b = mesh.random_point(&mut rng).unwrap().point;
+            let mut a = mesh.random_point(&mut rng).unwrap().point;
+            let mut b = mesh.random_point(&mut rng).unwrap().point;
+            if i % 3 == 2 && seed % 2 == 0 {
+                // On grid vertices and edge midpoints: landings shared by several polygons.
+                let snap = |p: [f64; 3]| [(p[0] * 2.0).round() / 2.0, p[1], (p[2] * 2.0).round() / 2.0];
+                (a, b) = (snap(a), snap(b));
+            }
             let straight = dist3(a, b);
             // Teleporters (cheaper than the line), jumps at their length, and dear links.
             let cost = [0.0, 0.3 * straight, straight, 3.0 * straight][i % 4];
-            mesh.add_link(&link(a, b, rng.next_f64() < 0.5, Some(cost), i as u32)).unwrap();
+            // (A snapped end may fall in a blocked cell, beyond the radius: then no link.)
+            let spec = LinkSpec { area: u16::from(i == 5), ..link(a, b, rng.next_f64() < 0.5, Some(cost), i as u32) };
+            let _ = mesh.add_link(&spec);
         }
         let mut q = PathQuery::new(&mesh);
         let mut sq = ShortestPathQuery::new(&mesh);
