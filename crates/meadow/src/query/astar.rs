@@ -181,7 +181,12 @@ impl PathQuery {
 
     /// Grows the scratch memory to fit `mesh`, so that later queries on it do not allocate.
     pub fn reserve(&mut self, mesh: &QueryMesh) {
-        let count = mesh.half_edge_count() + 2 + mesh.link_state().takeoffs.len();
+        self.reserve_with(mesh, &mesh.link_state());
+    }
+
+    /// [`PathQuery::reserve`] with the link snapshot the query uses.
+    fn reserve_with(&mut self, mesh: &QueryMesh, links: &LinkState) {
+        let count = mesh.half_edge_count() + 2 + links.takeoffs.len();
         if self.nodes.len() < count {
             self.nodes.resize(count, Node::default());
         }
@@ -276,7 +281,7 @@ impl PathQuery {
         }
         let links = mesh.link_state();
         let links = &*links;
-        self.reserve(mesh);
+        self.reserve_with(mesh, links);
         self.area_costs.clear();
         self.area_costs.extend((0..nav.areas().len()).map(|a| filter.area_cost(nav, a as u16).unwrap_or(-1.0)));
         let links_on = filter.allows_links() && !links.is_empty();
