@@ -343,9 +343,22 @@ impl PathQuery {
             path.length = polyline_length(&path.points);
             return Ok(());
         }
+        path.corridor.push(start.polygon);
+        if !links_on {
+            // One leg (the common case): smoothed straight into the path.
+            self.smooth_leg(mesh, filter, options, start, end_point, &mut path.points);
+            for &h in &self.edges {
+                if let Some(q) = mesh.edge_neighbour(h as usize) {
+                    path.corridor.push(q);
+                }
+            }
+            path.length = polyline_length(&path.points);
+            return Ok(());
+        }
         // Smooth each leg between the start, the links' take-off and landing points and the goal.
         std::mem::swap(&mut self.route, &mut self.edges);
         let mut leg_start = start;
+        let mut leg_points = std::mem::take(&mut self.leg_points);
         let mut i = 0;
         loop {
             let mark = self.route[i..].iter().position(|&e| e & LINK_MARK != 0).map(|k| i + k);
@@ -354,10 +367,12 @@ impl PathQuery {
             self.edges.extend_from_slice(&self.route[i..stop]);
             let takeoff = mark.map(|j| links.takeoffs[(self.route[j] & !LINK_MARK) as usize]);
             let leg_goal = takeoff.map_or(end_point, |t| t.from);
-            self.smooth_leg(mesh, filter, options, leg_start, leg_goal);
+            self.smooth_leg(mesh, filter, options, leg_start, leg_goal, &mut leg_points);
             // Legs meet only at links: each leg after the first starts at a landing point.
-            path.points.extend_from_slice(&self.leg_points);
-            path.corridor.push(leg_start.polygon);
+            path.points.extend_from_slice(&leg_points);
+            if i > 0 {
+                path.corridor.push(leg_start.polygon);
+            }
             for &h in &self.edges {
                 if let Some(q) = mesh.edge_neighbour(h as usize) {
                     path.corridor.push(q);
@@ -368,13 +383,14 @@ impl PathQuery {
             leg_start = Location { polygon: t.to_poly, point: t.to };
             i = j + 1;
         }
+        self.leg_points = leg_points;
         std::mem::swap(&mut self.route, &mut self.edges);
         path.length = polyline_length(&path.points);
         Ok(())
     }
 
     /// Smooths the corridor in `self.edges` from `from` to `to` (a point of its last polygon)
-    /// in the asked style into `self.leg_points`.
+    /// in the asked style into `points`.
     fn smooth_leg(
         &mut self,
         mesh: &QueryMesh,
@@ -382,11 +398,11 @@ impl PathQuery {
         options: PathOptions,
         from: Location,
         to: [f64; 3],
+        points: &mut Vec<[f64; 3]>,
     ) {
         // The string may use all of an edge split into collinear portals; the midpoint
         // styles keep the portals the search crossed.
         self.build_portals(mesh, options.style == PathStyle::StringPulled);
-        let mut points = std::mem::take(&mut self.leg_points);
         match options.style {
             PathStyle::Midpoints => {
                 points.clear();
@@ -397,16 +413,15 @@ impl PathQuery {
                 points.push(to);
             }
             PathStyle::MeadowRefined => {
-                refine::meadow_refine(from.point, to, &self.portals, &mut self.choice, &mut points);
+                refine::meadow_refine(from.point, to, &self.portals, &mut self.choice, points);
             }
             PathStyle::StringPulled => {
-                funnel::string_pull(from.point, to, &self.portals, &mut points, &mut self.corner_at, &mut self.funnel);
+                funnel::string_pull(from.point, to, &self.portals, points, &mut self.corner_at, &mut self.funnel);
                 if options.shortcuts {
-                    self.shortcut(mesh, filter, from.polygon, &mut points);
+                    self.shortcut(mesh, filter, from.polygon, points);
                 }
             }
         }
-        self.leg_points = points;
     }
 
     /// Cost of walking the polyline `points` through polygons of the least cost.
