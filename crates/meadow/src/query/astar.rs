@@ -99,6 +99,27 @@ pub struct PathQuery {
 /// half-edges would need tens of gigabytes).
 const LINK_MARK: u32 = 1 << 31;
 
+/// What the search knows of the node it expands, for the take-offs there.
+#[derive(Clone, Copy)]
+struct Here {
+    poly: u32,
+    pos: [f64; 3],
+    g: f64,
+    /// The polygon's area cost multiplier.
+    cost: f64,
+    node: u32,
+}
+
+/// What a search's heuristic needs for the landing nodes of take-offs.
+struct LinkContext<'a> {
+    links: &'a LinkState,
+    landmarks: &'a super::landmarks::Landmarks,
+    bounds: Option<&'a super::landmarks::GoalBounds>,
+    teleport_bound: f64,
+    goal_pos: [f64; 3],
+    h_scale: f64,
+}
+
 /// What the straight walk from the start to the goal found (see
 /// [`PathQuery::straight_corridor`]).
 enum Straight {
@@ -1211,28 +1232,10 @@ impl PathQuery {
                 }
                 self.relax(v as u32, u, g, lower * h_scale, open_stamp);
             }
-            if !links_on {
-                continue;
-            }
-            for &t in links.takeoffs_from(poly) {
-                let k = &links.takeoffs[t as usize];
-                let link_cost = self.area_costs[k.area as usize];
-                if link_cost < 0.0 || self.area_costs[polygons[k.to_poly as usize].area as usize] < 0.0 {
-                    continue;
-                }
-                let v = link_base + t;
-                let g = g_u + dist3(pos, k.from) * cost + k.cost * link_cost;
-                let node = self.nodes[v as usize];
-                if node.stamp == closed_stamp || (node.stamp == open_stamp && g >= node.g) {
-                    continue;
-                }
-                let mut lower = dist3(k.to, goal_pos).min(teleport_bound);
-                if let Some(b) = &bounds {
-                    // The landing point's landmark row.
-                    let row = half_edges as u32 + 2 * k.active + u32::from(!k.reversed);
-                    lower = lower.max(landmarks.lower_bound(row, b));
-                }
-                self.relax(v, u, g, lower * h_scale, open_stamp);
+            if links_on && !links.takeoffs_from(poly).is_empty() {
+                let here = Here { poly, pos, g: g_u, cost, node: u };
+                let ctx = LinkContext { links, landmarks, bounds: bounds.as_ref(), teleport_bound, goal_pos, h_scale };
+                self.relax_takeoffs(mesh, &ctx, here, open_stamp);
             }
         }
         if !allow_partial {
@@ -1257,6 +1260,35 @@ impl PathQuery {
             }
         }
         SearchEnd::Partial(if best.0 == NONE { start_node } else { best.0 }, best_point)
+    }
+
+    /// Offers the landing nodes of the take-offs from `here.poly` (kept out of the search loop,
+    /// which most polygons leave without a link).
+    #[inline(never)]
+    fn relax_takeoffs(&mut self, mesh: &QueryMesh, ctx: &LinkContext, here: Here, open_stamp: u32) {
+        let polygons = &mesh.mesh().data().polygons;
+        let half_edges = mesh.half_edge_count() as u32;
+        let closed_stamp = open_stamp | 1;
+        for &t in ctx.links.takeoffs_from(here.poly) {
+            let k = &ctx.links.takeoffs[t as usize];
+            let link_cost = self.area_costs[k.area as usize];
+            if link_cost < 0.0 || self.area_costs[polygons[k.to_poly as usize].area as usize] < 0.0 {
+                continue;
+            }
+            let v = half_edges + 2 + t;
+            let g = here.g + dist3(here.pos, k.from) * here.cost + k.cost * link_cost;
+            let node = self.nodes[v as usize];
+            if node.stamp == closed_stamp || (node.stamp == open_stamp && g >= node.g) {
+                continue;
+            }
+            let mut lower = dist3(k.to, ctx.goal_pos).min(ctx.teleport_bound);
+            if let Some(b) = ctx.bounds {
+                // The landing point's landmark row.
+                let row = half_edges + 2 * k.active + u32::from(!k.reversed);
+                lower = lower.max(ctx.landmarks.lower_bound(row, b));
+            }
+            self.relax(v, here.node, g, lower * ctx.h_scale, open_stamp);
+        }
     }
 
     /// Adds an entry to the open list.
