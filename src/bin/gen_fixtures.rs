@@ -752,6 +752,89 @@ fn tagged(dir: &Path) -> Result<()> {
     b.write_glb(&dir.join("tagged.glb"))
 }
 
+/// A node at `t` carrying an off-mesh link tag `{"navmesh_link": link}`.
+fn link_node(name: &str, t: V3, link: serde_json::Value) -> json::Node {
+    with_extras(placed(name, None, t), value!({ "navmesh_link": link }))
+}
+
+/// Two floors with a 2 m gap between them that no step crosses, and two jump links across it.
+fn links_gap(dir: &Path) -> Result<()> {
+    let mut b = Builder::new();
+    let mut west = Geometry::default();
+    west.floor(-10.0, -5.0, -1.0, 5.0, 0.0);
+    let west = b.geometry_mesh("FloorWest", &west);
+    let mut east = Geometry::default();
+    east.floor(1.0, -5.0, 10.0, 5.0, 0.0);
+    let east = b.geometry_mesh("FloorEast", &east);
+    let roots = vec![
+        b.node(placed("FloorWest", Some(west), [0.0; 3])),
+        b.node(placed("FloorEast", Some(east), [0.0; 3])),
+        b.node(link_node("JumpNorthWest", [-1.5, 0.0, 3.0], value!({"to": "JumpNorthEast", "id": 11}))),
+        b.node(placed("JumpNorthEast", None, [1.5, 0.0, 3.0])),
+        b.node(link_node(
+            "JumpSouthWest",
+            [-1.5, 0.0, -3.0],
+            value!({"to": "JumpSouthEast", "bidirectional": true, "id": 12, "cost": 20.0, "area": "jump"}),
+        )),
+        b.node(placed("JumpSouthEast", None, [1.5, 0.0, -3.0])),
+    ];
+    b.scene(roots);
+    b.write_glb(&dir.join("links_gap.glb"))
+}
+
+/// A ground floor and a mezzanine 4 m above half of it, no stairs: a ladder link joins them.
+fn links_ladder(dir: &Path) -> Result<()> {
+    let mut b = Builder::new();
+    let ground = b.geometry_mesh("Ground", &floor_geometry(8.0));
+    let mut mezzanine = Geometry::default();
+    mezzanine.cuboid([-8.0, 3.8, -8.0], [0.0, 4.0, 8.0]);
+    let mezzanine = b.geometry_mesh("Mezzanine", &mezzanine);
+    let roots = vec![
+        b.node(placed("Ground", Some(ground), [0.0; 3])),
+        b.node(placed("Mezzanine", Some(mezzanine), [0.0; 3])),
+        b.node(link_node(
+            "LadderBottom",
+            [0.5, 0.0, 0.0],
+            value!({"to": "LadderTop", "id": 20, "cost": 8.0, "area": "ladder"}),
+        )),
+        b.node(placed("LadderTop", None, [-0.5, 4.0, 0.0])),
+    ];
+    b.scene(roots);
+    b.write_glb(&dir.join("links_ladder.glb"))
+}
+
+/// A ground floor with a 3 m ledge at its west end (a one-way drop leads down), a far island
+/// (a teleporter leads there) and a link whose end is off the mesh (left out with a warning).
+fn links_islands(dir: &Path) -> Result<()> {
+    let mut b = Builder::new();
+    let mut ground = Geometry::default();
+    ground.floor(-10.0, -5.0, 10.0, 5.0, 0.0);
+    let ground = b.geometry_mesh("Ground", &ground);
+    let mut ledge = Geometry::default();
+    ledge.cuboid([-10.0, 0.0, -5.0], [-4.0, 3.0, 5.0]);
+    let ledge = b.geometry_mesh("Ledge", &ledge);
+    let mut island = Geometry::default();
+    island.floor(30.0, -5.0, 40.0, 5.0, 0.0);
+    let island = b.geometry_mesh("Island", &island);
+    let roots = vec![
+        b.node(placed("Ground", Some(ground), [0.0; 3])),
+        b.node(placed("Ledge", Some(ledge), [0.0; 3])),
+        b.node(placed("Island", Some(island), [0.0; 3])),
+        b.node(link_node("DropTop", [-4.5, 3.0, 0.0], value!({"to": "DropBottom", "bidirectional": false, "id": 30}))),
+        b.node(placed("DropBottom", None, [-2.5, 0.0, 0.0])),
+        b.node(link_node(
+            "TeleportIn",
+            [8.0, 0.0, 0.0],
+            value!({"to": "TeleportOut", "id": 40, "cost": 1.0, "area": "teleport"}),
+        )),
+        b.node(placed("TeleportOut", None, [32.0, 0.0, 0.0])),
+        b.node(link_node("BrokenStart", [5.0, 0.0, 2.0], value!({"to": "Nowhere", "id": 50}))),
+        b.node(placed("Nowhere", None, [20.0, 0.0, 2.0])),
+    ];
+    b.scene(roots);
+    b.write_glb(&dir.join("links_islands.glb"))
+}
+
 /// A one-node level whose mesh is the given primitive list (for the malformed inputs).
 fn single_mesh(positions: &[V3], indices: Option<&[u32]>) -> Builder {
     let mut b = Builder::new();
@@ -857,6 +940,9 @@ fn main() -> Result<()> {
     strips_fans(&levels)?;
     tagged(&levels)?;
     bridge(&levels)?;
+    links_gap(&levels)?;
+    links_ladder(&levels)?;
+    links_islands(&levels)?;
     write(&levels.join("meadow.toml"), SETTINGS_EXAMPLE.as_bytes())?;
     bad_inputs(&bad)?;
     println!("wrote fixtures to {}", root.display());

@@ -53,6 +53,20 @@ pub struct LinkRequest {
     pub to_node: u32,
     /// Whether the link can be used both ways (default `true`).
     pub bidirectional: bool,
+    /// Fixed traversal cost in metres of walking, before the area's cost multiplier (`"cost"`,
+    /// finite, `>= 0`); `None`: the 3D distance between the connected end points.
+    pub cost: Option<f64>,
+    /// How far (3D, metres) each end point may be from the polygon it connects to (`"radius"`,
+    /// finite, `>= 0`); `None`: the agent radius plus [`meadow::query::DEFAULT_LINK_REACH`].
+    pub radius: Option<f64>,
+    /// The area name given (`"area"`), if any.
+    pub area_name: Option<String>,
+    /// Index into [`Scene::areas`] of the link's area: the area of that name (an area first
+    /// named by a link gets cost 1.0), or 0 (default) without a name.
+    pub area: u16,
+    /// The game's identifier (`"id"`, an integer `0 ..= u32::MAX`, default 0), handed back in
+    /// paths.
+    pub id: u32,
 }
 
 /// A level as world-space triangles: the output of [`ingest_file`].
@@ -232,6 +246,14 @@ pub enum IngestError {
         /// What is wrong.
         reason: String,
     },
+    /// A `navmesh_link` names the node that carries it.
+    #[error("{}: node {node}: navmesh_link leads to the node itself", path.display())]
+    LinkToItself {
+        /// The level file.
+        path: PathBuf,
+        /// The node label.
+        node: String,
+    },
     /// A `navmesh_link` names a node that is not in the scene.
     #[error("{}: node {node}: navmesh_link target '{to}' is not a node of the scene", path.display())]
     UnknownLinkTarget {
@@ -291,6 +313,9 @@ pub enum IngestError {
         message: String,
     },
 }
+
+/// The keys a `navmesh_link` object may have.
+const LINK_KEYS: [&str; 6] = ["to", "bidirectional", "cost", "radius", "area", "id"];
 
 /// Most triangles a level may produce (about 1.5 GB of [`SceneTriangle`]s).
 pub const MAX_TRIANGLES: usize = 1 << 24;
@@ -623,6 +648,19 @@ impl Reader<'_> {
                 ));
             }
             link.to_node = to_node as u32;
+            // A link's area is an area type by name: the one nodes gave a cost, else a new one
+            // of cost 1.0.
+            if let Some(name) = &link.area_name {
+                link.area = match scene.areas.iter().position(|a| &a.name == name) {
+                    Some(existing) => existing as u16,
+                    None => {
+                        let new = u16::try_from(scene.areas.len())
+                            .map_err(|_| self.too_large("more than 65536 area types".into()))?;
+                        scene.areas.push(AreaType { name: name.clone(), cost: 1.0 });
+                        new
+                    }
+                };
+            }
         }
         progress.finish(Stage::Ingest);
         Ok(scene)
@@ -795,25 +833,79 @@ impl Reader<'_> {
             }
         }
         if let Some(link) = extras.get("navmesh_link") {
-            let link = link.as_object().ok_or_else(|| bad("\"navmesh_link\" must be an object".into()))?;
-            let to = link
-                .get("to")
-                .and_then(Value::as_str)
-                .ok_or_else(|| bad("\"navmesh_link\" needs a \"to\" node name".into()))?;
-            let bidirectional = match link.get("bidirectional") {
-                None => true,
-                Some(Value::Bool(b)) => *b,
-                Some(other) => return Err(bad(format!("\"bidirectional\" must be true or false, not {other}"))),
-            };
-            // The target is resolved by name once every node is known.
-            scene.links.push(LinkRequest {
-                from_node: scene_node,
-                to: to.to_string(),
-                to_node: u32::MAX,
-                bidirectional,
-            });
+            let request = self.read_link(link, node, scene_node, &label, progress)?;
+            scene.links.push(request);
         }
         Ok(own)
+    }
+
+    /// Reads a node's `navmesh_link` object: `to` (required), `bidirectional`, `cost`, `radius`,
+    /// `area` and `id`. The target node and the area are resolved once every node is known.
+    fn read_link(
+        &self,
+        link: &Value,
+        node: &json::Node,
+        scene_node: u32,
+        label: &str,
+        progress: &mut dyn Progress,
+    ) -> Result<LinkRequest, IngestError> {
+        let bad =
+            |reason: String| IngestError::BadExtras { path: self.path.to_path_buf(), node: label.to_string(), reason };
+        let link = link.as_object().ok_or_else(|| bad("\"navmesh_link\" must be an object".into()))?;
+        let to = link
+            .get("to")
+            .and_then(Value::as_str)
+            .ok_or_else(|| bad("\"navmesh_link\" needs a \"to\" node name".into()))?;
+        if node.name.as_deref() == Some(to) {
+            return Err(IngestError::LinkToItself { path: self.path.to_path_buf(), node: label.to_string() });
+        }
+        let bidirectional = match link.get("bidirectional") {
+            None => true,
+            Some(Value::Bool(b)) => *b,
+            Some(other) => return Err(bad(format!("\"bidirectional\" must be true or false, not {other}"))),
+        };
+        // A distance in metres: a finite number >= 0 (JSON has no NaN; strings, negatives and
+        // numbers beyond f64 are refused).
+        let distance = |key: &str| -> Result<Option<f64>, IngestError> {
+            match link.get(key) {
+                None => Ok(None),
+                Some(v) => match v.as_f64() {
+                    Some(x) if x.is_finite() && x >= 0.0 => Ok(Some(x)),
+                    _ => Err(bad(format!("navmesh_link \"{key}\" must be a finite number >= 0, not {v}"))),
+                },
+            }
+        };
+        let cost = distance("cost")?;
+        let radius = distance("radius")?;
+        let area_name = match link.get("area") {
+            None => None,
+            Some(Value::String(name)) => Some(name.clone()),
+            Some(other) => return Err(bad(format!("navmesh_link \"area\" must be an area name, not {other}"))),
+        };
+        let id = match link.get("id") {
+            None => 0,
+            Some(v) => v.as_u64().and_then(|id| u32::try_from(id).ok()).ok_or_else(|| {
+                bad(format!("navmesh_link \"id\" must be an integer from 0 to {}, not {v}", u32::MAX))
+            })?,
+        };
+        for key in link.keys().filter(|k| !LINK_KEYS.contains(&k.as_str())) {
+            progress.warn(&format!(
+                "{}: node {label}: navmesh_link key \"{key}\" is not known (expected one of {}); it is ignored",
+                self.path.display(),
+                LINK_KEYS.join(", ")
+            ));
+        }
+        Ok(LinkRequest {
+            from_node: scene_node,
+            to: to.to_string(),
+            to_node: u32::MAX,
+            bidirectional,
+            cost,
+            radius,
+            area_name,
+            area: 0,
+            id,
+        })
     }
 
     /// Adds one primitive's triangles (world space, front face CCW) to the scene.
@@ -1695,11 +1787,88 @@ mod tests {
         assert_eq!(
             scene.links,
             [
-                LinkRequest { from_node: 0, to: "Target".into(), to_node: 2, bidirectional: true },
-                LinkRequest { from_node: 1, to: "A".into(), to_node: 0, bidirectional: false },
+                LinkRequest {
+                    from_node: 0,
+                    to: "Target".into(),
+                    to_node: 2,
+                    bidirectional: true,
+                    ..Default::default()
+                },
+                LinkRequest { from_node: 1, to: "A".into(), to_node: 0, bidirectional: false, ..Default::default() },
             ]
         );
         assert_eq!(scene.node_positions[2], [3.0, 1.0, 2.0]);
+    }
+
+    #[test]
+    fn link_cost_radius_area_and_id_are_read_and_areas_resolved_by_name() {
+        let (mut doc, mesh) = square_doc();
+        let target = doc.node(json!({"name": "Target"}));
+        let jump = doc.node(json!({"name": "Jump", "extras": {"navmesh_link": {
+            "to": "Target", "cost": 2.5, "radius": 0.25, "area": "jump", "id": 4_000_000_000u32}}}));
+        // "mud" is named with a cost by a later node: the link takes that area and its cost.
+        let climb = doc.node(json!({"name": "Climb", "extras": {"navmesh_link": {
+            "to": "Target", "cost": 0, "area": "mud", "id": 7, "colour": "red"}}}));
+        let mud = doc.node(json!({"name": "Mud", "mesh": mesh, "extras": {"area": "mud", "cost": 3.0}}));
+        doc.scene(&[jump, climb, mud, target]);
+        let (scene, progress) = doc.ingest().unwrap();
+        let names: Vec<(&str, f32)> = scene.areas.iter().map(|a| (a.name.as_str(), a.cost)).collect();
+        assert_eq!(names, [("default", 1.0), ("mud", 3.0), ("jump", 1.0)]);
+        assert_eq!(
+            scene.links,
+            [
+                LinkRequest {
+                    from_node: 0,
+                    to: "Target".into(),
+                    to_node: 3,
+                    bidirectional: true,
+                    cost: Some(2.5),
+                    radius: Some(0.25),
+                    area_name: Some("jump".into()),
+                    area: 2,
+                    id: 4_000_000_000,
+                },
+                LinkRequest {
+                    from_node: 1,
+                    to: "Target".into(),
+                    to_node: 3,
+                    bidirectional: true,
+                    cost: Some(0.0),
+                    radius: None,
+                    area_name: Some("mud".into()),
+                    area: 1,
+                    id: 7,
+                },
+            ]
+        );
+        // The unknown key is named, with the node, in a warning.
+        assert_eq!(progress.warnings.len(), 1, "{:?}", progress.warnings);
+        assert!(progress.warnings[0].contains("'Climb'") && progress.warnings[0].contains("colour"));
+    }
+
+    #[test]
+    fn bad_link_extras_are_typed_errors_naming_the_node() {
+        for link in [
+            json!({"to": "Target", "cost": -1.0}),
+            json!({"to": "Target", "cost": "cheap"}),
+            json!({"to": "Target", "cost": null}),
+            json!({"to": "Target", "radius": -0.5}),
+            json!({"to": "Target", "radius": [1]}),
+            json!({"to": "Target", "area": 3}),
+            json!({"to": "Target", "id": -1}),
+            json!({"to": "Target", "id": 1.5}),
+            json!({"to": "Target", "id": 4_294_967_296u64}),
+            json!({"to": "Target", "id": "seven"}),
+            json!({"to": 5}),
+        ] {
+            let err = extras_error(json!({ "navmesh_link": link }));
+            assert!(matches!(&err, IngestError::BadExtras { node, .. } if node == "'Tagged'"), "{link}: {err}");
+            let message = err.to_string();
+            assert!(message.contains("test.glb") && !message.contains('\n'), "{message}");
+        }
+        let err = extras_error(json!({"navmesh_link": {"to": "Tagged"}}));
+        assert!(matches!(&err, IngestError::LinkToItself { node, .. } if node == "'Tagged'"), "{err}");
+        assert!(err.to_string().contains("'Tagged'") && err.to_string().contains("itself"), "{err}");
     }
 
     #[test]

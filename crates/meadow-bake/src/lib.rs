@@ -3,7 +3,7 @@
 //! The pipeline is one module per stage, each a function from one named type to the next:
 //! [`ingest`] (`Scene`) → [`classify`] (`Classified`) → [`region`] (`Regions`) →
 //! [`simplify`] (`Regions`) → [`triangulate`] (`Triangulation`) → [`convex`] (`ConvexMesh`) → [`portals`] (edge links) →
-//! [`assemble`] (`NavMesh`).
+//! [`assemble`] (`NavMesh`) → [`links`] (`LinkedMesh`: the level's off-mesh links connected).
 //!
 //! The triangulate stage ear-clips each region polygon and then flips its triangles to the
 //! constrained Delaunay triangulation of the polygon's rings ([`triangulate::make_delaunay`]),
@@ -16,6 +16,7 @@ pub mod convex;
 mod grid;
 pub mod ingest;
 pub mod layers;
+pub mod links;
 pub mod portals;
 pub mod progress;
 pub mod region;
@@ -125,7 +126,9 @@ pub fn bake(scene: &Scene, settings: &BakeSettings, progress: &mut dyn Progress)
     progress.begin(Stage::Assemble, 0);
     let nav = assemble::assemble(&mesh, &links, &scene.areas, settings)?;
     progress.finish(Stage::Assemble);
-    Ok(nav)
+
+    let linked = links::connect_links(links::LinkInput { mesh: nav, scene }, progress)?;
+    Ok(linked.mesh)
 }
 
 /// Reads a glTF level and bakes it, silently: the one-call entry point for build scripts.

@@ -19,11 +19,13 @@ pub enum Stage {
     Portals,
     /// Building and validating the asset.
     Assemble,
+    /// Connecting the level's off-mesh links to the mesh.
+    Links,
 }
 
 impl Stage {
     /// Every stage in pipeline order.
-    pub const ALL: [Stage; 8] = [
+    pub const ALL: [Stage; 9] = [
         Stage::Ingest,
         Stage::Classify,
         Stage::Region,
@@ -32,6 +34,7 @@ impl Stage {
         Stage::Convex,
         Stage::Portals,
         Stage::Assemble,
+        Stage::Links,
     ];
 
     /// A short lower-case name for display.
@@ -45,6 +48,7 @@ impl Stage {
             Stage::Convex => "convex",
             Stage::Portals => "portals",
             Stage::Assemble => "assemble",
+            Stage::Links => "links",
         }
     }
 }

@@ -27,6 +27,7 @@ pub fn run(args: &InfoArgs) -> Result<()> {
         println!("vertices  {}", info["vertices"]);
         println!("portals   {}", info["portals"]);
         println!("outlines  {}", info["outlines"]);
+        println!("links     {}", info["links"]);
         println!("area      {:.3} m²", mesh.total_area());
         if let Some((lo, hi)) = mesh.bounds() {
             println!(
@@ -37,6 +38,21 @@ pub fn run(args: &InfoArgs) -> Result<()> {
         for (i, a) in mesh.areas().iter().enumerate() {
             println!("area {i:<4} {} (cost {})", a.name, a.cost);
         }
+        for (i, l) in mesh.links().iter().enumerate() {
+            let area = mesh.areas().get(l.area as usize).map_or("?", |a| a.name.as_str());
+            println!(
+                "link {i:<4} id {} ({:.3}, {:.3}, {:.3}) {} ({:.3}, {:.3}, {:.3}), cost {:.3}, area {area}",
+                l.id,
+                l.start[0],
+                l.start[1],
+                l.start[2],
+                if l.bidirectional { "<->" } else { "->" },
+                l.end[0],
+                l.end[1],
+                l.end[2],
+                l.cost
+            );
+        }
         println!(
             "settings  radius {} m, height {} m, max climb {} m, max slope {}°, max verts {}, arc tolerance {} m, \
              max edge length {} m",
@@ -46,7 +62,8 @@ pub fn run(args: &InfoArgs) -> Result<()> {
     Ok(())
 }
 
-/// The JSON summary (stable keys: polygons, vertices, area, bounds, settings, ...).
+/// The JSON summary (stable keys: polygons, vertices, portals, outlines, links (the number of
+/// off-mesh links), area, bounds, areas, settings).
 pub fn summary(mesh: &NavMesh) -> serde_json::Value {
     let portals =
         mesh.polygons().flat_map(|p| p.links.iter()).filter(|l| matches!(l, EdgeLink::Polygon(_))).count() / 2;
@@ -57,6 +74,7 @@ pub fn summary(mesh: &NavMesh) -> serde_json::Value {
         "vertices": mesh.vertices().len(),
         "portals": portals,
         "outlines": mesh.outlines().len(),
+        "links": mesh.links().len(),
         "area": mesh.total_area(),
         "bounds": bounds,
         "areas": mesh.areas().iter().map(|a| serde_json::json!({"name": a.name, "cost": a.cost})).collect::<Vec<_>>(),

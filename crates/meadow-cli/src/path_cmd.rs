@@ -30,7 +30,8 @@ pub struct PathArgs {
     /// corridor; `--style` does not apply.
     #[arg(long, conflicts_with_all = ["style", "partial"])]
     pub optimal: bool,
-    /// Print JSON (stable keys: found, length, points, corridor, partial, error).
+    /// Print JSON (stable keys: found, length, points, corridor, partial, links, error; each
+    /// link is `{segment, link, id, reversed}`, the segment `points[segment] -> points[segment + 1]`).
     #[arg(long)]
     pub json: bool,
     /// When the goal is unreachable, return the path to the reachable point nearest it.
@@ -159,12 +160,27 @@ fn load(level: &std::path::Path) -> anyhow::Result<NavMesh> {
     NavMesh::load(level).with_context(|| format!("cannot load {}", level.display()))
 }
 
-/// The path points between two points for `meadow render --path` (snapped to the mesh as
-/// `meadow path` does, default snap distance, no partial paths).
-#[allow(dead_code)] // called by `meadow render --path`, which the render command wires up
+/// The path points between two points (snapped to the mesh as `meadow path` does, default
+/// snap distance, no partial paths).
+#[cfg(test)]
 pub fn path_points(mesh: &NavMesh, from: [f64; 3], to: [f64; 3], style: PathStyle) -> anyhow::Result<Vec<[f64; 3]>> {
+    Ok(render_path(mesh, from, to, style)?.points)
+}
+
+/// The path between two points for `meadow render --path`, with the off-mesh links it takes
+/// (snapped to the mesh as `meadow path` does, default snap distance, no partial paths).
+pub fn render_path(mesh: &NavMesh, from: [f64; 3], to: [f64; 3], style: PathStyle) -> anyhow::Result<Path> {
     let mut finder = Finder::new(mesh.clone(), style, false, 0.5, &[])?;
-    Ok(finder.find(from, to)?.points)
+    finder.find(from, to)
+}
+
+/// The off-mesh links of a path as JSON: segment index (the link runs from `points[segment]`
+/// to `points[segment + 1]`), link handle, the game's id and whether it is taken backwards.
+fn links_json(path: &Path) -> serde_json::Value {
+    path.links
+        .iter()
+        .map(|l| json!({"segment": l.segment, "link": l.link.0, "id": l.id, "reversed": l.reversed}))
+        .collect()
 }
 
 fn result_json(from: [f64; 3], to: [f64; 3], result: &anyhow::Result<Path>) -> serde_json::Value {
@@ -177,6 +193,7 @@ fn result_json(from: [f64; 3], to: [f64; 3], result: &anyhow::Result<Path>) -> s
             "length": p.length,
             "points": p.points,
             "corridor": p.corridor,
+            "links": links_json(p),
         }),
         Err(e) => json!({
             "from": from,
@@ -184,6 +201,7 @@ fn result_json(from: [f64; 3], to: [f64; 3], result: &anyhow::Result<Path>) -> s
             "found": false,
             "length": null,
             "points": [],
+            "links": [],
             "error": format!("{e:#}"),
         }),
     }
@@ -196,14 +214,23 @@ fn print_human(path: &Path, args: &PathArgs) {
     } else {
         clap::ValueEnum::to_possible_value(&args.style).map_or_else(String::new, |v| v.get_name().to_string())
     };
+    let links = match path.links.len() {
+        0 => String::new(),
+        1 => ", 1 off-mesh link".to_string(),
+        n => format!(", {n} off-mesh links"),
+    };
     println!(
-        "{kind}: {:.3} m, {} points, {} polygons (style {style})",
+        "{kind}: {:.3} m, {} points, {} polygons{links} (style {style})",
         path.length,
         path.points.len(),
         path.corridor.len(),
     );
     for (i, p) in path.points.iter().enumerate() {
-        println!("  {i:>3}  {:>10.3} {:>10.3} {:>10.3}", p[0], p[1], p[2]);
+        let link = path.link_at(i).map_or_else(String::new, |l| {
+            let way = if l.reversed { ", taken end to start" } else { "" };
+            format!("  -> off-mesh link id {} (link {}{way}) to the next point", l.id, l.link.0)
+        });
+        println!("  {i:>3}  {:>10.3} {:>10.3} {:>10.3}{link}", p[0], p[1], p[2]);
     }
 }
 

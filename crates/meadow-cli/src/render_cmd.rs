@@ -14,7 +14,7 @@ pub struct RenderArgs {
     #[arg(short, long)]
     pub output: PathBuf,
     /// Draw the (string-pulled) path between two points: `x,y,z:x,y,z`. Repeatable.
-    #[arg(long, value_parser = parse_endpoints)]
+    #[arg(long, value_parser = parse_endpoints, allow_hyphen_values = true)]
     pub path: Vec<([f64; 3], [f64; 3])>,
 }
 
@@ -43,7 +43,7 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     let paths = args
         .path
         .iter()
-        .map(|&(from, to)| crate::path_cmd::path_points(&mesh, from, to, meadow::PathStyle::StringPulled))
+        .map(|&(from, to)| crate::path_cmd::render_path(&mesh, from, to, meadow::PathStyle::StringPulled))
         .collect::<Result<Vec<_>>>()?;
     let svg = render_svg(&mesh, &paths);
     meadow::asset::write_atomically(&args.output, svg.as_bytes())
@@ -51,8 +51,43 @@ pub fn run(args: &RenderArgs) -> Result<()> {
     Ok(())
 }
 
-/// Draws polygons filled by area, portals thin, walls thick, and optional polylines on top.
-pub fn render_svg(mesh: &NavMesh, paths: &[Vec<[f64; 3]>]) -> String {
+/// Colour of off-mesh links (arcs with arrowheads).
+const LINK_COLOUR: &str = "#1f77b4";
+/// Colour of paths.
+const PATH_COLOUR: &str = "#d62728";
+/// How far an off-mesh link's arc bows out to the side, as a fraction of its length in XZ.
+const LINK_BOW: f64 = 0.2;
+
+/// An SVG path `d` for an arc from `a` to `b` (XZ): a quadratic curve bowed to the left of
+/// `a → b`, so the two directions of a pair of one-way links do not overlap. A link whose ends
+/// lie one above the other (a ladder) gets a small loop of `fallback` radius.
+fn arc_d(a: [f64; 3], b: [f64; 3], fallback: f64) -> String {
+    let (dx, dz) = (b[0] - a[0], b[2] - a[2]);
+    let len = (dx * dx + dz * dz).sqrt();
+    if len < fallback {
+        let r = fallback;
+        return format!(
+            "M {} {} C {} {} {} {} {} {}",
+            a[0],
+            a[2],
+            a[0] - r,
+            a[2] - 2.0 * r,
+            b[0] + r,
+            b[2] - 2.0 * r,
+            b[0],
+            b[2]
+        );
+    }
+    let (mx, mz) = ((a[0] + b[0]) / 2.0, (a[2] + b[2]) / 2.0);
+    // Left of the direction in the drawing (x right, z down): (dz, -dx) scaled.
+    let (cx, cz) = (mx + dz * LINK_BOW * 2.0, mz - dx * LINK_BOW * 2.0);
+    format!("M {} {} Q {cx} {cz} {} {}", a[0], a[2], b[0], b[2])
+}
+
+/// Draws polygons filled by area, portals thin, walls thick, off-mesh links as arcs with
+/// arrowheads (at both ends of two-way links), and optional paths on top (their link segments
+/// as dashed arcs).
+pub fn render_svg(mesh: &NavMesh, paths: &[meadow::Path]) -> String {
     let (lo, hi) = mesh.bounds().unwrap_or(([0.0; 3], [1.0; 3]));
     let size = (hi[0] - lo[0]).max(hi[2] - lo[2]).max(1e-3);
     let margin = size * 0.03;
@@ -93,14 +128,55 @@ pub fn render_svg(mesh: &NavMesh, paths: &[Vec<[f64; 3]>]) -> String {
         }
     }
     let _ = writeln!(s, "</g>");
-    for path in paths {
-        let pts: Vec<String> = path.iter().map(|p| format!("{},{}", p[0], p[2])).collect();
+    if !mesh.links().is_empty() {
         let _ = writeln!(
             s,
-            r##"<polyline points="{}" fill="none" stroke="#d62728" stroke-width="{}" stroke-linejoin="round"/>"##,
-            pts.join(" "),
-            line * 5.0
+            r#"<defs><marker id="link-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="4" markerHeight="4" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="{LINK_COLOUR}"/></marker></defs>"#
         );
+        let _ = writeln!(s, r#"<g fill="none" stroke="{LINK_COLOUR}" stroke-width="{}">"#, line * 3.0);
+        for (i, l) in mesh.links().iter().enumerate() {
+            let start_marker = if l.bidirectional { r#" marker-start="url(#link-arrow)""# } else { "" };
+            let area = mesh.areas().get(l.area as usize).map_or("?", |a| a.name.as_str());
+            let _ = writeln!(
+                s,
+                r#"<path class="link" d="{}" marker-end="url(#link-arrow)"{start_marker}><title>link {i}, id {}, {}, cost {}, area {area}</title></path>"#,
+                arc_d(l.start, l.end, size / 100.0),
+                l.id,
+                if l.bidirectional { "two-way" } else { "one-way" },
+                l.cost
+            );
+        }
+        let _ = writeln!(s, "</g>");
+    }
+    for path in paths {
+        // On-mesh runs as polylines, each off-mesh link segment as a dashed arc.
+        let mut run: Vec<String> = Vec::new();
+        let flush = |run: &mut Vec<String>, s: &mut String| {
+            if run.len() >= 2 {
+                let _ = writeln!(
+                    s,
+                    r#"<polyline points="{}" fill="none" stroke="{PATH_COLOUR}" stroke-width="{}" stroke-linejoin="round"/>"#,
+                    run.join(" "),
+                    line * 5.0
+                );
+            }
+            run.clear();
+        };
+        for (i, p) in path.points.iter().enumerate() {
+            run.push(format!("{},{}", p[0], p[2]));
+            if let (Some(_), Some(next)) = (path.link_at(i), path.points.get(i + 1)) {
+                flush(&mut run, &mut s);
+                let _ = writeln!(
+                    s,
+                    r#"<path d="{}" fill="none" stroke="{PATH_COLOUR}" stroke-width="{}" stroke-dasharray="{} {}"/>"#,
+                    arc_d(*p, *next, size / 100.0),
+                    line * 5.0,
+                    line * 15.0,
+                    line * 10.0
+                );
+            }
+        }
+        flush(&mut run, &mut s);
     }
     let _ = writeln!(s, "</svg>");
     s
