@@ -12,6 +12,7 @@ pub mod asset;
 pub mod circles;
 pub mod crowd;
 pub mod geom;
+pub mod limits;
 pub mod orca;
 pub mod query;
 pub mod settings;
