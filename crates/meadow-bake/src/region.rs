@@ -21,6 +21,7 @@
 //! output coordinate is an exact binary fraction and the stage is deterministic. Radius arcs
 //! are approximated by chords whose sagitta is at most the arc tolerance.
 
+use crate::budget::{boolean_work, BudgetExceeded, Work};
 use crate::classify::Classified;
 use crate::grid::{triangle_box, BoxGrid};
 use crate::layers;
@@ -148,6 +149,9 @@ pub enum RegionError {
     /// A coordinate is NaN or infinite.
     #[error("a triangle has a non-finite coordinate")]
     NonFinite,
+    /// The work budget of the stage ([`meadow::BakeSettings::max_region_vertices`]) is spent.
+    #[error(transparent)]
+    Budget(#[from] BudgetExceeded),
     /// The walkable surface splits into more layers than the asset can number.
     #[error("the walkable surface splits into {count} layers, more than the 65536 an asset holds")]
     TooManyLayers {
@@ -185,10 +189,23 @@ impl Frame {
     }
 }
 
-/// Computes the free walkable area (see the module docs).
+/// Computes the free walkable area (see the module docs), with no work budget.
 pub fn build_regions(
     classified: &Classified,
     params: &RegionParams,
+    progress: &mut dyn Progress,
+) -> Result<Regions, RegionError> {
+    build_regions_within(classified, params, u64::MAX, progress)
+}
+
+/// Computes the free walkable area (see the module docs), failing with
+/// [`RegionError::Budget`] as soon as the vertices fed to its polygon booleans and their
+/// possible crossings ([`boolean_work`]) would exceed `budget`: checked per floor triangle
+/// while scanning and per layer before the unions, so memory stays bounded.
+pub fn build_regions_within(
+    classified: &Classified,
+    params: &RegionParams,
+    budget: u64,
     progress: &mut dyn Progress,
 ) -> Result<Regions, RegionError> {
     let walkable = &classified.walkable;
@@ -229,14 +246,16 @@ pub fn build_regions(
         grid: &mut grid,
         frame,
         near: Vec::new(),
+        work: Work { used: 0, limit: budget },
     };
     let mut found = Found::default();
     for i in 0..walkable.len() {
-        scan.floor(i, &mut found);
+        scan.floor(i, &mut found)?;
         if i % 4096 == 0 {
             progress.advance(Stage::Region, i as u64);
         }
     }
+    let mut work = scan.work;
     let Found { column: blockers, walls, hidden, mut ceilings } = found;
     ceilings.sort_unstable();
     ceilings.dedup();
@@ -299,8 +318,14 @@ pub fn build_regions(
     };
     let mut per_region: Vec<(u16, u16, Vec<IntShape>)> = Vec::new();
     for (l, tris) in layer_tris.iter().enumerate() {
+        // The layer's booleans take its floor triangles, blockers and wall quads (4 corners).
+        let floor_contours: Vec<IntContour> =
+            tris.iter().filter_map(|&t| walkable_contour(frame, &walkable[t as usize].vertices)).collect();
+        let inputs = floor_contours.iter().chain(&layer_blockers[l]).chain(&layer_hidden[l]);
+        work.add(boolean_work(inputs.map(|c| c.as_slice()), work.left()))?;
+        work.add(4 * layer_walls[l].len() as u64)?;
         // The layer's own footprint, less what other layers cover within climb above it.
-        let own = union(tris.iter().filter_map(|&t| walkable_contour(frame, &walkable[t as usize].vertices)));
+        let own = union(floor_contours.into_iter());
         let footprint = if layer_hidden[l].is_empty() {
             own
         } else {
@@ -463,6 +488,8 @@ struct Scan<'a> {
     grid: &'a mut BoxGrid,
     frame: Frame,
     near: Vec<u32>,
+    /// The work budget, charged with the per-floor booleans and what they find.
+    work: Work,
 }
 
 impl Scan<'_> {
@@ -478,7 +505,7 @@ impl Scan<'_> {
     /// Adds what stands on walkable triangle `wi`: the column blockers and walls over it
     /// (walkable surfaces of other layers in its column are ceilings, so they block too) and
     /// its drop edges.
-    fn floor(&mut self, wi: usize, found: &mut Found) {
+    fn floor(&mut self, wi: usize, found: &mut Found) -> Result<(), BudgetExceeded> {
         let p = *self.params;
         let w = &self.walkable[wi].vertices;
         let w_lo = w[0][1].min(w[1][1]).min(w[2][1]);
@@ -596,6 +623,14 @@ impl Scan<'_> {
         self.drop_edges(wi, &near, &mut walls);
         self.near = near;
         let lower = walkable_contour(self.frame, w);
+        // This floor's own overlays below must fit in what is left of the budget (their memory
+        // is freed after the floor); what it adds to the layers' booleans is charged: its
+        // vertices (their crossings are charged per layer).
+        let found_here = || column.iter().chain(&uppers).chain(&covers).chain(&lower).map(|c| c.as_slice());
+        if boolean_work(found_here(), self.work.left()) > self.work.left() {
+            return Err(BudgetExceeded::region_vertices(self.work.limit));
+        }
+        self.work.add(found_here().map(|c| c.len() as u64).sum::<u64>() + 2 * walls.len() as u64)?;
         let covered_part = |contours: &[IntContour]| -> Vec<IntShape> {
             let Some(lower) = &lower else { return Vec::new() };
             if contours.is_empty() {
@@ -613,7 +648,7 @@ impl Scan<'_> {
         if hidden.is_empty() {
             found.column.extend(column.into_iter().map(|c| (anchor, c)));
             found.walls.extend(walls.into_iter().map(|seg| (anchor, seg)));
-            return;
+            return Ok(());
         }
         // Where another surface holds the ground, what stands on `w` there is that surface's
         // business (a stair's riser is no wall for the step below it, which the floor under
@@ -640,6 +675,7 @@ impl Scan<'_> {
                 }
             }
         }
+        Ok(())
     }
 
     /// Adds the borders of walkable triangle `index` across which the surface drops or rises by
