@@ -1,5 +1,14 @@
 //! A uniform grid over XZ bounding boxes, for finding the triangles near a point or a box.
 
+/// Most cell-list entries per item on average before the grid is coarsened.
+const MAX_ENTRIES_PER_ITEM: u64 = 16;
+
+/// Most cells along each axis of a grid.
+const MAX_DIM: usize = 4096;
+
+/// Most cells of a grid.
+const MAX_CELLS: usize = MAX_DIM * MAX_DIM;
+
 /// Buckets of item indices over a uniform XZ grid (compressed rows: cell → items).
 #[derive(Clone, Debug)]
 pub(crate) struct BoxGrid {
@@ -34,17 +43,30 @@ impl BoxGrid {
         mean_extent /= boxes.len().max(1) as f64;
         // Cells about the size of a typical item, but no more than ~4 cells per item overall.
         let by_count = (extent[0] * extent[1] * per_cell / boxes.len().max(1) as f64).sqrt();
-        let cell = mean_extent.max(by_count).max(extent[0].max(extent[1]) / 2048.0).max(1e-3);
-        let dims = [((extent[0] / cell) as usize + 1).min(4096), ((extent[1] / cell) as usize + 1).min(4096)];
-        let mut grid = BoxGrid {
-            origin: lo,
-            cell,
-            dims,
-            starts: vec![0; dims[0] * dims[1] + 1],
-            items: Vec::new(),
-            stamp: vec![0; boxes.len()],
-            epoch: 0,
+        let mut cell = mean_extent.max(by_count).max(extent[0].max(extent[1]) / 2048.0).max(1e-3);
+        // A few huge boxes among many small ones (a sliver across the level) would each be
+        // listed in millions of cells: coarsen until the lists hold at most `MAX_ENTRIES_PER_ITEM`
+        // entries per item on average, which also keeps every count within u32.
+        let budget = (MAX_ENTRIES_PER_ITEM * boxes.len() as u64).saturating_add(MAX_CELLS as u64);
+        let mut grid = loop {
+            let dims = [((extent[0] / cell) as usize + 1).min(MAX_DIM), ((extent[1] / cell) as usize + 1).min(MAX_DIM)];
+            let grid =
+                BoxGrid { origin: lo, cell, dims, starts: Vec::new(), items: Vec::new(), stamp: Vec::new(), epoch: 0 };
+            let entries: u64 = boxes
+                .iter()
+                .map(|b| {
+                    let r = grid.cell_range(b);
+                    (r[2] - r[0] + 1) as u64 * (r[3] - r[1] + 1) as u64
+                })
+                .sum();
+            if entries <= budget || dims == [1, 1] {
+                break grid;
+            }
+            cell *= 2.0;
         };
+        let dims = grid.dims;
+        grid.starts = vec![0; dims[0] * dims[1] + 1];
+        grid.stamp = vec![0; boxes.len()];
         let ranges: Vec<[usize; 4]> = boxes.iter().map(|b| grid.cell_range(b)).collect();
         for r in &ranges {
             for z in r[1]..=r[3] {

@@ -280,6 +280,26 @@ pub enum IngestError {
         /// The extension name.
         extension: String,
     },
+    /// A vertex lies outside the coordinate contract ([`meadow::limits`]): a world coordinate
+    /// beyond `MAX_COORDINATE`, or the level would span more than `MAX_EXTENT` along an axis.
+    #[error(
+        "{}: node {node}: vertex {vertex} of POSITION accessor {accessor} is at {value:?} in world space: {detail}",
+        path.display()
+    )]
+    OutOfRange {
+        /// The level file.
+        path: PathBuf,
+        /// The node label.
+        node: String,
+        /// The POSITION accessor index.
+        accessor: usize,
+        /// The vertex index.
+        vertex: usize,
+        /// The offending world position.
+        value: [f64; 3],
+        /// Which limit it breaks.
+        detail: String,
+    },
     /// The scene yields no triangles at all.
     #[error(
         "{}: the scene has no triangles to bake ({ignored} ignored, {degenerate} degenerate, \
@@ -375,7 +395,13 @@ fn ingest_bytes(path: &Path, bytes: &[u8], progress: &mut dyn Progress) -> Resul
     }
     let base_dir = path.parent().unwrap_or_else(|| Path::new("."));
     let buffers = load_buffers(path, &root, base_dir, blob)?;
-    let reader = Reader { path, root: &root, buffers, decoded: RefCell::default() };
+    let reader = Reader {
+        path,
+        root: &root,
+        buffers,
+        decoded: RefCell::default(),
+        bounds: RefCell::new([[f64::INFINITY; 3], [f64::NEG_INFINITY; 3]]),
+    };
     reader.build_scene(progress)
 }
 
@@ -540,6 +566,8 @@ struct Reader<'a> {
     buffers: Vec<Vec<u8>>,
     /// Accessors already read: instanced meshes are decoded once.
     decoded: RefCell<DecodedAccessors>,
+    /// World-space bounds `[min, max]` of the vertices accepted so far (the extent check).
+    bounds: RefCell<[[f64; 3]; 2]>,
 }
 
 impl Reader<'_> {
@@ -1017,6 +1045,14 @@ impl Reader<'_> {
                     });
                 }
             }
+            self.check_contract(w).map_err(|detail| IngestError::OutOfRange {
+                path: self.path.to_path_buf(),
+                node: node_label(),
+                accessor: position_accessor,
+                vertex: i,
+                value: w,
+                detail,
+            })?;
             world[i] = Some(w);
         }
 
@@ -1048,6 +1084,31 @@ impl Reader<'_> {
             });
         }
         Ok(PrimitiveOutcome::Added { leftover_indices })
+    }
+
+    /// Checks a finite world-space vertex against the coordinate contract and widens the
+    /// level's bounds by it; the error says which limit it breaks.
+    fn check_contract(&self, w: [f64; 3]) -> Result<(), String> {
+        use meadow::limits::{MAX_COORDINATE, MAX_EXTENT};
+        if !meadow::limits::in_range(w) {
+            return Err(format!("a coordinate is beyond the {MAX_COORDINATE} m limit"));
+        }
+        let mut bounds = self.bounds.borrow_mut();
+        let [mut lo, mut hi] = *bounds;
+        for k in 0..3 {
+            lo[k] = lo[k].min(w[k]);
+            hi[k] = hi[k].max(w[k]);
+            if hi[k] - lo[k] > MAX_EXTENT {
+                let axis = ["x", "y", "z"][k];
+                return Err(format!(
+                    "the level would span {:.0} m along {axis}, more than the {MAX_EXTENT} m limit \
+                     (tag far-away helper geometry \"navmesh\": \"ignore\")",
+                    hi[k] - lo[k]
+                ));
+            }
+        }
+        *bounds = [lo, hi];
+        Ok(())
     }
 
     /// [`Self::read_accessor`], once per accessor and use.
@@ -1882,6 +1943,37 @@ mod tests {
         doc.scene(&[child]);
         let err = doc.ingest().unwrap_err();
         assert!(matches!(&err, IngestError::NonFinitePosition { world: true, node, .. } if node == "'Leaf'"), "{err}");
+    }
+
+    #[test]
+    fn geometry_outside_the_coordinate_contract_names_node_and_accessor() {
+        use meadow::limits::{MAX_COORDINATE, MAX_EXTENT};
+        let (mut doc, mesh) = square_doc();
+        let n = doc.node(json!({"name": "Huge", "mesh": mesh, "scale": [2.0 * MAX_COORDINATE, 1.0, 1.0]}));
+        doc.scene(&[n]);
+        let err = doc.ingest().unwrap_err();
+        assert!(
+            matches!(&err, IngestError::OutOfRange { node, accessor: 0, detail, .. }
+                if node == "'Huge'" && detail.contains("beyond")),
+            "{err}"
+        );
+        // Regression (hostile levels): one vertex of a small level moved 300 km away passed
+        // ingest; the level's span is checked vertex by vertex, naming the one that breaks it.
+        let (mut doc, mesh) = square_doc();
+        let near = doc.node(json!({"name": "Near", "mesh": mesh}));
+        let far = doc.node(json!({"name": "Far", "mesh": mesh, "translation": [300_000.0, 0.0, 0.0]}));
+        doc.scene(&[near, far]);
+        let err = doc.ingest().unwrap_err();
+        assert!(
+            matches!(&err, IngestError::OutOfRange { node, detail, .. } if node == "'Far'" && detail.contains("span")),
+            "{err}"
+        );
+        // The largest level, far from the origin, is fine.
+        let (mut doc, mesh) = square_doc();
+        let a = doc.node(json!({"name": "A", "mesh": mesh, "translation": [MAX_COORDINATE - MAX_EXTENT, 0.0, 0.0]}));
+        let b = doc.node(json!({"name": "B", "mesh": mesh, "translation": [MAX_COORDINATE - 1.0, 0.0, 0.0]}));
+        doc.scene(&[a, b]);
+        doc.ingest().unwrap();
     }
 
     #[test]

@@ -11,6 +11,7 @@
 //! shorter portals whose midpoints guide path searches better.
 
 pub mod assemble;
+pub mod budget;
 pub mod classify;
 pub mod convex;
 mod grid;
@@ -23,6 +24,7 @@ pub mod region;
 pub mod simplify;
 pub mod triangulate;
 
+pub use budget::BudgetExceeded;
 pub use meadow::BakeSettings;
 pub use progress::{NoProgress, Progress, Stage};
 
@@ -60,6 +62,9 @@ pub enum BakeError {
         /// What went wrong.
         source: convex::ConvexError,
     },
+    /// A work budget of the settings was exceeded (a hostile or mistaken input).
+    #[error(transparent)]
+    Budget(#[from] BudgetExceeded),
     /// No walkable area remains after erosion by the agent radius.
     #[error("no walkable area remains for an agent of radius {radius} m and height {height} m")]
     NothingWalkable {
@@ -76,16 +81,36 @@ pub enum BakeError {
 /// Bakes a scene into a validated navmesh, reporting stages and warnings to `progress`.
 pub fn bake(scene: &Scene, settings: &BakeSettings, progress: &mut dyn Progress) -> Result<NavMesh, BakeError> {
     settings.validate()?;
+    let budgets = settings.budgets(scene.triangles.len());
     progress.begin(Stage::Classify, scene.triangles.len() as u64);
     let classified = classify::classify(scene, settings.max_slope);
     progress.finish(Stage::Classify);
+    if classified.walkable.len() as u64 > budgets.walkable_triangles {
+        return Err(BudgetExceeded::walkable_triangles(budgets.walkable_triangles).into());
+    }
 
-    let regions = region::build_regions(&classified, &region::RegionParams::from(settings), progress)?;
+    let params = region::RegionParams::from(settings);
+    let regions = region::build_regions_within(&classified, &params, budgets.region_vertices, progress)?;
     if regions.areas.is_empty() {
         return Err(BakeError::NothingWalkable { radius: settings.radius, height: settings.height });
     }
+    if simplify::split_vertex_estimate(&regions, settings.max_edge_length) > budgets.region_vertices {
+        return Err(BudgetExceeded::region_vertices(budgets.region_vertices).into());
+    }
 
     let regions = simplify::simplify_regions(&regions, &simplify::SimplifyParams::from(settings), progress);
+
+    // A polygon with holes of v ring vertices and h holes triangulates into v + 2h - 2
+    // triangles, each at most one output polygon.
+    let triangle_total: u64 = regions
+        .areas
+        .iter()
+        .flat_map(|a| &a.polygons)
+        .map(|p| (p.outer.len() + p.holes.iter().map(|h| h.len() + 2).sum::<usize>()) as u64)
+        .sum();
+    if triangle_total > budgets.polygons {
+        return Err(BudgetExceeded::polygons(budgets.polygons).into());
+    }
 
     let polygon_total: usize = regions.areas.iter().map(|a| a.polygons.len()).sum();
     progress.begin(Stage::Triangulate, polygon_total as u64);

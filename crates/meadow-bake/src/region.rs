@@ -21,6 +21,7 @@
 //! output coordinate is an exact binary fraction and the stage is deterministic. Radius arcs
 //! are approximated by chords whose sagitta is at most the arc tolerance.
 
+use crate::budget::{boolean_work, BudgetExceeded, Work};
 use crate::classify::Classified;
 use crate::grid::{triangle_box, BoxGrid};
 use crate::layers;
@@ -49,8 +50,18 @@ const WALL_HALF_WIDTH_UNITS: i64 = 4;
 /// on it (the floor's own underside, a slab's thickness below, is not).
 const BASE_TOLERANCE: f64 = 1e-3;
 
-/// Largest level extent in XZ the integer grid can hold, in metres.
-pub const MAX_EXTENT: f64 = (1u64 << 27) as f64 / GRID_SCALE;
+/// Largest XZ extent of the walkable surface, in metres: the coordinate contract's
+/// [`meadow::limits::MAX_EXTENT`] (2^16 m).
+///
+/// Integer bound of the stage, used in every product below: the grid origin is the centre of
+/// the walkable bounds rounded down to a whole metre, so a grid coordinate is at most
+/// `(MAX_EXTENT / 2 + 1 m + radius (<= 1000 m) + WALL_HALF_WIDTH) * GRID_SCALE`
+/// `< (2^15 + 2^10 + 2) * 2^11 < 2^27` units in magnitude ([`GRID_BOUND`]): i32 points, and the
+/// difference of two points is below `2^28`.
+pub use meadow::limits::MAX_EXTENT;
+
+/// Largest magnitude of a grid coordinate in units (see [`MAX_EXTENT`]): `|x| < 2^27`.
+pub const GRID_BOUND: i64 = 1 << 27;
 
 /// A triangle is treated as a vertical face (a segment in XZ) when the vertical component of
 /// its unit normal is below this.
@@ -138,6 +149,9 @@ pub enum RegionError {
     /// A coordinate is NaN or infinite.
     #[error("a triangle has a non-finite coordinate")]
     NonFinite,
+    /// The work budget of the stage ([`meadow::BakeSettings::max_region_vertices`]) is spent.
+    #[error(transparent)]
+    Budget(#[from] BudgetExceeded),
     /// The walkable surface splits into more layers than the asset can number.
     #[error("the walkable surface splits into {count} layers, more than the 65536 an asset holds")]
     TooManyLayers {
@@ -156,11 +170,13 @@ struct Frame {
 }
 
 impl Frame {
+    /// Grid point of an XZ point within the walkable bounds grown by the radius: its
+    /// coordinates are below [`GRID_BOUND`] (see [`MAX_EXTENT`]); the clamp only guards the
+    /// proof (a point outside would be moved, never wrapped).
     fn to_int(self, p: Point2) -> IntPoint {
-        IntPoint::new(
-            ((p[0] - self.origin[0]) * GRID_SCALE).round() as i32,
-            ((p[1] - self.origin[1]) * GRID_SCALE).round() as i32,
-        )
+        let bound = GRID_BOUND as f64;
+        let unit = |v: f64| ((v * GRID_SCALE).round().clamp(-bound, bound)) as i32;
+        IntPoint::new(unit(p[0] - self.origin[0]), unit(p[1] - self.origin[1]))
     }
 
     fn to_world(self, q: IntPoint) -> Point2 {
@@ -173,10 +189,23 @@ impl Frame {
     }
 }
 
-/// Computes the free walkable area (see the module docs).
+/// Computes the free walkable area (see the module docs), with no work budget.
 pub fn build_regions(
     classified: &Classified,
     params: &RegionParams,
+    progress: &mut dyn Progress,
+) -> Result<Regions, RegionError> {
+    build_regions_within(classified, params, u64::MAX, progress)
+}
+
+/// Computes the free walkable area (see the module docs), failing with
+/// [`RegionError::Budget`] as soon as the vertices fed to its polygon booleans and their
+/// possible crossings ([`boolean_work`]) would exceed `budget`: checked per floor triangle
+/// while scanning and per layer before the unions, so memory stays bounded.
+pub fn build_regions_within(
+    classified: &Classified,
+    params: &RegionParams,
+    budget: u64,
     progress: &mut dyn Progress,
 ) -> Result<Regions, RegionError> {
     let walkable = &classified.walkable;
@@ -193,9 +222,11 @@ pub fn build_regions(
         walk_boxes.iter().fold([f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY], |a, b| {
             [a[0].min(b[0]), a[1].min(b[1]), a[2].max(b[2]), a[3].max(b[3])]
         });
-    let extent = (bounds[2] - bounds[0]).max(bounds[3] - bounds[1]) + 2.0 * params.radius;
-    if extent > MAX_EXTENT {
-        return Err(RegionError::TooLarge { extent });
+    let extent = (bounds[2] - bounds[0]).max(bounds[3] - bounds[1]);
+    // The radius is checked here too (the settings allow at most 1000 m), so that the bound of
+    // `GRID_BOUND` holds for any caller of this public function.
+    if extent > MAX_EXTENT || !(0.0..=1000.0).contains(&params.radius) {
+        return Err(RegionError::TooLarge { extent: extent + 2.0 * params.radius });
     }
     let frame = Frame { origin: [((bounds[0] + bounds[2]) * 0.5).floor(), ((bounds[1] + bounds[3]) * 0.5).floor()] };
     progress.begin(Stage::Region, walkable.len() as u64);
@@ -215,14 +246,16 @@ pub fn build_regions(
         grid: &mut grid,
         frame,
         near: Vec::new(),
+        work: Work { used: 0, limit: budget },
     };
     let mut found = Found::default();
     for i in 0..walkable.len() {
-        scan.floor(i, &mut found);
+        scan.floor(i, &mut found)?;
         if i % 4096 == 0 {
             progress.advance(Stage::Region, i as u64);
         }
     }
+    let mut work = scan.work;
     let Found { column: blockers, walls, hidden, mut ceilings } = found;
     ceilings.sort_unstable();
     ceilings.dedup();
@@ -285,8 +318,14 @@ pub fn build_regions(
     };
     let mut per_region: Vec<(u16, u16, Vec<IntShape>)> = Vec::new();
     for (l, tris) in layer_tris.iter().enumerate() {
+        // The layer's booleans take its floor triangles, blockers and wall quads (4 corners).
+        let floor_contours: Vec<IntContour> =
+            tris.iter().filter_map(|&t| walkable_contour(frame, &walkable[t as usize].vertices)).collect();
+        let inputs = floor_contours.iter().chain(&layer_blockers[l]).chain(&layer_hidden[l]);
+        work.add(boolean_work(inputs.map(|c| c.as_slice()), work.left()))?;
+        work.add(4 * layer_walls[l].len() as u64)?;
         // The layer's own footprint, less what other layers cover within climb above it.
-        let own = union(tris.iter().filter_map(|&t| walkable_contour(frame, &walkable[t as usize].vertices)));
+        let own = union(floor_contours.into_iter());
         let footprint = if layer_hidden[l].is_empty() {
             own
         } else {
@@ -449,6 +488,8 @@ struct Scan<'a> {
     grid: &'a mut BoxGrid,
     frame: Frame,
     near: Vec<u32>,
+    /// The work budget, charged with the per-floor booleans and what they find.
+    work: Work,
 }
 
 impl Scan<'_> {
@@ -464,7 +505,7 @@ impl Scan<'_> {
     /// Adds what stands on walkable triangle `wi`: the column blockers and walls over it
     /// (walkable surfaces of other layers in its column are ceilings, so they block too) and
     /// its drop edges.
-    fn floor(&mut self, wi: usize, found: &mut Found) {
+    fn floor(&mut self, wi: usize, found: &mut Found) -> Result<(), BudgetExceeded> {
         let p = *self.params;
         let w = &self.walkable[wi].vertices;
         let w_lo = w[0][1].min(w[1][1]).min(w[2][1]);
@@ -582,6 +623,14 @@ impl Scan<'_> {
         self.drop_edges(wi, &near, &mut walls);
         self.near = near;
         let lower = walkable_contour(self.frame, w);
+        // This floor's own overlays below must fit in what is left of the budget (their memory
+        // is freed after the floor); what it adds to the layers' booleans is charged: its
+        // vertices (their crossings are charged per layer).
+        let found_here = || column.iter().chain(&uppers).chain(&covers).chain(&lower).map(|c| c.as_slice());
+        if boolean_work(found_here(), self.work.left()) > self.work.left() {
+            return Err(BudgetExceeded::region_vertices(self.work.limit));
+        }
+        self.work.add(found_here().map(|c| c.len() as u64).sum::<u64>() + 2 * walls.len() as u64)?;
         let covered_part = |contours: &[IntContour]| -> Vec<IntShape> {
             let Some(lower) = &lower else { return Vec::new() };
             if contours.is_empty() {
@@ -599,7 +648,7 @@ impl Scan<'_> {
         if hidden.is_empty() {
             found.column.extend(column.into_iter().map(|c| (anchor, c)));
             found.walls.extend(walls.into_iter().map(|seg| (anchor, seg)));
-            return;
+            return Ok(());
         }
         // Where another surface holds the ground, what stands on `w` there is that surface's
         // business (a stair's riser is no wall for the step below it, which the floor under
@@ -626,6 +675,7 @@ impl Scan<'_> {
                 }
             }
         }
+        Ok(())
     }
 
     /// Adds the borders of walkable triangle `index` across which the surface drops or rises by
@@ -874,6 +924,9 @@ fn merge_collinear(segments: impl Iterator<Item = [IntPoint; 2]>) -> Vec<IntCont
             gcd(b, a % b)
         }
     }
+    // Bounds (see `GRID_BOUND`): |ax|, |ay| < 2^27 and |dx|, |dy| < 2^28, so the offset
+    // `dy·ax − dx·ay` and the parameters `ax·dx + ay·dy` are below 2^56 in magnitude (i64), and
+    // |d|² < 2^57. Mapping a parameter back, `t·dx + c·dy` reaches 2^85: i128.
     // Key: reduced direction (first non-zero component positive) and the line's offset.
     let mut on_lines: Vec<((i64, i64, i64), i64, i64)> = Vec::new();
     for [a, b] in segments {
@@ -898,8 +951,12 @@ fn merge_collinear(segments: impl Iterator<Item = [IntPoint; 2]>) -> Vec<IntCont
         let (dx, dy, c) = on_lines[i].0;
         // The point at parameter t: p = (t·d + c·n) / |d|² with n = (dy, −dx); exact for the
         // grid endpoints that produced t.
-        let n2 = dx * dx + dy * dy;
-        let at = |t: i64| IntPoint::new(((t * dx + c * dy) / n2) as i32, ((t * dy - c * dx) / n2) as i32);
+        let (dx, dy, c, n2) = (dx as i128, dy as i128, c as i128, (dx * dx + dy * dy) as i128);
+        // The quotients are grid coordinates of segment endpoints: below 2^27, so i32.
+        let at = |t: i64| {
+            let t = t as i128;
+            IntPoint::new(((t * dx + c * dy) / n2) as i32, ((t * dy - c * dx) / n2) as i32)
+        };
         let (mut lo, mut hi) = (on_lines[i].1, on_lines[i].2);
         let mut j = i + 1;
         while j < on_lines.len() && on_lines[j].0 == on_lines[i].0 {
@@ -935,6 +992,7 @@ fn thin_quad(a: IntPoint, b: IntPoint, half_width: i64) -> IntContour {
 /// The counter-clockwise integer footprint of a walkable triangle, if not degenerate on the grid.
 fn walkable_contour(frame: Frame, t: &[[f64; 3]; 3]) -> Option<IntContour> {
     let ring: Vec<IntPoint> = ccw_xz(t).into_iter().map(|q| frame.to_int(q)).collect();
+    // Differences below 2^28 (see `GRID_BOUND`): products below 2^56, their difference 2^57.
     let area2 = (ring[1].x as i64 - ring[0].x as i64) * (ring[2].y as i64 - ring[0].y as i64)
         - (ring[1].y as i64 - ring[0].y as i64) * (ring[2].x as i64 - ring[0].x as i64);
     (area2 > 0).then_some(ring)
@@ -1032,6 +1090,8 @@ fn insert_shared_vertices(regions: &mut [(u16, u16, Vec<IntShape>)], seams: &[(u
                     a.y.max(b.y) as f64 + 1.0,
                 ];
                 grid.query(&bx, &mut near);
+                // Differences below 2^28 (see `GRID_BOUND`): `len2`, `dot` and `cross` are
+                // below 2^57 in magnitude (i64); `cross²` is compared in i128.
                 let dx = b.x as i64 - a.x as i64;
                 let dy = b.y as i64 - a.y as i64;
                 let len2 = dx * dx + dy * dy;
@@ -1075,6 +1135,7 @@ fn remove_spikes(ring: &mut IntContour) {
         }
         let spike = (0..n).find(|&i| {
             let (a, b, c) = (ring[(i + n - 1) % n], ring[i], ring[(i + 1) % n]);
+            // Differences below 2^28 (see `GRID_BOUND`): products below 2^56 (i64).
             let (ux, uy) = (b.x as i64 - a.x as i64, b.y as i64 - a.y as i64);
             let (vx, vy) = (c.x as i64 - b.x as i64, c.y as i64 - b.y as i64);
             ux * vy - uy * vx == 0 && ux * vx + uy * vy < 0
@@ -1190,12 +1251,14 @@ fn plane_groups(
 /// Whether a shape is on average (twice its area over its perimeter) thinner than a wall quad's
 /// half-width.
 fn is_sliver(shape: &IntShape) -> bool {
-    let mut area2 = 0i64;
+    // |x|, |y| < 2^27 units, so each term is below 2^55 in magnitude; the running sum of up to
+    // 2^64 terms is kept in i128 (a partial shoelace sum is not bounded by the area).
+    let mut area2 = 0i128;
     let mut perimeter = 0.0f64;
     for c in shape {
         for i in 0..c.len() {
             let (a, b) = (c[i], c[(i + 1) % c.len()]);
-            area2 += a.x as i64 * b.y as i64 - b.x as i64 * a.y as i64;
+            area2 += a.x as i128 * b.y as i128 - b.x as i128 * a.y as i128;
             perimeter += ((b.x as f64 - a.x as f64).powi(2) + (b.y as f64 - a.y as f64).powi(2)).sqrt();
         }
     }

@@ -105,6 +105,28 @@ pub fn simplify_regions(regions: &Regions, params: &SimplifyParams, progress: &m
     out
 }
 
+/// How many ring vertices `regions` has once every edge longer than `max_edge` is halved as
+/// [`simplify_regions`] does, counted on the rings before simplification (a chord that replaces
+/// a chain is no longer than the chain, so simplification at most doubles an edge's pieces).
+/// Lets a bake check its budget before allocating the split vertices.
+pub fn split_vertex_estimate(regions: &Regions, max_edge: f64) -> u64 {
+    let rings = regions.areas.iter().flat_map(|a| &a.polygons).flat_map(|p| std::iter::once(&p.outer).chain(&p.holes));
+    let pieces = |a: Point2, b: Point2| -> u64 {
+        if !(max_edge > 0.0 && max_edge.is_finite()) {
+            return 1;
+        }
+        let mut len = (b[0] - a[0]).hypot(b[1] - a[1]);
+        let mut n = 1u64;
+        // At most 16 halvings per edge, as in `split_long_edges`.
+        while len > max_edge && n < 1 << 16 {
+            len /= 2.0;
+            n *= 2;
+        }
+        n
+    };
+    rings.map(|r| (0..r.len()).map(|k| pieces(r[k], r[(k + 1) % r.len()])).sum::<u64>()).sum()
+}
+
 /// `ring` with every edge longer than `max_edge` halved until none is (see the module docs).
 fn split_long_edges(ring: &[Point2], max_edge: f64) -> Vec<Point2> {
     /// Pushes the interior split points of `a -> b`, in order; `depth` halvings at most, so a

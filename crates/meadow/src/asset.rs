@@ -150,6 +150,12 @@ pub enum ValidationError {
     /// A vertex coordinate is NaN or infinite.
     #[error("vertex {vertex} has a non-finite coordinate")]
     NonFiniteVertex { vertex: usize },
+    /// A vertex coordinate lies beyond [`crate::limits::MAX_COORDINATE`].
+    #[error("vertex {vertex} has a coordinate beyond {} m", crate::limits::MAX_COORDINATE)]
+    VertexBeyondLimit { vertex: usize },
+    /// The vertices span more than [`crate::limits::MAX_EXTENT`] along an axis (0 = x, 1 = y, 2 = z).
+    #[error("the mesh spans {extent} m along axis {axis}, more than {} m", crate::limits::MAX_EXTENT)]
+    ExtentTooLarge { axis: usize, extent: f64 },
     /// `edge_links` and `polygon_vertices` differ in length.
     #[error("edge_links has {links} entries but polygon_vertices has {vertices}")]
     LinkCountMismatch { links: usize, vertices: usize },
@@ -414,6 +420,23 @@ fn validate(d: &NavMeshData) -> Result<(), ValidationError> {
     if let Some(vertex) = d.vertices.iter().position(|v| v.iter().any(|c| !c.is_finite())) {
         return Err(ValidationError::NonFiniteVertex { vertex });
     }
+    // The coordinate contract: every later computation on the mesh (query lengths, heights,
+    // squared distances) stays finite for vertices within it.
+    if let Some(vertex) = d.vertices.iter().position(|&v| !crate::limits::in_range(v)) {
+        return Err(ValidationError::VertexBeyondLimit { vertex });
+    }
+    if let Some(first) = d.vertices.first() {
+        let (lo, hi) = d.vertices.iter().fold((*first, *first), |(mut lo, mut hi), v| {
+            for k in 0..3 {
+                lo[k] = lo[k].min(v[k]);
+                hi[k] = hi[k].max(v[k]);
+            }
+            (lo, hi)
+        });
+        if let Some(axis) = (0..3).find(|&k| hi[k] - lo[k] > crate::limits::MAX_EXTENT) {
+            return Err(ValidationError::ExtentTooLarge { axis, extent: hi[axis] - lo[axis] });
+        }
+    }
     if d.edge_links.len() != d.polygon_vertices.len() {
         return Err(ValidationError::LinkCountMismatch {
             links: d.edge_links.len(),
@@ -602,5 +625,34 @@ mod tests {
         let mut d = two_squares();
         d.polygon_vertices.swap(0, 1);
         assert!(matches!(NavMesh::new(d), Err(ValidationError::NotConvex { polygon: 0 })));
+    }
+
+    /// Regression (hostile assets): vertices near 1e38 were accepted and queries on them gave
+    /// infinite lengths and heights; the coordinate contract now rejects them on load.
+    #[test]
+    fn vertices_and_bounds_outside_the_coordinate_contract_are_rejected() {
+        use crate::limits::{MAX_COORDINATE, MAX_EXTENT};
+        let scaled = |f: f64| {
+            let mut d = two_squares();
+            for v in &mut d.vertices {
+                v[0] *= f;
+                v[2] *= f;
+            }
+            d
+        };
+        assert_eq!(NavMesh::new(scaled(1e38)).unwrap_err(), ValidationError::VertexBeyondLimit { vertex: 1 });
+        // Within the magnitude but wider than the extent (the squares reach x = 2 f).
+        let wide = scaled(MAX_EXTENT * 0.51);
+        assert!(matches!(NavMesh::new(wide), Err(ValidationError::ExtentTooLarge { axis: 0, .. })));
+        NavMesh::new(scaled(MAX_EXTENT * 0.5)).unwrap();
+        // The largest level may sit anywhere within the magnitude.
+        let mut far = scaled(MAX_EXTENT * 0.5);
+        for v in &mut far.vertices {
+            v[0] += MAX_COORDINATE - MAX_EXTENT;
+            v[1] -= MAX_COORDINATE;
+        }
+        NavMesh::new(far.clone()).unwrap();
+        far.vertices[3][1] = -MAX_COORDINATE * 1.5;
+        assert_eq!(NavMesh::new(far).unwrap_err(), ValidationError::VertexBeyondLimit { vertex: 3 });
     }
 }

@@ -12,10 +12,11 @@ pub mod asset;
 pub mod circles;
 pub mod crowd;
 pub mod geom;
+pub mod limits;
 pub mod orca;
 pub mod query;
 pub mod settings;
 
 pub use asset::{AreaType, EdgeLink, LoadError, NavMesh, NavMeshData, Outline, PolygonData, ValidationError};
 pub use query::{Path, PathError, PathOptions, PathQuery, PathStyle, QueryError, QueryFilter, QueryMesh};
-pub use settings::{BakeSettings, SettingsError};
+pub use settings::{BakeSettings, Budgets, SettingsError};

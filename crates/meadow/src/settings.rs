@@ -1,4 +1,25 @@
 //! The agent and bake settings a navmesh was built with (stored in every asset).
+//!
+//! # Coordinate limits
+//! Levels obey one coordinate contract ([`crate::limits`]): every world coordinate within
+//! [`MAX_COORDINATE`](crate::limits::MAX_COORDINATE) = 2^20 m (about 1049 km) of the origin, and
+//! the level spanning at most [`MAX_EXTENT`](crate::limits::MAX_EXTENT) = 2^16 m (65,536 m) along
+//! each axis. Ingest, asset loading and queries reject anything outside with a typed error.
+//!
+//! # Work budgets
+//! A bake checks its work against three budgets before and during the expensive stages, so a
+//! hostile or mistaken input fails within seconds with a typed error naming the budget instead of
+//! exhausting memory. Each is a field below; `0` (the default) derives it from the input:
+//!
+//! | field                    | derived default (n = input triangles)  |
+//! |--------------------------|----------------------------------------|
+//! | `max_walkable_triangles` | `2^22` (4,194,304)                      |
+//! | `max_region_vertices`    | `2^20 + 512 n`                          |
+//! | `max_polygons`           | `2^20 + 16 n`                           |
+//!
+//! Region vertices count the vertices entering the region stage's booleans plus an upper bound
+//! of the crossings between them (pairs of edges of shapes whose boxes overlap), and the ring
+//! vertices after `max_edge_length` splitting; polygons count the triangles before merging.
 
 use serde::{Deserialize, Serialize};
 
@@ -30,6 +51,15 @@ pub struct BakeSettings {
     /// portal midpoints mislead the midpoint A*. Metres, `0` (no limit) or `0.05 ..= 1e6`.
     /// Default 12, Recast's demo value.
     pub max_edge_length: f64,
+    /// Work budget: most walkable triangles after classification; `0` derives it (see the
+    /// module docs: 2^22).
+    pub max_walkable_triangles: u64,
+    /// Work budget: most region vertices (boolean inputs plus their possible crossings, and
+    /// ring vertices after edge splitting); `0` derives it (2^20 + 512 per input triangle).
+    pub max_region_vertices: u64,
+    /// Work budget: most output polygons (triangles before merging); `0` derives it
+    /// (2^20 + 16 per input triangle).
+    pub max_polygons: u64,
 }
 
 impl BakeSettings {
@@ -43,7 +73,22 @@ impl BakeSettings {
         max_verts_per_poly: 6,
         arc_tolerance: 0.01,
         max_edge_length: 12.0,
+        max_walkable_triangles: 0,
+        max_region_vertices: 0,
+        max_polygons: 0,
     };
+
+    /// The work budgets for a level of `input_triangles` triangles: the fields, or where they
+    /// are `0`, the derived defaults (see the module docs).
+    pub fn budgets(&self, input_triangles: usize) -> Budgets {
+        let n = input_triangles as u64;
+        let pick = |set: u64, derived: u64| if set == 0 { derived } else { set };
+        Budgets {
+            walkable_triangles: pick(self.max_walkable_triangles, DEFAULT_MAX_WALKABLE_TRIANGLES),
+            region_vertices: pick(self.max_region_vertices, BUDGET_BASE.saturating_add(n.saturating_mul(512))),
+            polygons: pick(self.max_polygons, BUDGET_BASE.saturating_add(n.saturating_mul(16))),
+        }
+    }
 
     /// Checks every limit documented on the fields.
     pub fn validate(&self) -> Result<(), SettingsError> {
@@ -70,6 +115,25 @@ impl BakeSettings {
         check("max_edge_length", edge, edge == 0.0 || (0.05..=1e6).contains(&edge), "0 (no limit) or 0.05 ..= 1e6 m")?;
         Ok(())
     }
+}
+
+/// Derived default of [`BakeSettings::max_walkable_triangles`]: 2^22 triangles (about 400 MB
+/// of per-triangle region data).
+pub const DEFAULT_MAX_WALKABLE_TRIANGLES: u64 = 1 << 22;
+
+/// Part of the derived region-vertex and polygon budgets that does not grow with the input:
+/// 2^20, so that small levels with long boundaries and a short `max_edge_length` still bake.
+pub const BUDGET_BASE: u64 = 1 << 20;
+
+/// The work budgets of one bake (see [`BakeSettings::budgets`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budgets {
+    /// Most walkable triangles after classification.
+    pub walkable_triangles: u64,
+    /// Most region vertices.
+    pub region_vertices: u64,
+    /// Most output polygons.
+    pub polygons: u64,
 }
 
 impl Default for BakeSettings {

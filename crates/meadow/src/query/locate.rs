@@ -7,7 +7,7 @@
 //! listed only in the cells it really overlaps, not every cell of its bounding box, so the long
 //! thin triangles of open floors do not crowd the lists.
 
-use super::{finite3, xz, Location, QueryError, QueryMesh};
+use super::{check_input, finite3, xz, Location, QueryError, QueryMesh};
 use crate::geom::{orient2d, Point2};
 
 /// A uniform grid over the XZ bounds of the mesh; each cell lists the polygons that overlap it
@@ -262,9 +262,7 @@ impl QueryMesh {
     /// above it by at most the agent's climb height. The returned point is snapped to that
     /// surface.
     pub fn locate(&self, p: [f64; 3]) -> Result<Location, QueryError> {
-        if !finite3(p) {
-            return Err(QueryError::NonFiniteInput);
-        }
+        check_input(p)?;
         let settings = self.mesh.settings();
         let (below, above) = (settings.height, settings.max_climb);
         let q = xz(p);
@@ -297,9 +295,10 @@ impl QueryMesh {
 
     /// The nearest point on the mesh (3D distance) within the box `p ± extents`, and its polygon.
     pub fn nearest_point(&self, p: [f64; 3], extents: [f64; 3]) -> Result<Location, QueryError> {
-        if !finite3(p) || !finite3(extents) {
+        if !finite3(extents) {
             return Err(QueryError::NonFiniteInput);
         }
+        check_input(p)?;
         let e = [extents[0].abs(), extents[1].abs(), extents[2].abs()];
         let bx = [p[0] - e[0], p[2] - e[2], p[0] + e[0], p[2] + e[2]];
         let mut best: Option<(f64, u32, [f64; 3])> = None;

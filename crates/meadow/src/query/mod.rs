@@ -61,6 +61,9 @@ pub enum QueryError {
     /// The raycast walk did not terminate within its step limit (degenerate geometry).
     #[error("raycast walk exceeded its step limit")]
     WalkLimit,
+    /// An input coordinate lies outside the coordinate contract ([`crate::limits::MAX_COORDINATE`]).
+    #[error("query point has a coordinate beyond {} m", crate::limits::MAX_COORDINATE)]
+    OutOfRange,
 }
 
 /// Why a path query failed.
@@ -84,6 +87,9 @@ pub enum PathError {
     /// No path leads from the start to the goal (and a partial path was not asked for).
     #[error("goal is unreachable from the start")]
     Unreachable,
+    /// The start or goal lies outside the coordinate contract ([`crate::limits::MAX_COORDINATE`]).
+    #[error("start or goal has a coordinate beyond {} m", crate::limits::MAX_COORDINATE)]
+    OutOfRange,
 }
 
 /// How the corridor found by A* is turned into path points.
@@ -172,9 +178,7 @@ pub(crate) fn locate_endpoints(
     start: [f64; 3],
     goal: [f64; 3],
 ) -> Result<(Location, Location), PathError> {
-    if !finite3(start) || !finite3(goal) {
-        return Err(PathError::NonFiniteInput);
-    }
+    check_input(start).and(check_input(goal)).map_err(PathError::from_input)?;
     let s = mesh.locate(start).map_err(|_| PathError::StartOffMesh)?;
     let g = mesh.locate(goal).map_err(|_| PathError::GoalOffMesh)?;
     Ok((s, g))
@@ -182,9 +186,7 @@ pub(crate) fn locate_endpoints(
 
 /// Checks a start and goal placed by the caller: finite points on polygons of `mesh`.
 pub(crate) fn check_endpoints(mesh: &QueryMesh, start: &Location, goal: &Location) -> Result<(), PathError> {
-    if !finite3(start.point) || !finite3(goal.point) {
-        return Err(PathError::NonFiniteInput);
-    }
+    check_input(start.point).and(check_input(goal.point)).map_err(PathError::from_input)?;
     let polygon_count = mesh.mesh().polygon_count();
     if start.polygon as usize >= polygon_count {
         return Err(PathError::StartOffMesh);
@@ -805,6 +807,28 @@ pub(crate) fn polyline_length(points: &[[f64; 3]]) -> f64 {
 
 fn finite3(p: [f64; 3]) -> bool {
     p.iter().all(|c| c.is_finite())
+}
+
+/// Checks a query input point against the coordinate contract: [`QueryError::NonFiniteInput`]
+/// for NaN or infinity, [`QueryError::OutOfRange`] beyond [`crate::limits::MAX_COORDINATE`].
+pub(crate) fn check_input(p: [f64; 3]) -> Result<(), QueryError> {
+    if !finite3(p) {
+        Err(QueryError::NonFiniteInput)
+    } else if !crate::limits::in_range(p) {
+        Err(QueryError::OutOfRange)
+    } else {
+        Ok(())
+    }
+}
+
+impl PathError {
+    /// The path error for a start or goal that failed [`check_input`].
+    fn from_input(e: QueryError) -> PathError {
+        match e {
+            QueryError::OutOfRange => PathError::OutOfRange,
+            _ => PathError::NonFiniteInput,
+        }
+    }
 }
 
 impl QueryMesh {

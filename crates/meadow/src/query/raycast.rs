@@ -53,9 +53,7 @@ impl QueryMesh {
     /// `visited` in order (the buffer is cleared first and reused).
     pub fn raycast(&self, start: [f64; 3], end: [f64; 3], visited: &mut Vec<u32>) -> Result<RaycastResult, QueryError> {
         visited.clear();
-        if !super::finite3(end) {
-            return Err(QueryError::NonFiniteInput);
-        }
+        super::check_input(end)?;
         let located = self.locate(start)?;
         let (ps, pe) = (xz(start), xz(end));
         visited.push(located.polygon);

@@ -495,6 +495,19 @@ fn bad_inputs_give_typed_errors() {
     assert!(matches!(q.find_path(&mesh, on, on, &bad), Err(PathError::InvalidFilter { area: 0, .. })));
     assert_eq!(mesh.locate([0.5, f64::NAN, 0.5]), Err(QueryError::NonFiniteInput));
     assert_eq!(mesh.raycast(on, [f64::NAN; 3], &mut Vec::new()), Err(QueryError::NonFiniteInput));
+    // The coordinate contract: far points are refused by type, never answered with infinities
+    // (regression: 1e300 with a huge snap box snapped to an arbitrary room).
+    let far = [1e300, 0.0, 0.5];
+    assert_eq!(q.find_path(&mesh, far, on, &f), Err(PathError::OutOfRange));
+    assert_eq!(q.find_path(&mesh, on, [0.5, -1e38, 0.5], &f), Err(PathError::OutOfRange));
+    assert_eq!(mesh.locate(far), Err(QueryError::OutOfRange));
+    assert_eq!(mesh.nearest_point(far, [1e301; 3]), Err(QueryError::OutOfRange));
+    assert_eq!(mesh.raycast(on, [0.5, 0.0, 1e39], &mut Vec::new()), Err(QueryError::OutOfRange));
+    assert_eq!(mesh.raycast(far, on, &mut Vec::new()), Err(QueryError::OutOfRange));
+    let mut sq = ShortestPathQuery::new(&mesh);
+    assert_eq!(sq.find_shortest_path(&mesh, on, far, &f), Err(PathError::OutOfRange));
+    let edge = crate::limits::MAX_COORDINATE;
+    assert_eq!(mesh.locate([edge, 0.0, 0.0]), Err(QueryError::OffMesh), "inside the contract: only off the mesh");
 
     // A mesh without polygons answers everything with errors, never a panic.
     let empty = crate::asset::NavMeshData {
