@@ -193,6 +193,8 @@ fn bad_inputs_fail_cleanly_and_keep_the_old_asset() {
         "max_verts",
     );
     assert_clean_failure(&meadow(&["bake", "no/such/level.glb", "-o", s(&nav)]), "level.glb");
+    assert_clean_failure(&meadow(&["bake", "fixtures/bad/bad_link_self.glb", "-o", s(&nav)]), "node 'Node'");
+    assert_clean_failure(&meadow(&["bake", "fixtures/bad/bad_link_cost.glb", "-o", s(&nav)]), "\"cost\"");
     assert_eq!(std::fs::read(&nav).unwrap(), b"previous asset", "a failed bake must not touch the output");
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "no temporary files left behind");
 
