@@ -268,6 +268,9 @@ fn bad_levels_give_typed_errors() {
         "bad_json.gltf",
         "bad_tag.glb",
         "bad_cost.glb",
+        "bad_link_self.glb",
+        "bad_link_target.glb",
+        "bad_link_cost.glb",
     ] {
         match meadow_bake::bake_file(bad_input(name), &s) {
             Err(BakeError::Ingest(e)) => assert!(!e.to_string().is_empty()),

@@ -283,6 +283,11 @@ fn expected_bad_input_error(name: &str, error: &IngestError) -> bool {
         "not_gltf.glb" | "bad_json.gltf" => matches!(error, IngestError::NotGltf { .. }),
         "bad_tag.glb" => matches!(error, IngestError::UnknownTag { .. }),
         "bad_cost.glb" => matches!(error, IngestError::BadAreaCost { .. }),
+        "bad_link_self.glb" => matches!(error, IngestError::LinkToItself { node, .. } if node == "'Node'"),
+        "bad_link_target.glb" => {
+            matches!(error, IngestError::UnknownLinkTarget { node, to, .. } if node == "'Node'" && to == "Missing")
+        }
+        "bad_link_cost.glb" => matches!(error, IngestError::BadExtras { node, .. } if node == "'Node'"),
         _ => panic!("no expectation for bad input {name}"),
     }
 }
@@ -305,7 +310,7 @@ fn bad_inputs_give_typed_errors() {
         assert!(!message.contains('\n') && message.contains(&name), "{message}");
         checked += 1;
     }
-    assert_eq!(checked, 14);
+    assert_eq!(checked, 17);
     let missing = ingest_file(&bad_input("does_not_exist.glb"), &mut RecordingProgress::default()).unwrap_err();
     assert!(matches!(missing, IngestError::Read { .. }));
 }

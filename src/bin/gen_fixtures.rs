@@ -909,6 +909,22 @@ fn bad_inputs(dir: &Path) -> Result<()> {
     )
 }
 
+/// Malformed off-mesh links: each a one-line ingest error naming the node.
+fn bad_link_inputs(dir: &Path) -> Result<()> {
+    for (file, link) in [
+        ("bad_link_self.glb", value!({"to": "Node"})),
+        ("bad_link_target.glb", value!({"to": "Missing"})),
+        ("bad_link_cost.glb", value!({"to": "Other", "cost": -1.0})),
+    ] {
+        let mut level = single_mesh(&QUAD, Some(&QUAD_INDICES));
+        level.root.nodes[0] = with_extras(level.root.nodes[0].clone(), value!({ "navmesh_link": link }));
+        let other = level.node(placed("Other", None, [0.5, 0.0, 0.5]));
+        level.root.scenes[0].nodes.push(other);
+        level.write_glb(&dir.join(file))?;
+    }
+    Ok(())
+}
+
 const SETTINGS_EXAMPLE: &str = "\
 # Bake settings for the fixture levels (Recast's demo agent). Units: metres and degrees.
 radius = 0.6
@@ -945,6 +961,7 @@ fn main() -> Result<()> {
     links_islands(&levels)?;
     write(&levels.join("meadow.toml"), SETTINGS_EXAMPLE.as_bytes())?;
     bad_inputs(&bad)?;
+    bad_link_inputs(&bad)?;
     println!("wrote fixtures to {}", root.display());
     Ok(())
 }

@@ -74,7 +74,8 @@ pub struct LinkRequest {
 pub struct Scene {
     /// Every triangle of every mesh primitive of every node in the scene(s), in world space.
     pub triangles: Vec<SceneTriangle>,
-    /// Area types; index 0 is `{"default", 1.0}`, the others come from `extras` in node order.
+    /// Area types; index 0 is `{"default", 1.0}`, the others come from `extras` in node order,
+    /// then those only off-mesh links name (cost 1.0).
     pub areas: Vec<AreaType>,
     /// Node names (or `node <index>` when unnamed), one per visited node in traversal order
     /// (scene by scene, parents before children, children in file order).

@@ -92,11 +92,12 @@ pub fn run(args: &BakeArgs) -> Result<()> {
     mesh.save(&args.output).with_context(|| format!("cannot write {}", args.output.display()))?;
     if !args.quiet {
         println!(
-            "baked {} -> {}: {} polygons, {} vertices, {:.2} m² walkable, in {:.2} s",
+            "baked {} -> {}: {} polygons, {} vertices, {} off-mesh links, {:.2} m² walkable, in {:.2} s",
             args.level.display(),
             args.output.display(),
             mesh.polygon_count(),
             mesh.vertices().len(),
+            mesh.links().len(),
             mesh.total_area(),
             start.elapsed().as_secs_f64()
         );

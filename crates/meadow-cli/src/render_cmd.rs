@@ -88,7 +88,16 @@ fn arc_d(a: [f64; 3], b: [f64; 3], fallback: f64) -> String {
 /// arrowheads (at both ends of two-way links), and optional paths on top (their link segments
 /// as dashed arcs).
 pub fn render_svg(mesh: &NavMesh, paths: &[meadow::Path]) -> String {
-    let (lo, hi) = mesh.bounds().unwrap_or(([0.0; 3], [1.0; 3]));
+    let (mut lo, mut hi) = mesh.bounds().unwrap_or(([0.0; 3], [1.0; 3]));
+    // Link arcs bow out beyond their end points (by LINK_BOW of their length at the apex).
+    for l in mesh.links() {
+        let (dx, dz) = (l.end[0] - l.start[0], l.end[2] - l.start[2]);
+        let apex = [(l.start[0] + l.end[0]) / 2.0 + dz * LINK_BOW, (l.start[2] + l.end[2]) / 2.0 - dx * LINK_BOW];
+        lo[0] = lo[0].min(apex[0]);
+        lo[2] = lo[2].min(apex[1]);
+        hi[0] = hi[0].max(apex[0]);
+        hi[2] = hi[2].max(apex[1]);
+    }
     let size = (hi[0] - lo[0]).max(hi[2] - lo[2]).max(1e-3);
     let margin = size * 0.03;
     let (x0, z0) = (lo[0] - margin, lo[2] - margin);

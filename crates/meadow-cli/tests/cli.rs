@@ -135,6 +135,11 @@ fn off_mesh_links_are_counted_drawn_and_marked_in_paths() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!((v["found"].as_bool(), v["links"].as_array().map(Vec::len)), (Some(false), Some(0)), "{v}");
 
+    // Excluding the teleporter's area excludes the teleporter.
+    let out = meadow(&["path", s(&nav), "--from", "0,0,0", "--to", island, "--exclude-area", "teleport", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["found"], false, "{v}");
+
     let out = meadow(&["path", s(&nav), "--from", ledge, "--to", island]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("2 off-mesh links") && text.contains("off-mesh link id 30"), "{text}");
@@ -193,6 +198,8 @@ fn bad_inputs_fail_cleanly_and_keep_the_old_asset() {
         "max_verts",
     );
     assert_clean_failure(&meadow(&["bake", "no/such/level.glb", "-o", s(&nav)]), "level.glb");
+    assert_clean_failure(&meadow(&["bake", "fixtures/bad/bad_link_self.glb", "-o", s(&nav)]), "node 'Node'");
+    assert_clean_failure(&meadow(&["bake", "fixtures/bad/bad_link_cost.glb", "-o", s(&nav)]), "\"cost\"");
     assert_eq!(std::fs::read(&nav).unwrap(), b"previous asset", "a failed bake must not touch the output");
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1, "no temporary files left behind");
 
