@@ -154,9 +154,8 @@ fn off_mesh_links_are_counted_drawn_and_marked_in_paths() {
     assert_eq!(text.matches("stroke-dasharray").count(), 2, "the path's two link segments");
 }
 
-/// `--optimal` marks links too. Needs `find_shortest_path` to take off-mesh links.
+/// `--optimal` (the exact shortest path) marks links too.
 #[test]
-#[ignore = "find_shortest_path does not take off-mesh links yet"]
 fn optimal_paths_mark_off_mesh_links() {
     let dir = scratch("links-optimal");
     let nav = bake_islands(&dir);

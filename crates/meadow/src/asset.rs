@@ -523,8 +523,8 @@ pub(crate) fn validate_link(d: &NavMeshData, l: &OffMeshLink) -> Result<(), &'st
     if !(l.start.iter().chain(&l.end).all(|c| c.is_finite())) {
         return Err("an end point has a non-finite coordinate");
     }
-    if !(l.cost.is_finite() && l.cost >= 0.0) {
-        return Err("its cost must be finite and >= 0");
+    if !(l.cost.is_finite() && (0.0..=crate::query::MAX_LINK_COST).contains(&l.cost)) {
+        return Err("its cost must be finite, >= 0 and at most MAX_LINK_COST");
     }
     if l.area as usize >= d.areas.len() {
         return Err("its area index is out of range");

@@ -25,6 +25,11 @@ pub struct LinkId(pub u32);
 /// half metre takes link nodes placed a little above or beside the floor, as authors do.
 pub const DEFAULT_LINK_REACH: f64 = 0.5;
 
+/// Largest link cost, metres: costs are summed with path lengths (within the coordinate
+/// contract, below 2^24 m per path) and multiplied by area costs (f32), and must stay far from
+/// overflow; no real link costs more than a trip round a planet.
+pub const MAX_LINK_COST: f64 = (1u64 << 40) as f64;
+
 /// Most links a table holds (take-off directions and landmark rows must fit 32-bit ids).
 pub const MAX_LINKS: usize = 1 << 24;
 
@@ -62,11 +67,17 @@ pub enum LinkError {
     /// An end point, the cost or the radius is NaN or infinite.
     #[error("link end point, cost or radius is not finite")]
     NonFinite,
-    /// The cost is negative.
-    #[error("link cost {cost} must be >= 0")]
-    NegativeCost {
+    /// The cost is negative or above [`MAX_LINK_COST`].
+    #[error("link cost {cost} must be >= 0 and <= {MAX_LINK_COST} m")]
+    BadCost {
         /// The rejected cost.
         cost: f64,
+    },
+    /// An end point lies beyond the coordinate contract ([`crate::limits::MAX_COORDINATE`]).
+    #[error("link end point {point:?} lies beyond the coordinate limit of {} m", crate::limits::MAX_COORDINATE)]
+    OutOfRange {
+        /// The end point given.
+        point: [f64; 3],
     },
     /// The radius is negative.
     #[error("link radius {radius} must be >= 0")]
@@ -431,8 +442,12 @@ impl QueryMesh {
         if radius < 0.0 {
             return Err(LinkError::NegativeRadius { radius });
         }
-        if let Some(cost) = spec.cost.filter(|&c| c < 0.0) {
-            return Err(LinkError::NegativeCost { cost });
+        if !crate::limits::in_range(spec.start) || !crate::limits::in_range(spec.end) {
+            let point = if crate::limits::in_range(spec.start) { spec.end } else { spec.start };
+            return Err(LinkError::OutOfRange { point });
+        }
+        if let Some(cost) = spec.cost.filter(|&c| !(0.0..=MAX_LINK_COST).contains(&c)) {
+            return Err(LinkError::BadCost { cost });
         }
         let count = self.mesh().areas().len();
         if spec.area as usize >= count {
@@ -469,8 +484,8 @@ impl QueryMesh {
             if !link.start.iter().chain(&link.end).chain([&link.cost]).all(|c| c.is_finite()) {
                 return Err(LinkError::NonFinite);
             }
-            if link.cost < 0.0 {
-                return Err(LinkError::NegativeCost { cost: link.cost });
+            if !(0.0..=MAX_LINK_COST).contains(&link.cost) {
+                return Err(LinkError::BadCost { cost: link.cost });
             }
             if link.area as usize >= data.areas.len() {
                 return Err(LinkError::AreaOutOfRange { area: link.area, count: data.areas.len() });

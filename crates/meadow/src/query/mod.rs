@@ -40,7 +40,7 @@ pub mod testmesh;
 mod tests;
 
 pub use astar::PathQuery;
-pub use links::{LinkError, LinkId, LinkSpec, Links, DEFAULT_LINK_REACH, MAX_LINKS};
+pub use links::{LinkError, LinkId, LinkSpec, Links, DEFAULT_LINK_REACH, MAX_LINKS, MAX_LINK_COST};
 pub use locate::LocateIndex;
 pub use random::SplitMix64;
 pub use raycast::{RaycastResult, WallHit};

@@ -304,9 +304,11 @@ fn bad_links_are_typed_errors() {
     let ok = link([0.5, 0.0, 0.5], [4.5, 0.0, 0.5], true, None, 0);
     let nan = LinkSpec { start: [f64::NAN, 0.0, 0.0], ..ok };
     assert_eq!(mesh.add_link(&nan), Err(LinkError::NonFinite));
-    assert!(matches!(mesh.add_link(&LinkSpec { cost: Some(-1.0), ..ok }), Err(LinkError::NegativeCost { .. })));
+    assert!(matches!(mesh.add_link(&LinkSpec { cost: Some(-1.0), ..ok }), Err(LinkError::BadCost { .. })));
     assert!(matches!(mesh.add_link(&LinkSpec { radius: Some(-1.0), ..ok }), Err(LinkError::NegativeRadius { .. })));
     assert!(matches!(mesh.add_link(&LinkSpec { area: 9, ..ok }), Err(LinkError::AreaOutOfRange { .. })));
+    assert!(matches!(mesh.add_link(&LinkSpec { cost: Some(1e300), ..ok }), Err(LinkError::BadCost { .. })));
+    assert!(matches!(mesh.add_link(&LinkSpec { end: [1e300, 0.0, 0.0], ..ok }), Err(LinkError::OutOfRange { .. })));
     let far = LinkSpec { end: [40.0, 0.0, 0.5], ..ok };
     assert!(matches!(mesh.add_link(&far), Err(LinkError::EndOffMesh { .. })));
     assert!(mesh.links().is_empty());
