@@ -4,6 +4,7 @@
 
 use meadow::asset::{LoadError, OffMeshLink, FORMAT_VERSION};
 use meadow::query::{LinkId, LinkSpec, PathOptions, PathQuery, PathStyle, QueryFilter, QueryMesh, DEFAULT_LINK_REACH};
+use meadow::query::{ShortestPathQuery, SplitMix64};
 use meadow::{BakeSettings, NavMesh, Path, PathError};
 use meadow_bake::ingest::Scene;
 use meadow_bake::Stage;
@@ -232,4 +233,90 @@ fn assets_keep_their_links_and_old_or_cut_assets_ask_for_a_re_bake() {
     for len in [0, 10, 30, bytes.len() / 2, bytes.len() - 1] {
         assert!(NavMesh::from_bytes(&bytes[..len]).is_err(), "cut to {len}");
     }
+}
+
+/// XZ distance.
+fn dist_xz(a: [f64; 3], b: [f64; 3]) -> f64 {
+    ((a[0] - b[0]).powi(2) + (a[2] - b[2]).powi(2)).sqrt()
+}
+
+/// What the exact search minimises: walking in XZ plus the links' costs (before area costs,
+/// which exact paths do not weigh).
+fn exact_objective(mesh: &QueryMesh, path: &Path) -> f64 {
+    let links = mesh.links();
+    path.points
+        .windows(2)
+        .enumerate()
+        .map(|(k, w)| match path.link_at(k) {
+            Some(l) => links.get(l.link).expect("active link").cost,
+            None => dist_xz(w[0], w[1]),
+        })
+        .sum()
+}
+
+/// The oracle of exact paths over links: Dijkstra over the start, the goal and every link end,
+/// joined by the link-free exact shortest path between them (itself checked against a
+/// brute-force visibility graph in `shortest_fixtures.rs`) and by the links, each way they go.
+fn exact_oracle(mesh: &QueryMesh, start: [f64; 3], goal: [f64; 3]) -> Option<f64> {
+    let links: Vec<OffMeshLink> = mesh.links().iter().map(|(_, l)| *l).collect();
+    let mut points = vec![start, goal];
+    for l in &links {
+        points.extend([l.start, l.end]);
+    }
+    let n = points.len();
+    let mut sq = ShortestPathQuery::new(mesh);
+    let off = QueryFilter::new().without_links();
+    let walk = |sq: &mut ShortestPathQuery, a: [f64; 3], b: [f64; 3]| -> f64 {
+        let near = |p: [f64; 3]| mesh.nearest_point(p, [1e-6; 3]);
+        let (Ok(la), Ok(lb)) = (near(a), near(b)) else { return f64::INFINITY };
+        let mut path = Path::default();
+        match sq.find_shortest_path_between(mesh, la, lb, &off, &mut path) {
+            Ok(()) => path.points.windows(2).map(|w| dist_xz(w[0], w[1])).sum(),
+            Err(_) => f64::INFINITY,
+        }
+    };
+    let mut dist = vec![f64::INFINITY; n];
+    let mut done = vec![false; n];
+    dist[0] = 0.0;
+    while let Some(u) = (0..n).filter(|&i| !done[i] && dist[i].is_finite()).min_by(|&a, &b| dist[a].total_cmp(&dist[b]))
+    {
+        done[u] = true;
+        for v in (0..n).filter(|&v| !done[v]) {
+            dist[v] = dist[v].min(dist[u] + walk(&mut sq, points[u], points[v]));
+        }
+        if u >= 2 {
+            let (l, at_start) = (&links[(u - 2) / 2], u % 2 == 0);
+            if at_start || l.bidirectional {
+                let other = if at_start { u + 1 } else { u - 1 };
+                dist[other] = dist[other].min(dist[u] + l.cost);
+            }
+        }
+    }
+    dist[1].is_finite().then_some(dist[1])
+}
+
+#[test]
+fn exact_paths_over_links_equal_the_oracle() {
+    let mut over_links = 0;
+    for name in ["links_gap.glb", "links_ladder.glb", "links_islands.glb", "tagged.glb"] {
+        let (nav, _, _) = bake(name);
+        let mesh = QueryMesh::new(nav);
+        let mut sq = ShortestPathQuery::new(&mesh);
+        let mut rng = SplitMix64::new(17);
+        for _ in 0..60 {
+            let (Some(s), Some(g)) = (mesh.random_point(&mut rng), mesh.random_point(&mut rng)) else { break };
+            let got = sq.find_shortest_path(&mesh, s.point, g.point, &QueryFilter::new());
+            match (got, exact_oracle(&mesh, s.point, g.point)) {
+                (Ok(path), Some(best)) => {
+                    let value = exact_objective(&mesh, &path);
+                    assert!((value - best).abs() <= 1e-9 * (1.0 + best), "{name}: exact {value} vs oracle {best}");
+                    assert_link_segments(&mesh, &path);
+                    over_links += usize::from(!path.links.is_empty());
+                }
+                (Err(PathError::Unreachable), None) => {}
+                (got, want) => panic!("{name}: exact {got:?} vs oracle {want:?}"),
+            }
+        }
+    }
+    assert!(over_links > 40, "only {over_links} exact paths take links");
 }
