@@ -18,4 +18,4 @@ pub mod settings;
 
 pub use asset::{AreaType, EdgeLink, LoadError, NavMesh, NavMeshData, Outline, PolygonData, ValidationError};
 pub use query::{Path, PathError, PathOptions, PathQuery, PathStyle, QueryError, QueryFilter, QueryMesh};
-pub use settings::{BakeSettings, SettingsError};
+pub use settings::{BakeSettings, SettingsError, WalkableRule};
