@@ -33,7 +33,7 @@ fn check_invariants(path: &Path, s: &BakeSettings) -> NavMesh {
     assert_eq!(overlapping_pairs(&mesh), vec![], "{name}: polygons overlap");
 
     let scene = ingest::ingest_file(path, &mut NoProgress).unwrap();
-    let classified = classify::classify(&scene, s.max_slope);
+    let classified = classify::classify(&scene, s.max_slope, s.walkable);
     let (d, v, t) = min_blocker_clearance(&mesh, &classified.blocking);
     let tolerance = s.arc_tolerance + GRID;
     assert!(d >= s.radius - tolerance, "{name}: vertex {v} is {d} from blocking triangle {t} (radius {})", s.radius);
@@ -107,7 +107,7 @@ fn open_floor_rings_are_simplified_within_tolerance() {
     let s = BakeSettings::DEFAULT;
     let path = level("open_floor.gltf");
     let scene = ingest::ingest_file(&path, &mut NoProgress).unwrap();
-    let classified = classify::classify(&scene, s.max_slope);
+    let classified = classify::classify(&scene, s.max_slope, s.walkable);
     let regions = region::build_regions(&classified, &region::RegionParams::from(&s), &mut NoProgress).unwrap();
     let params = simplify::SimplifyParams::from(&s);
     let simplified = simplify::simplify_regions(&regions, &params, &mut NoProgress);

@@ -9,6 +9,11 @@
 //! constrained Delaunay triangulation of the polygon's rings ([`triangulate::make_delaunay`]),
 //! so that the convex stage merges fat triangles rather than long slivers: fewer polygons, and
 //! shorter portals whose midpoints guide path searches better.
+//!
+//! Tags (node `extras`, see [`ingest`]): untagged geometry is floor where its slope allows,
+//! whatever other nodes are tagged, unless the bake setting `walkable` is `tagged-only`
+//! ([`meadow::WalkableRule`]); the classify stage warns where tags cost floor
+//! ([`classify::tag_warnings`]).
 
 pub mod assemble;
 pub mod classify;
@@ -76,7 +81,10 @@ pub enum BakeError {
 pub fn bake(scene: &Scene, settings: &BakeSettings, progress: &mut dyn Progress) -> Result<NavMesh, BakeError> {
     settings.validate()?;
     progress.begin(Stage::Classify, scene.triangles.len() as u64);
-    let classified = classify::classify(scene, settings.max_slope);
+    let classified = classify::classify(scene, settings.max_slope, settings.walkable);
+    for warning in classify::tag_warnings(scene, &classified, settings) {
+        progress.warn(&warning);
+    }
     progress.finish(Stage::Classify);
 
     let regions = region::build_regions(&classified, &region::RegionParams::from(settings), progress)?;

@@ -22,7 +22,7 @@
 //! are approximated by chords whose sagitta is at most the arc tolerance.
 
 use crate::classify::Classified;
-use crate::grid::{triangle_box, BoxGrid};
+use crate::grid::{triangle_box, Box2, BoxGrid};
 use crate::layers;
 use crate::progress::{Progress, Stage};
 use i_overlay::core::fill_rule::FillRule;
@@ -146,24 +146,35 @@ pub enum RegionError {
     },
 }
 
-type IntContour = Vec<IntPoint>;
-type IntShape = Vec<IntContour>;
+pub(crate) type IntContour = Vec<IntPoint>;
+pub(crate) type IntShape = Vec<IntContour>;
 
 /// Maps XZ points to the integer grid around a whole-metre origin and back, exactly.
 #[derive(Clone, Copy, Debug)]
-struct Frame {
+pub(crate) struct Frame {
     origin: Point2,
 }
 
 impl Frame {
-    fn to_int(self, p: Point2) -> IntPoint {
+    /// The frame centred on the XZ box `[min_x, min_z, max_x, max_z]`.
+    fn centred(b: Box2) -> Frame {
+        Frame { origin: [((b[0] + b[2]) * 0.5).floor(), ((b[1] + b[3]) * 0.5).floor()] }
+    }
+
+    /// The frame centred on an XZ box, if the box is finite and within [`MAX_EXTENT`].
+    pub(crate) fn around(b: Box2) -> Option<Frame> {
+        let extent = (b[2] - b[0]).max(b[3] - b[1]);
+        (b.iter().all(|c| c.is_finite()) && extent <= MAX_EXTENT).then(|| Frame::centred(b))
+    }
+
+    pub(crate) fn to_int(self, p: Point2) -> IntPoint {
         IntPoint::new(
             ((p[0] - self.origin[0]) * GRID_SCALE).round() as i32,
             ((p[1] - self.origin[1]) * GRID_SCALE).round() as i32,
         )
     }
 
-    fn to_world(self, q: IntPoint) -> Point2 {
+    pub(crate) fn to_world(self, q: IntPoint) -> Point2 {
         [self.origin[0] + q.x as f64 / GRID_SCALE, self.origin[1] + q.y as f64 / GRID_SCALE]
     }
 
@@ -197,7 +208,7 @@ pub fn build_regions(
     if extent > MAX_EXTENT {
         return Err(RegionError::TooLarge { extent });
     }
-    let frame = Frame { origin: [((bounds[0] + bounds[2]) * 0.5).floor(), ((bounds[1] + bounds[3]) * 0.5).floor()] };
+    let frame = Frame::centred(bounds);
     progress.begin(Stage::Region, walkable.len() as u64);
     let layering = layers::assign_layers(walkable, params.max_climb);
     if layering.count > u16::MAX as u32 + 1 {
@@ -933,14 +944,63 @@ fn thin_quad(a: IntPoint, b: IntPoint, half_width: i64) -> IntContour {
 }
 
 /// The counter-clockwise integer footprint of a walkable triangle, if not degenerate on the grid.
-fn walkable_contour(frame: Frame, t: &[[f64; 3]; 3]) -> Option<IntContour> {
+pub(crate) fn walkable_contour(frame: Frame, t: &[[f64; 3]; 3]) -> Option<IntContour> {
     let ring: Vec<IntPoint> = ccw_xz(t).into_iter().map(|q| frame.to_int(q)).collect();
     let area2 = (ring[1].x as i64 - ring[0].x as i64) * (ring[2].y as i64 - ring[0].y as i64)
         - (ring[1].y as i64 - ring[0].y as i64) * (ring[2].x as i64 - ring[0].x as i64);
     (area2 > 0).then_some(ring)
 }
 
-fn union(contours: impl Iterator<Item = IntContour>) -> Vec<IntShape> {
+/// A counter-clockwise XZ ring rounded to the grid, without repeated points, if it keeps a
+/// positive area there.
+pub(crate) fn int_ring(frame: Frame, ring: &[Point2]) -> Option<IntContour> {
+    let mut out: IntContour = ring.iter().map(|&q| frame.to_int(q)).collect();
+    out.dedup();
+    while out.len() > 1 && out.first() == out.last() {
+        out.pop();
+    }
+    (out.len() >= 3 && contour_area2(&out) > 0).then_some(out)
+}
+
+/// Twice the signed area of an integer ring, in square grid units.
+fn contour_area2(c: &IntContour) -> i128 {
+    (0..c.len())
+        .map(|i| {
+            let (a, b) = (c[i], c[(i + 1) % c.len()]);
+            a.x as i128 * b.y as i128 - b.x as i128 * a.y as i128
+        })
+        .sum()
+}
+
+/// The area of overlay output shapes (outer rings counter-clockwise, holes clockwise), m².
+pub(crate) fn shapes_area(shapes: &[IntShape]) -> f64 {
+    let area2: i128 = shapes.iter().flatten().map(contour_area2).sum();
+    area2 as f64 / (2.0 * GRID_SCALE * GRID_SCALE)
+}
+
+/// The XZ bounding box of shapes, in world coordinates (an inverted box when empty).
+pub(crate) fn shapes_box(frame: Frame, shapes: &[IntShape]) -> Box2 {
+    shapes.iter().flatten().flatten().fold(
+        [f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY],
+        |b, &q| {
+            let p = frame.to_world(q);
+            [b[0].min(p[0]), b[1].min(p[1]), b[2].max(p[0]), b[3].max(p[1])]
+        },
+    )
+}
+
+/// `a ∩ b`.
+pub(crate) fn intersect(a: &[IntShape], b: &[IntShape]) -> Vec<IntShape> {
+    if a.is_empty() || b.is_empty() {
+        return Vec::new();
+    }
+    let mut ov = Overlay::new(256);
+    ov.add_source(a, ShapeType::Subject);
+    ov.add_source(b, ShapeType::Clip);
+    ov.overlay(OverlayRule::Intersect, FillRule::NonZero)
+}
+
+pub(crate) fn union(contours: impl Iterator<Item = IntContour>) -> Vec<IntShape> {
     let mut overlay = Overlay::new(1024);
     for c in contours {
         if c.len() >= 3 {
@@ -1233,7 +1293,12 @@ mod tests {
 
     #[test]
     fn open_floor_erodes_by_radius() {
-        let c = Classified { walkable: floor(0.0, 0.0, 20.0, 20.0, 0.0), blocking: vec![], obstacles: vec![] };
+        let c = Classified {
+            walkable: floor(0.0, 0.0, 20.0, 20.0, 0.0),
+            blocking: vec![],
+            obstacles: vec![],
+            volumes: vec![],
+        };
         let r = build_regions(&c, &params(0.5), &mut NoProgress).unwrap();
         assert!((total_area(&r) - 19.0 * 19.0).abs() < 1e-6, "{}", total_area(&r));
         let r0 = build_regions(&c, &params(0.0), &mut NoProgress).unwrap();
@@ -1244,14 +1309,28 @@ mod tests {
     fn low_ceiling_blocks_and_high_one_does_not() {
         // A slab 1.5 m over the middle of the floor (facing down: a ceiling).
         let slab = |y: f64| quad(8.0, 8.0, 12.0, 12.0, y).map(|t| [t[0], t[2], t[1]]).to_vec();
-        let floor_only =
-            Classified { walkable: floor(0.0, 0.0, 20.0, 20.0, 0.0), blocking: slab(1.5), obstacles: vec![] };
+        let floor_only = Classified {
+            walkable: floor(0.0, 0.0, 20.0, 20.0, 0.0),
+            blocking: slab(1.5),
+            obstacles: vec![],
+            volumes: vec![],
+        };
         let r = build_regions(&floor_only, &params(0.0), &mut NoProgress).unwrap();
         assert!((total_area(&r) - (400.0 - 16.0)).abs() < 1e-6, "{}", total_area(&r));
-        let high = Classified { walkable: floor(0.0, 0.0, 20.0, 20.0, 0.0), blocking: slab(2.5), obstacles: vec![] };
+        let high = Classified {
+            walkable: floor(0.0, 0.0, 20.0, 20.0, 0.0),
+            blocking: slab(2.5),
+            obstacles: vec![],
+            volumes: vec![],
+        };
         let r = build_regions(&high, &params(0.0), &mut NoProgress).unwrap();
         assert!((total_area(&r) - 400.0).abs() < 1e-6);
-        let low = Classified { walkable: floor(0.0, 0.0, 20.0, 20.0, 0.0), blocking: slab(0.5), obstacles: vec![] };
+        let low = Classified {
+            walkable: floor(0.0, 0.0, 20.0, 20.0, 0.0),
+            blocking: slab(0.5),
+            obstacles: vec![],
+            volumes: vec![],
+        };
         let r = build_regions(&low, &params(0.0), &mut NoProgress).unwrap();
         assert!((total_area(&r) - 400.0).abs() < 1e-6, "a slab below the step height is stepped over");
     }
@@ -1261,7 +1340,7 @@ mod tests {
         // Floor 0..10 at y=0 and a floating platform 10..20 at y=1.5, no side faces.
         let mut walkable = floor(0.0, 0.0, 10.0, 10.0, 0.0);
         walkable.extend(floor(10.0, 0.0, 20.0, 10.0, 1.5));
-        let c = Classified { walkable, blocking: vec![], obstacles: vec![] };
+        let c = Classified { walkable, blocking: vec![], obstacles: vec![], volumes: vec![] };
         let r = build_regions(&c, &params(0.5), &mut NoProgress).unwrap();
         let expected = 2.0 * 9.0 * 9.0;
         assert!((total_area(&r) - expected).abs() < 0.05, "{}", total_area(&r));
@@ -1270,9 +1349,12 @@ mod tests {
         // A step within max_climb joins them instead.
         let mut walkable = floor(0.0, 0.0, 10.0, 10.0, 0.0);
         walkable.extend(floor(10.0, 0.0, 20.0, 10.0, 0.5));
-        let r =
-            build_regions(&Classified { walkable, blocking: vec![], obstacles: vec![] }, &params(0.5), &mut NoProgress)
-                .unwrap();
+        let r = build_regions(
+            &Classified { walkable, blocking: vec![], obstacles: vec![], volumes: vec![] },
+            &params(0.5),
+            &mut NoProgress,
+        )
+        .unwrap();
         assert_eq!(r.areas[0].polygons.len(), 1);
         assert!((total_area(&r) - 19.0 * 9.0).abs() < 1e-6);
     }
@@ -1286,7 +1368,7 @@ mod tests {
             walkable.extend(floor(x, z, x + 10.0, z + 10.0, 0.0));
         }
         walkable.extend(floor(2.0, 2.0, 6.0, 6.0, 3.0));
-        let c = Classified { walkable, blocking: vec![], obstacles: vec![] };
+        let c = Classified { walkable, blocking: vec![], obstacles: vec![], volumes: vec![] };
         let r = build_regions(&c, &params(0.5), &mut NoProgress).unwrap();
         assert_eq!(r.layers, 2);
         let floor_layer = r.triangle_layers[0] as u16;
@@ -1299,7 +1381,7 @@ mod tests {
             WalkableTriangle { vertices: [[20.0, 0.0, 0.0], [20.0, 0.0, 10.0], [30.0, 2.0, 10.0]], area: 0 },
             WalkableTriangle { vertices: [[20.0, 0.0, 0.0], [30.0, 2.0, 10.0], [30.0, 2.0, 0.0]], area: 0 },
         ]);
-        let with_ramp = Classified { walkable, blocking: vec![], obstacles: vec![] };
+        let with_ramp = Classified { walkable, blocking: vec![], obstacles: vec![], volumes: vec![] };
         let r = build_regions(&with_ramp, &params(0.5), &mut NoProgress).unwrap();
         let pieces: usize = r.areas.iter().filter(|a| a.layer == floor_layer).map(|a| a.polygons.len()).sum();
         assert_eq!(pieces, 2, "floor and ramp");
@@ -1312,7 +1394,12 @@ mod tests {
             [[10.0, 0.0, -1.0], [10.0, 3.0, -1.0], [10.0, 3.0, 21.0]],
             [[10.0, 0.0, -1.0], [10.0, 3.0, 21.0], [10.0, 0.0, 21.0]],
         ];
-        let c = Classified { walkable: floor(0.0, 0.0, 20.0, 20.0, 0.0), blocking: wall, obstacles: vec![] };
+        let c = Classified {
+            walkable: floor(0.0, 0.0, 20.0, 20.0, 0.0),
+            blocking: wall,
+            obstacles: vec![],
+            volumes: vec![],
+        };
         let r = build_regions(&c, &params(0.0), &mut NoProgress).unwrap();
         assert_eq!(r.areas[0].polygons.len(), 2);
         let r = build_regions(&c, &params(0.6), &mut NoProgress).unwrap();
@@ -1340,7 +1427,7 @@ mod tests {
         let mut walkable = floor(0.0, 0.0, 10.0, 10.0, 0.0);
         walkable.extend(floor(0.0, 0.0, 5.0, 10.0, 1.5));
         let underside = quad(0.0, 0.0, 5.0, 10.0, 1.4).map(|t| [t[0], t[2], t[1]]).to_vec();
-        let c = Classified { walkable, blocking: underside, obstacles: vec![] };
+        let c = Classified { walkable, blocking: underside, obstacles: vec![], volumes: vec![] };
         // The slab's edge at x = 5 is a drop edge (the ground is 1.5 m below across it); its
         // other edges lie on the level's outer border, and the ground's borders under the slab
         // are hidden.
@@ -1368,7 +1455,7 @@ mod tests {
         walkable.extend(floor(0.0, 0.0, 5.0, 10.0, 3.0));
         let underside = quad(0.0, 0.0, 5.0, 10.0, 2.9).map(|t| [t[0], t[2], t[1]]).to_vec();
         let r = build_regions(
-            &Classified { walkable, blocking: underside, obstacles: vec![] },
+            &Classified { walkable, blocking: underside, obstacles: vec![], volumes: vec![] },
             &params(0.0),
             &mut NoProgress,
         )
@@ -1391,12 +1478,12 @@ mod tests {
             return;
         }
         let scene = crate::ingest::ingest_file(&path, &mut NoProgress).unwrap();
-        let c = crate::classify::classify(&scene, 45.0);
+        let c = crate::classify::classify(&scene, 45.0, meadow::WalkableRule::BySlope);
         // Stairs and landings about 1 m wide: an agent of radius 0.6 barely fits even with no
         // blocking geometry at all, so the checks use smaller agents. Blockers under a floor
         // must not cut it: with them the free area stays close to the bare walkable surface
         // (the old flattening lost about 40% of it at radius 0).
-        let bare = Classified { walkable: c.walkable.clone(), blocking: vec![], obstacles: vec![] };
+        let bare = Classified { walkable: c.walkable.clone(), blocking: vec![], obstacles: vec![], volumes: vec![] };
         for (radius, keep) in [(0.0, 0.85), (0.3, 0.5)] {
             let r = build_regions(&c, &params(radius), &mut NoProgress).unwrap();
             let area = total_area(&r);
