@@ -1,7 +1,7 @@
 //! End-to-end: bake every fixture level and check the navmesh against properties derived
 //! independently of the bake (exact overlap tests, clearance oracles, analytic areas).
 
-use meadow::{BakeSettings, NavMesh};
+use meadow::{BakeSettings, NavMesh, WalkableRule};
 use meadow_bake::region::{self, Regions};
 use meadow_bake::{classify, ingest, simplify, BakeError, NoProgress};
 use meadow_suite::*;
@@ -224,11 +224,77 @@ fn tags_drive_areas_obstacles_and_ignored_geometry() {
     assert_eq!((mesh.areas()[1].name.as_str(), mesh.areas()[1].cost), ("grass", 2.0));
     let grass = polygon_at(&mesh, [-5.0, 7.0]).expect("grass patch is walkable");
     assert_eq!(mesh.polygon(grass).area, 1);
+    // The grass is tagged walkable; the untagged floor still walks by its slope.
     let floor = polygon_at(&mesh, [0.0, 0.0]).expect("floor is walkable");
     assert_eq!(mesh.polygon(floor).area, 0);
     assert!(connected(&mesh, [-5.0, 7.0], [0.0, 0.0]), "areas join through portals");
     assert!(polygon_at(&mesh, [3.5, -3.5]).is_none(), "the obstacle-tagged slab blocks");
     assert!(polygon_at(&mesh, [-6.0, -6.0]).is_some(), "the ignored box does not block");
+}
+
+/// Bakes with `walkable = rule`, returning the mesh and the warnings.
+fn bake_with_rule(name: &str, radius: f64, rule: WalkableRule) -> (NavMesh, Vec<String>) {
+    let mut s = settings(radius);
+    s.walkable = rule;
+    let mut progress = RecordingProgress::default();
+    let mesh = meadow_bake::bake_file_with_progress(level(name), &s, &mut progress)
+        .unwrap_or_else(|e| panic!("{name} ({rule:?}): {e}"));
+    (mesh, progress.warnings)
+}
+
+fn assert_area(what: &str, area: f64, expected: f64) {
+    let rel = (area - expected).abs() / expected;
+    assert!(rel < 1e-3, "{what}: area {area} vs analytic {expected} ({:.4}%)", rel * 100.0);
+}
+
+/// The tagged west hall and the untagged east hall (mirrored by its parent) bake as one floor
+/// by default: (36 − 2r)(10 − 2r) less the pillar grown by r, plus its top.
+fn halls_area(r: f64) -> f64 {
+    (36.0 - 2.0 * r) * (10.0 - 2.0 * r) - (4.0 + 8.0 * r + std::f64::consts::PI * r * r) + (2.0 - 2.0 * r).powi(2)
+}
+
+#[test]
+fn tagged_and_untagged_halls_both_bake_also_mirrored() {
+    for r in [0.6, 0.3] {
+        let (mesh, warnings) = bake_with_rule("halls.glb", r, WalkableRule::BySlope);
+        assert_area(&format!("halls, radius {r}"), mesh.total_area(), halls_area(r));
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert!(connected(&mesh, [-10.0, 0.0], [14.0, 0.0]), "the seam between the halls is no wall");
+        let pillar_top = polygon_at(&mesh, [9.0, 0.0]).expect("the pillar top is walkable");
+        assert!((height_at(&mesh, pillar_top, [9.0, 0.0]) - 3.0).abs() < 1e-6);
+
+        // The explicit exclusive mode gives the old result: only the tagged hall, and says so.
+        let (mesh, warnings) = bake_with_rule("halls.glb", r, WalkableRule::TaggedOnly);
+        assert_area(&format!("tagged-only halls, radius {r}"), mesh.total_area(), (18.0 - 2.0 * r) * (10.0 - 2.0 * r));
+        assert!(polygon_at(&mesh, [1.0, 0.0]).is_none());
+        assert_eq!(
+            warnings,
+            ["walkable = \"tagged-only\": 184.00 m² (XZ) of untagged floor that slope alone would keep only blocks, \
+                 in nodes 'EastHall' (180.00 m²), 'EastPillar' (4.00 m²); tag it {\"navmesh\": \"walkable\"} or bake \
+                 with walkable = \"by-slope\""]
+        );
+    }
+}
+
+#[test]
+fn a_floor_split_into_meshes_with_one_tagged_keeps_all_of_it() {
+    let r = 0.6;
+    let (mesh, warnings) = bake_with_rule("split_floor.glb", r, WalkableRule::BySlope);
+    assert_area("split floor", mesh.total_area(), (26.0 - 2.0 * r) * (10.0 - 2.0 * r));
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert!(connected(&mesh, [1.0, 5.0], [25.0, 5.0]));
+    let (mesh, warnings) = bake_with_rule("split_floor.glb", r, WalkableRule::TaggedOnly);
+    assert_area("tagged-only split floor", mesh.total_area(), (5.0 - 2.0 * r) * (10.0 - 2.0 * r));
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].starts_with(
+            "walkable = \"tagged-only\": 210.00 m² (XZ) of untagged floor that slope alone would keep only blocks, \
+             in nodes 'Strip6' (60.00 m²), 'Strip5' (50.00 m²), 'Strip4' (40.00 m²), 'Strip3' (30.00 m²), \
+             'Strip2' (20.00 m²) and 1 more;"
+        ),
+        "{}",
+        warnings[0]
+    );
 }
 
 #[test]

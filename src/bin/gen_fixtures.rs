@@ -735,7 +735,10 @@ fn tagged(dir: &Path) -> Result<()> {
         b.node(with_extras(trs("ObstacleSlab", Some(cube), t, IDENTITY_ROTATION, s), value!({"navmesh": "obstacle"}))),
     );
 
-    let meadow = b.node(with_extras(placed("Meadow", None, [0.0; 3]), value!({"area": "grass", "cost": 2.0})));
+    let meadow = b.node(with_extras(
+        placed("Meadow", None, [0.0; 3]),
+        value!({"navmesh": "walkable", "area": "grass", "cost": 2.0}),
+    ));
     roots.push(meadow);
     let west = b.node(placed("GrassWest", Some(grass_west), [0.0; 3]));
     b.add_child(meadow, west);
@@ -750,6 +753,53 @@ fn tagged(dir: &Path) -> Result<()> {
     roots.push(b.node(placed("LinkEnd", None, [5.5, 0.0, -3.5])));
     b.scene(roots);
     b.write_glb(&dir.join("tagged.glb"))
+}
+
+/// Two halls side by side, one tagged walkable and one untagged under a mirroring parent
+/// (negative determinant), with a pillar in the untagged one.
+fn halls(dir: &Path) -> Result<()> {
+    let mut b = Builder::new();
+    let mut hall = Geometry::default();
+    hall.floor(-18.0, -5.0, 0.0, 5.0, 0.0);
+    let hall = b.geometry_mesh("HallFloor", &hall);
+    let cube = b.geometry_mesh("UnitBox", &unit_box());
+    let west = b.node(with_extras(placed("WestHall", Some(hall), [0.0; 3]), value!({"navmesh": "walkable"})));
+    let wing = b.node(trs("EastWing", None, [0.0; 3], IDENTITY_ROTATION, [-1.0, 1.0, 1.0]));
+    let east = b.node(placed("EastHall", Some(hall), [0.0; 3]));
+    b.add_child(wing, east);
+    let (t, s) = box_placement([-10.0, 0.0, -1.0], [-8.0, 3.0, 1.0]);
+    let pillar = b.node(trs("EastPillar", Some(cube), t, IDENTITY_ROTATION, s));
+    b.add_child(wing, pillar);
+    b.scene(vec![west, wing]);
+    b.write_glb(&dir.join("halls.glb"))
+}
+
+/// Untagged strips of a floor, by increasing width after the tagged first one:
+/// `(name, x0, x1)` over z ∈ [0, 10].
+const FLOOR_STRIPS: [(&str, f32, f32); 7] = [
+    ("TaggedStrip", 0.0, 5.0),
+    ("Strip1", 5.0, 6.0),
+    ("Strip2", 6.0, 8.0),
+    ("Strip3", 8.0, 11.0),
+    ("Strip4", 11.0, 15.0),
+    ("Strip5", 15.0, 20.0),
+    ("Strip6", 20.0, 26.0),
+];
+
+/// One floor split into seven meshes, only the first tagged walkable.
+fn split_floor(dir: &Path) -> Result<()> {
+    let mut b = Builder::new();
+    let mut roots = Vec::new();
+    for (k, (name, x0, x1)) in FLOOR_STRIPS.into_iter().enumerate() {
+        let mut strip = Geometry::default();
+        strip.floor(x0, 0.0, x1, 10.0, 0.0);
+        let mesh = b.geometry_mesh(name, &strip);
+        let node = placed(name, Some(mesh), [0.0; 3]);
+        let node = if k == 0 { with_extras(node, value!({"navmesh": "walkable"})) } else { node };
+        roots.push(b.node(node));
+    }
+    b.scene(roots);
+    b.write_glb(&dir.join("split_floor.glb"))
 }
 
 /// A one-node level whose mesh is the given primitive list (for the malformed inputs).
@@ -835,6 +885,8 @@ max_slope = 45.0
 max_verts_per_poly = 6
 arc_tolerance = 0.01
 max_edge_length = 12.0
+# Which geometry may be floor: \"by-slope\" (untagged too) or \"tagged-only\".
+walkable = \"by-slope\"
 ";
 
 fn main() -> Result<()> {
@@ -857,6 +909,8 @@ fn main() -> Result<()> {
     strips_fans(&levels)?;
     tagged(&levels)?;
     bridge(&levels)?;
+    halls(&levels)?;
+    split_floor(&levels)?;
     write(&levels.join("meadow.toml"), SETTINGS_EXAMPLE.as_bytes())?;
     bad_inputs(&bad)?;
     println!("wrote fixtures to {}", root.display());
