@@ -13,7 +13,8 @@
 //! Tags (node `extras`, see [`ingest`]): untagged geometry is floor where its slope allows,
 //! whatever other nodes are tagged, unless the bake setting `walkable` is `tagged-only`
 //! ([`meadow::WalkableRule`]); the classify stage warns where tags cost floor
-//! ([`classify::tag_warnings`]).
+//! ([`classify::tag_warnings`]). Area volumes neither walk nor block: the region stage paints
+//! the free surface inside them with their area ([`region::build_regions`]).
 
 pub mod assemble;
 pub mod classify;
@@ -88,6 +89,17 @@ pub fn bake(scene: &Scene, settings: &BakeSettings, progress: &mut dyn Progress)
     progress.finish(Stage::Classify);
 
     let regions = region::build_regions(&classified, &region::RegionParams::from(settings), progress)?;
+    for (volume, &painted) in scene.volumes.iter().zip(&regions.painted) {
+        if painted <= 0.0 {
+            let name = scene.nodes.get(volume.node as usize).map_or("?", String::as_str);
+            let area = scene.areas.get(volume.area as usize).map_or("?", |a| a.name.as_str());
+            progress.warn(&format!(
+                "area volume '{name}' (area '{area}') paints nothing: no free walkable surface lies inside its \
+                 footprint within its height range y = {:.2} ..= {:.2} m",
+                volume.y_min, volume.y_max
+            ));
+        }
+    }
     if regions.areas.is_empty() {
         return Err(BakeError::NothingWalkable { radius: settings.radius, height: settings.height });
     }
