@@ -287,6 +287,27 @@ fn split_floor_strips_tile_the_floor_and_one_is_tagged() {
 }
 
 #[test]
+fn area_volumes_are_read_apart_from_the_floor() {
+    let (scene, progress) = ingest_level("road.glb").unwrap();
+    assert!(progress.warnings.is_empty(), "{:?}", progress.warnings);
+    // Only the field walks or blocks; the three boxes are volumes.
+    assert_eq!(scene.triangles.len(), 2);
+    let areas: Vec<(&str, f32)> = scene.areas.iter().map(|a| (a.name.as_str(), a.cost)).collect();
+    assert_eq!(areas, [("default", 1.0), ("field", 3.0), ("road", 1.0), ("mud", 50.0), ("crossing", 2.0)]);
+    let volumes: Vec<(&str, u16, usize, f64, f64)> = scene
+        .volumes
+        .iter()
+        .map(|v| (scene.nodes[v.node as usize].as_str(), v.area, v.triangles.len(), v.y_min, v.y_max))
+        .collect();
+    assert_eq!(volumes, [("Road", 2, 12, -0.5, 0.5), ("Mud", 3, 12, -0.5, 0.5), ("Crossing", 4, 12, -0.5, 0.5)]);
+    let (scene, _) = ingest_level("slope_volume.glb").unwrap();
+    let ranges: Vec<(f64, f64)> = scene.volumes.iter().map(|v| (v.y_min, v.y_max)).collect();
+    assert_eq!(ranges, [(-1.0, 1.5), (4.0, 5.0)]);
+    let ramp = node_triangles(&scene, "Ramp");
+    assert!((total_area(&ramp) - 10.0 * 10.0f64.hypot(3.0)).abs() < 1e-4);
+}
+
+#[test]
 fn every_level_ingests_deterministically() {
     for name in [
         "open_floor.gltf",
@@ -300,6 +321,8 @@ fn every_level_ingests_deterministically() {
         "tagged.glb",
         "halls.glb",
         "split_floor.glb",
+        "road.glb",
+        "slope_volume.glb",
     ] {
         let (a, _) = ingest_level(name).unwrap();
         let (b, _) = ingest_level(name).unwrap();
@@ -326,6 +349,8 @@ fn expected_bad_input_error(name: &str, error: &IngestError) -> bool {
         "not_gltf.glb" | "bad_json.gltf" => matches!(error, IngestError::NotGltf { .. }),
         "bad_tag.glb" => matches!(error, IngestError::UnknownTag { .. }),
         "bad_cost.glb" => matches!(error, IngestError::BadAreaCost { .. }),
+        "open_volume.glb" => matches!(error, IngestError::OpenVolume { node, open_edges: 4, .. } if node == "'Pond'"),
+        "volume_without_area.glb" => matches!(error, IngestError::VolumeWithoutArea { node, .. } if node == "'Marsh'"),
         _ => panic!("no expectation for bad input {name}"),
     }
 }
@@ -348,7 +373,7 @@ fn bad_inputs_give_typed_errors() {
         assert!(!message.contains('\n') && message.contains(&name), "{message}");
         checked += 1;
     }
-    assert_eq!(checked, 14);
+    assert_eq!(checked, 16);
     let missing = ingest_file(&bad_input("does_not_exist.glb"), &mut RecordingProgress::default()).unwrap_err();
     assert!(matches!(missing, IngestError::Read { .. }));
 }

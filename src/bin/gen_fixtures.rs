@@ -802,6 +802,53 @@ fn split_floor(dir: &Path) -> Result<()> {
     b.write_glb(&dir.join("split_floor.glb"))
 }
 
+/// A field with a cheap road, an expensive mud patch and a crossing over the road, all as area
+/// volumes (unit boxes placed by translation and scale).
+fn road(dir: &Path) -> Result<()> {
+    let mut b = Builder::new();
+    let field = b.geometry_mesh("Field", &{
+        let mut g = Geometry::default();
+        g.floor(-20.0, -10.0, 20.0, 10.0, 0.0);
+        g
+    });
+    let cube = b.geometry_mesh("UnitBox", &unit_box());
+    let mut roots =
+        vec![b.node(with_extras(placed("Field", Some(field), [0.0; 3]), value!({"area": "field", "cost": 3.0})))];
+    for (name, min, max, area, cost) in [
+        ("Road", [-16.0, -0.5, -1.0], [16.0, 0.5, 1.0], "road", 1.0),
+        ("Mud", [-3.0, -0.5, 4.0], [3.0, 0.5, 12.0], "mud", 50.0),
+        ("Crossing", [-1.0, -0.5, -3.0], [1.0, 0.5, 3.0], "crossing", 2.0),
+    ] {
+        let (t, s) = box_placement(min, max);
+        let node = trs(name, Some(cube), t, IDENTITY_ROTATION, s);
+        roots.push(b.node(with_extras(node, value!({"navmesh": "area_volume", "area": area, "cost": cost}))));
+    }
+    b.scene(roots);
+    b.write_glb(&dir.join("road.glb"))
+}
+
+/// A ramp with an area volume reaching half way up it, and one above it.
+fn slope_volume(dir: &Path) -> Result<()> {
+    let mut b = Builder::new();
+    let mut ramp = Geometry::default();
+    let v = [[0.0, 0.0, 0.0], [10.0, 3.0, 0.0], [10.0, 3.0, 10.0], [0.0, 0.0, 10.0]].map(|p| ramp.vertex(p));
+    ramp.triangle_facing([v[0], v[1], v[2]], [0.0, 1.0, 0.0]);
+    ramp.triangle_facing([v[0], v[2], v[3]], [0.0, 1.0, 0.0]);
+    let ramp = b.geometry_mesh("Ramp", &ramp);
+    let cube = b.geometry_mesh("UnitBox", &unit_box());
+    let mut roots = vec![b.node(placed("Ramp", Some(ramp), [0.0; 3]))];
+    for (name, min, max, area) in [
+        ("Puddle", [-1.0, -1.0, -1.0], [11.0, 1.5, 11.0], "puddle"),
+        ("Cloud", [-1.0, 4.0, -1.0], [11.0, 5.0, 11.0], "cloud"),
+    ] {
+        let (t, s) = box_placement(min, max);
+        let node = trs(name, Some(cube), t, IDENTITY_ROTATION, s);
+        roots.push(b.node(with_extras(node, value!({"navmesh": "area_volume", "area": area, "cost": 2.0}))));
+    }
+    b.scene(roots);
+    b.write_glb(&dir.join("slope_volume.glb"))
+}
+
 /// A one-node level whose mesh is the given primitive list (for the malformed inputs).
 fn single_mesh(positions: &[V3], indices: Option<&[u32]>) -> Builder {
     let mut b = Builder::new();
@@ -866,6 +913,32 @@ fn bad_inputs(dir: &Path) -> Result<()> {
     let mut bad_tag = single_mesh(&QUAD, Some(&QUAD_INDICES));
     bad_tag.root.nodes[0] = with_extras(bad_tag.root.nodes[0].clone(), value!({"navmesh": "flying"}));
     bad_tag.write_glb(&dir.join("bad_tag.glb"))?;
+    // A box without its top face, tagged as an area volume: not closed.
+    let mut open = Geometry::default();
+    open.cuboid([-1.0, -0.5, -1.0], [1.0, 0.5, 1.0]);
+    open.triangles.drain(6..8);
+    let mut open_volume = Builder::new();
+    let floor = open_volume.geometry_mesh("Floor", &floor_geometry(5.0));
+    let water = open_volume.geometry_mesh("OpenBox", &open);
+    let roots = vec![
+        open_volume.node(placed("Floor", Some(floor), [0.0; 3])),
+        open_volume.node(with_extras(
+            placed("Pond", Some(water), [0.0; 3]),
+            value!({"navmesh": "area_volume", "area": "water", "cost": 3.0}),
+        )),
+    ];
+    open_volume.scene(roots);
+    open_volume.write_glb(&dir.join("open_volume.glb"))?;
+    let mut no_area = Builder::new();
+    let floor = no_area.geometry_mesh("Floor", &floor_geometry(5.0));
+    let cube = no_area.geometry_mesh("UnitBox", &unit_box());
+    let roots = vec![
+        no_area.node(placed("Floor", Some(floor), [0.0; 3])),
+        no_area.node(with_extras(placed("Marsh", Some(cube), [0.0; 3]), value!({"navmesh": "area_volume"}))),
+    ];
+    no_area.scene(roots);
+    no_area.write_glb(&dir.join("volume_without_area.glb"))?;
+
     let mut bad_cost = single_mesh(&QUAD, Some(&QUAD_INDICES));
     bad_cost.root.nodes[0] = with_extras(bad_cost.root.nodes[0].clone(), value!({"area": "ice", "cost": 0.5}));
     bad_cost.write_glb(&dir.join("bad_cost.glb"))?;
@@ -911,6 +984,8 @@ fn main() -> Result<()> {
     bridge(&levels)?;
     halls(&levels)?;
     split_floor(&levels)?;
+    road(&levels)?;
+    slope_volume(&levels)?;
     write(&levels.join("meadow.toml"), SETTINGS_EXAMPLE.as_bytes())?;
     bad_inputs(&bad)?;
     println!("wrote fixtures to {}", root.display());
