@@ -1,7 +1,9 @@
 //! End-to-end: bake every fixture level and check the navmesh against properties derived
 //! independently of the bake (exact overlap tests, clearance oracles, analytic areas).
 
-use meadow::{BakeSettings, NavMesh};
+use meadow::query::{PathQuery, QueryFilter, QueryMesh};
+use meadow::{BakeSettings, NavMesh, WalkableRule};
+use meadow_bake::ingest::IngestError;
 use meadow_bake::region::{self, Regions};
 use meadow_bake::{classify, ingest, simplify, BakeError, NoProgress};
 use meadow_suite::*;
@@ -33,7 +35,7 @@ fn check_invariants(path: &Path, s: &BakeSettings) -> NavMesh {
     assert_eq!(overlapping_pairs(&mesh), vec![], "{name}: polygons overlap");
 
     let scene = ingest::ingest_file(path, &mut NoProgress).unwrap();
-    let classified = classify::classify(&scene, s.max_slope);
+    let classified = classify::classify(&scene, s.max_slope, s.walkable);
     let (d, v, t) = min_blocker_clearance(&mesh, &classified.blocking);
     let tolerance = s.arc_tolerance + GRID;
     assert!(d >= s.radius - tolerance, "{name}: vertex {v} is {d} from blocking triangle {t} (radius {})", s.radius);
@@ -107,7 +109,7 @@ fn open_floor_rings_are_simplified_within_tolerance() {
     let s = BakeSettings::DEFAULT;
     let path = level("open_floor.gltf");
     let scene = ingest::ingest_file(&path, &mut NoProgress).unwrap();
-    let classified = classify::classify(&scene, s.max_slope);
+    let classified = classify::classify(&scene, s.max_slope, s.walkable);
     let regions = region::build_regions(&classified, &region::RegionParams::from(&s), &mut NoProgress).unwrap();
     let params = simplify::SimplifyParams::from(&s);
     let simplified = simplify::simplify_regions(&regions, &params, &mut NoProgress);
@@ -224,11 +226,234 @@ fn tags_drive_areas_obstacles_and_ignored_geometry() {
     assert_eq!((mesh.areas()[1].name.as_str(), mesh.areas()[1].cost), ("grass", 2.0));
     let grass = polygon_at(&mesh, [-5.0, 7.0]).expect("grass patch is walkable");
     assert_eq!(mesh.polygon(grass).area, 1);
+    // The grass is tagged walkable; the untagged floor still walks by its slope.
     let floor = polygon_at(&mesh, [0.0, 0.0]).expect("floor is walkable");
     assert_eq!(mesh.polygon(floor).area, 0);
     assert!(connected(&mesh, [-5.0, 7.0], [0.0, 0.0]), "areas join through portals");
     assert!(polygon_at(&mesh, [3.5, -3.5]).is_none(), "the obstacle-tagged slab blocks");
     assert!(polygon_at(&mesh, [-6.0, -6.0]).is_some(), "the ignored box does not block");
+}
+
+/// Bakes with `walkable = rule`, returning the mesh and the warnings.
+fn bake_with_rule(name: &str, radius: f64, rule: WalkableRule) -> (NavMesh, Vec<String>) {
+    let mut s = settings(radius);
+    s.walkable = rule;
+    let mut progress = RecordingProgress::default();
+    let mesh = meadow_bake::bake_file_with_progress(level(name), &s, &mut progress)
+        .unwrap_or_else(|e| panic!("{name} ({rule:?}): {e}"));
+    (mesh, progress.warnings)
+}
+
+fn assert_area(what: &str, area: f64, expected: f64) {
+    let rel = (area - expected).abs() / expected;
+    assert!(rel < 1e-3, "{what}: area {area} vs analytic {expected} ({:.4}%)", rel * 100.0);
+}
+
+/// The tagged west hall and the untagged east hall (mirrored by its parent) bake as one floor
+/// by default: (36 − 2r)(10 − 2r) less the pillar grown by r, plus its top.
+fn halls_area(r: f64) -> f64 {
+    (36.0 - 2.0 * r) * (10.0 - 2.0 * r) - (4.0 + 8.0 * r + std::f64::consts::PI * r * r) + (2.0 - 2.0 * r).powi(2)
+}
+
+#[test]
+fn tagged_and_untagged_halls_both_bake_also_mirrored() {
+    for r in [0.6, 0.3] {
+        let (mesh, warnings) = bake_with_rule("halls.glb", r, WalkableRule::BySlope);
+        assert_area(&format!("halls, radius {r}"), mesh.total_area(), halls_area(r));
+        assert!(warnings.is_empty(), "{warnings:?}");
+        assert!(connected(&mesh, [-10.0, 0.0], [14.0, 0.0]), "the seam between the halls is no wall");
+        let pillar_top = polygon_at(&mesh, [9.0, 0.0]).expect("the pillar top is walkable");
+        assert!((height_at(&mesh, pillar_top, [9.0, 0.0]) - 3.0).abs() < 1e-6);
+
+        // The explicit exclusive mode gives the old result: only the tagged hall, and says so.
+        let (mesh, warnings) = bake_with_rule("halls.glb", r, WalkableRule::TaggedOnly);
+        assert_area(&format!("tagged-only halls, radius {r}"), mesh.total_area(), (18.0 - 2.0 * r) * (10.0 - 2.0 * r));
+        assert!(polygon_at(&mesh, [1.0, 0.0]).is_none());
+        assert_eq!(
+            warnings,
+            ["walkable = \"tagged-only\": 184.00 m² (XZ) of untagged floor that slope alone would keep only blocks, \
+                 in nodes 'EastHall' (180.00 m²), 'EastPillar' (4.00 m²); tag it {\"navmesh\": \"walkable\"} or bake \
+                 with walkable = \"by-slope\""]
+        );
+    }
+}
+
+#[test]
+fn a_floor_split_into_meshes_with_one_tagged_keeps_all_of_it() {
+    let r = 0.6;
+    let (mesh, warnings) = bake_with_rule("split_floor.glb", r, WalkableRule::BySlope);
+    assert_area("split floor", mesh.total_area(), (26.0 - 2.0 * r) * (10.0 - 2.0 * r));
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert!(connected(&mesh, [1.0, 5.0], [25.0, 5.0]));
+    let (mesh, warnings) = bake_with_rule("split_floor.glb", r, WalkableRule::TaggedOnly);
+    assert_area("tagged-only split floor", mesh.total_area(), (5.0 - 2.0 * r) * (10.0 - 2.0 * r));
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].starts_with(
+            "walkable = \"tagged-only\": 210.00 m² (XZ) of untagged floor that slope alone would keep only blocks, \
+             in nodes 'Strip6' (60.00 m²), 'Strip5' (50.00 m²), 'Strip4' (40.00 m²), 'Strip3' (30.00 m²), \
+             'Strip2' (20.00 m²) and 1 more;"
+        ),
+        "{}",
+        warnings[0]
+    );
+}
+
+/// XZ area of the polygons of area type `area`.
+fn area_of_type(mesh: &NavMesh, area: u16) -> f64 {
+    (0..mesh.polygon_count())
+        .filter(|&i| mesh.polygon(i).area == area)
+        .map(|i| meadow::geom::signed_area(&ring(mesh, i)))
+        .sum()
+}
+
+/// Whether the polyline passes through the interior of the XZ box `[x0, z0, x1, z1]`
+/// (sampled every centimetre).
+fn enters(points: &[[f64; 3]], b: [f64; 4]) -> bool {
+    points.windows(2).any(|w| {
+        let steps = ((w[1][0] - w[0][0]).hypot(w[1][2] - w[0][2]) / 0.01).ceil().max(1.0) as usize;
+        (0..=steps).any(|k| {
+            let t = k as f64 / steps as f64;
+            let (x, z) = (w[0][0] + (w[1][0] - w[0][0]) * t, w[0][2] + (w[1][2] - w[0][2]) * t);
+            x > b[0] + 1e-6 && x < b[2] - 1e-6 && z > b[1] + 1e-6 && z < b[3] - 1e-6
+        })
+    })
+}
+
+/// The cost of walking the polyline on `mesh`: length times the cost of the area under it
+/// (sampled every centimetre, in XZ; `costs` per area index).
+fn path_cost(mesh: &NavMesh, points: &[[f64; 3]], costs: &[f64]) -> f64 {
+    let mut total = 0.0;
+    for w in points.windows(2) {
+        let length = (w[1][0] - w[0][0]).hypot(w[1][2] - w[0][2]);
+        let steps = (length / 0.01).ceil().max(1.0) as usize;
+        for k in 0..steps {
+            let t = (k as f64 + 0.5) / steps as f64;
+            let q = [w[0][0] + (w[1][0] - w[0][0]) * t, w[0][2] + (w[1][2] - w[0][2]) * t];
+            let poly = polygon_at(mesh, q).unwrap_or_else(|| panic!("{q:?} is off the mesh"));
+            total += length / steps as f64 * costs[mesh.polygon(poly).area as usize];
+        }
+    }
+    total
+}
+
+/// Where the path crosses the line x = `x`: the z of its first crossing.
+fn z_at_x(points: &[[f64; 3]], x: f64) -> Option<f64> {
+    points.windows(2).find_map(|w| {
+        let (a, b) = (w[0], w[1]);
+        ((a[0] - x) * (b[0] - x) <= 0.0 && a[0] != b[0]).then(|| a[2] + (b[2] - a[2]) * (x - a[0]) / (b[0] - a[0]))
+    })
+}
+
+#[test]
+fn road_volumes_paint_their_footprints_and_paths_follow_the_costs() {
+    let r = 0.6;
+    let mesh = bake(&level("road.glb"), &settings(r));
+    let names: Vec<(&str, f32)> = mesh.areas().iter().map(|a| (a.name.as_str(), a.cost)).collect();
+    assert_eq!(names, [("default", 1.0), ("field", 3.0), ("road", 1.0), ("mud", 50.0), ("crossing", 2.0)]);
+    // The crossing comes later in the scene than the road: it takes their overlap (2 × 2 m).
+    let (road, mud, crossing) = (2, 3, 4);
+    assert_area("road", area_of_type(&mesh, road), 32.0 * 2.0 - 4.0);
+    assert_area("crossing", area_of_type(&mesh, crossing), 2.0 * 6.0);
+    // The mud reaches past the field's north edge: it paints up to the eroded border.
+    assert_area("mud", area_of_type(&mesh, mud), 6.0 * (10.0 - r - 4.0));
+    assert_area("field and volumes", mesh.total_area(), (40.0 - 2.0 * r) * (20.0 - 2.0 * r));
+    assert_eq!(area_of_type(&mesh, 0), 0.0);
+    // Painted polygons lie inside their volume's footprint.
+    let tolerance = 2.0 / meadow_bake::region::GRID_SCALE;
+    for i in 0..mesh.polygon_count() {
+        let bounds = match mesh.polygon(i).area {
+            2 => [-16.0, -1.0, 16.0, 1.0],
+            3 => [-3.0, 4.0, 3.0, 12.0],
+            4 => [-1.0, -3.0, 1.0, 3.0],
+            _ => continue,
+        };
+        for q in ring(&mesh, i) {
+            let inside = q[0] >= bounds[0] - tolerance
+                && q[1] >= bounds[1] - tolerance
+                && q[0] <= bounds[2] + tolerance
+                && q[1] <= bounds[3] + tolerance;
+            assert!(inside, "polygon {i} of area {} has vertex {q:?}", mesh.polygon(i).area);
+        }
+    }
+
+    let query_mesh = QueryMesh::new(mesh);
+    let mut query = PathQuery::new(&query_mesh);
+    let mut path = |from: [f64; 3], to: [f64; 3], filter: &QueryFilter| {
+        PathQuery::find_path(&mut query, &query_mesh, from, to, filter).unwrap()
+    };
+    // Along the field: 36 m at cost 3 (108) straight, or at best 2 × 6.3 m of field, 30 m of
+    // road and 2 m of crossing (72) by the road.
+    let (west, east) = ([-18.0, 0.0, -7.0], [18.0, 0.0, -7.0]);
+    let by_road = path(west, east, &QueryFilter::new());
+    let z = z_at_x(&by_road.points, 0.0).expect("the path crosses x = 0");
+    assert!(z.abs() <= 1.0, "the path takes the road: it crosses x = 0 at z = {z}");
+    // At least 10 m of it run on the road (the corridor is string-pulled, so it joins the road
+    // where its corridor does, not necessarily at the road's ends).
+    let on_road: f64 = by_road
+        .points
+        .windows(2)
+        .filter(|w| w[0][2].abs() <= 1.0 + 1e-9 && w[1][2].abs() <= 1.0 + 1e-9)
+        .map(|w| (w[1][0] - w[0][0]).hypot(w[1][2] - w[0][2]))
+        .sum();
+    assert!(on_road >= 10.0, "{on_road} m on the road: {:?}", by_road.points);
+    assert!(by_road.length > 37.0, "a detour from the straight 36 m: {}", by_road.length);
+    let costs = [1.0, 3.0, 1.0, 50.0, 2.0];
+    let cost = path_cost(query_mesh.mesh(), &by_road.points, &costs);
+    assert!(cost < 0.9 * 108.0, "the road way costs {cost}, the straight one 108");
+    // A road as dear as the field is not worth the detour.
+    let field_road = QueryFilter::new().with_cost(road, 3.0).with_cost(crossing, 3.0);
+    let straight = path(west, east, &field_road);
+    assert!((straight.length - 36.0).abs() < 1e-6, "{}", straight.length);
+
+    // Across the mud patch (cost 50, 6 m wide): 16 m straight through costs 5 × 3 + 6 × 50,
+    // the way round its southern edge no more than 21 m × 3.
+    let (a, b) = ([-8.0, 0.0, 7.0], [8.0, 0.0, 7.0]);
+    let around = path(a, b, &QueryFilter::new());
+    assert!(!enters(&around.points, [-3.0, 4.0, 3.0, 12.0]), "{:?}", around.points);
+    assert!(around.length < 21.0, "{} {:?}", around.length, around.points);
+    assert!(path_cost(query_mesh.mesh(), &around.points, &costs) < 21.0 * 3.0);
+    let through = path(a, b, &QueryFilter::new().with_cost(mud, 3.0));
+    assert!((through.length - 16.0).abs() < 1e-6, "mud as dear as the field is crossed: {}", through.length);
+}
+
+#[test]
+fn a_volume_paints_only_the_part_of_a_slope_within_its_height_range() {
+    let r = 0.6;
+    let mut progress = RecordingProgress::default();
+    let mesh = meadow_bake::bake_file_with_progress(level("slope_volume.glb"), &settings(r), &mut progress).unwrap();
+    let names: Vec<&str> = mesh.areas().iter().map(|a| a.name.as_str()).collect();
+    assert_eq!(names, ["default", "puddle", "cloud"]);
+    // The ramp rises 0.3 m per metre: the puddle (up to 1.5 m) paints x ≤ 5.
+    assert_area("puddle", area_of_type(&mesh, 1), (5.0 - r) * (10.0 - 2.0 * r));
+    assert_area("dry ramp", area_of_type(&mesh, 0), (5.0 - r) * (10.0 - 2.0 * r));
+    assert_eq!(area_of_type(&mesh, 2), 0.0);
+    for i in (0..mesh.polygon_count()).filter(|&i| mesh.polygon(i).area == 1) {
+        for &v in mesh.polygon(i).vertices {
+            let [x, y, _] = mesh.vertices()[v as usize];
+            assert!(x <= 5.0 + 1e-3 && y <= 1.5 + 1e-3, "puddle vertex at x {x}, y {y}");
+        }
+    }
+    assert!(connected(&mesh, [2.0, 5.0], [8.0, 5.0]), "portals join the puddle and the dry ramp");
+    assert_eq!(
+        progress.warnings,
+        ["area volume 'Cloud' (area 'cloud') paints nothing: no free walkable surface lies inside its footprint \
+          within its height range y = 4.00 ..= 5.00 m"]
+    );
+}
+
+#[test]
+fn area_volumes_need_a_closed_mesh_and_an_area() {
+    match meadow_bake::bake_file(bad_input("open_volume.glb"), &BakeSettings::DEFAULT) {
+        Err(BakeError::Ingest(IngestError::OpenVolume { node, open_edges: 4, .. })) => assert_eq!(node, "'Pond'"),
+        other => panic!("expected an open-volume error, got {other:?}"),
+    }
+    match meadow_bake::bake_file(bad_input("volume_without_area.glb"), &BakeSettings::DEFAULT) {
+        Err(BakeError::Ingest(e @ IngestError::VolumeWithoutArea { .. })) => {
+            assert!(e.to_string().contains("'Marsh'"), "{e}")
+        }
+        other => panic!("expected a missing-area error, got {other:?}"),
+    }
 }
 
 #[test]
@@ -271,6 +496,8 @@ fn bad_levels_give_typed_errors() {
         "bad_link_self.glb",
         "bad_link_target.glb",
         "bad_link_cost.glb",
+        "open_volume.glb",
+        "volume_without_area.glb",
     ] {
         match meadow_bake::bake_file(bad_input(name), &s) {
             Err(BakeError::Ingest(e)) => assert!(!e.to_string().is_empty()),

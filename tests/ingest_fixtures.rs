@@ -229,10 +229,11 @@ fn tagged_extras_are_inherited_and_overridden() {
     assert_eq!(scene.areas.len(), 2);
     assert_eq!((scene.areas[0].name.as_str(), scene.areas[0].cost), ("default", 1.0));
     assert_eq!((scene.areas[1].name.as_str(), scene.areas[1].cost), ("grass", 2.0));
+    // The `Meadow` group is tagged walkable (and the untagged `Floor` still walks by slope).
     for node in ["GrassWest", "GrassEast"] {
         let tris = node_triangles(&scene, node);
         assert_eq!(tris.len(), 2);
-        assert!(tris.iter().all(|t| t.area == 1 && t.tag == NavTag::Auto), "{node}");
+        assert!(tris.iter().all(|t| t.area == 1 && t.tag == NavTag::Walkable), "{node}");
     }
     assert!(node_triangles(&scene, "Floor").iter().all(|t| t.area == 0 && t.tag == NavTag::Auto));
     assert_eq!(progress.warnings.iter().filter(|w| w.contains("grass") && w.contains("GrassEast")).count(), 1);
@@ -243,6 +244,67 @@ fn tagged_extras_are_inherited_and_overridden() {
     assert!(link.bidirectional);
     assert_eq!(scene.node_positions[link.from_node as usize], [1.5, 0.0, -3.5]);
     assert_eq!(scene.node_positions[link.to_node as usize], [5.5, 0.0, -3.5]);
+}
+
+#[test]
+fn halls_face_up_through_the_mirror_and_only_the_west_one_is_tagged() {
+    let (scene, progress) = ingest_level("halls.glb").unwrap();
+    assert!(progress.warnings.is_empty(), "{:?}", progress.warnings);
+    assert_eq!(scene.triangles.len(), 2 + 2 + 12);
+    assert_eq!(scene.nodes, ["WestHall", "EastWing", "EastHall", "EastPillar"]);
+    let xs = |node: &str| {
+        let x = node_triangles(&scene, node).into_iter().flat_map(|t| t.vertices).map(|v| v[0]);
+        (x.clone().fold(f64::MAX, f64::min), x.fold(f64::MIN, f64::max))
+    };
+    assert_eq!(xs("WestHall"), (-18.0, 0.0));
+    assert_eq!(xs("EastHall"), (0.0, 18.0), "mirrored by the parent's scale (-1, 1, 1)");
+    for hall in ["WestHall", "EastHall"] {
+        let tris = node_triangles(&scene, hall);
+        assert!(tris.iter().all(|t| faces_up(t, 0.999999)), "{hall}");
+        assert!((total_area(&tris) - 180.0).abs() < 1e-9);
+    }
+    assert!(node_triangles(&scene, "WestHall").iter().all(|t| t.tag == NavTag::Walkable));
+    assert!(node_triangles(&scene, "EastHall").iter().all(|t| t.tag == NavTag::Auto));
+    assert_closed_volume(&scene, "EastPillar", 12.0);
+    assert_eq!(xs("EastPillar"), (8.0, 10.0));
+}
+
+#[test]
+fn split_floor_strips_tile_the_floor_and_one_is_tagged() {
+    let (scene, _) = ingest_level("split_floor.glb").unwrap();
+    assert_eq!(scene.triangles.len(), 14);
+    assert!((floor_area(&scene) - 260.0).abs() < 1e-9);
+    let tagged: Vec<&str> = scene
+        .triangles
+        .iter()
+        .filter(|t| t.tag == NavTag::Walkable)
+        .map(|t| scene.nodes[t.node as usize].as_str())
+        .collect();
+    assert_eq!(tagged, ["TaggedStrip", "TaggedStrip"]);
+    for (name, width) in [("Strip1", 1.0), ("Strip3", 3.0), ("Strip6", 6.0)] {
+        assert!((total_area(&node_triangles(&scene, name)) - 10.0 * width).abs() < 1e-9, "{name}");
+    }
+}
+
+#[test]
+fn area_volumes_are_read_apart_from_the_floor() {
+    let (scene, progress) = ingest_level("road.glb").unwrap();
+    assert!(progress.warnings.is_empty(), "{:?}", progress.warnings);
+    // Only the field walks or blocks; the three boxes are volumes.
+    assert_eq!(scene.triangles.len(), 2);
+    let areas: Vec<(&str, f32)> = scene.areas.iter().map(|a| (a.name.as_str(), a.cost)).collect();
+    assert_eq!(areas, [("default", 1.0), ("field", 3.0), ("road", 1.0), ("mud", 50.0), ("crossing", 2.0)]);
+    let volumes: Vec<(&str, u16, usize, f64, f64)> = scene
+        .volumes
+        .iter()
+        .map(|v| (scene.nodes[v.node as usize].as_str(), v.area, v.triangles.len(), v.y_min, v.y_max))
+        .collect();
+    assert_eq!(volumes, [("Road", 2, 12, -0.5, 0.5), ("Mud", 3, 12, -0.5, 0.5), ("Crossing", 4, 12, -0.5, 0.5)]);
+    let (scene, _) = ingest_level("slope_volume.glb").unwrap();
+    let ranges: Vec<(f64, f64)> = scene.volumes.iter().map(|v| (v.y_min, v.y_max)).collect();
+    assert_eq!(ranges, [(-1.0, 1.5), (4.0, 5.0)]);
+    let ramp = node_triangles(&scene, "Ramp");
+    assert!((total_area(&ramp) - 10.0 * 10.0f64.hypot(3.0)).abs() < 1e-4);
 }
 
 #[test]
@@ -257,6 +319,10 @@ fn every_level_ingests_deterministically() {
         "hierarchy.glb",
         "strips_fans.gltf",
         "tagged.glb",
+        "halls.glb",
+        "split_floor.glb",
+        "road.glb",
+        "slope_volume.glb",
     ] {
         let (a, _) = ingest_level(name).unwrap();
         let (b, _) = ingest_level(name).unwrap();
@@ -288,6 +354,8 @@ fn expected_bad_input_error(name: &str, error: &IngestError) -> bool {
             matches!(error, IngestError::UnknownLinkTarget { node, to, .. } if node == "'Node'" && to == "Missing")
         }
         "bad_link_cost.glb" => matches!(error, IngestError::BadExtras { node, .. } if node == "'Node'"),
+        "open_volume.glb" => matches!(error, IngestError::OpenVolume { node, open_edges: 4, .. } if node == "'Pond'"),
+        "volume_without_area.glb" => matches!(error, IngestError::VolumeWithoutArea { node, .. } if node == "'Marsh'"),
         _ => panic!("no expectation for bad input {name}"),
     }
 }
@@ -310,7 +378,7 @@ fn bad_inputs_give_typed_errors() {
         assert!(!message.contains('\n') && message.contains(&name), "{message}");
         checked += 1;
     }
-    assert_eq!(checked, 17);
+    assert_eq!(checked, 19);
     let missing = ingest_file(&bad_input("does_not_exist.glb"), &mut RecordingProgress::default()).unwrap_err();
     assert!(matches!(missing, IngestError::Read { .. }));
 }
@@ -448,6 +516,8 @@ fn gltf_crate_reading_agrees_with_ingest() {
         "table.glb",
         "hierarchy.glb",
         "strips_fans.gltf",
+        "halls.glb",
+        "split_floor.glb",
     ] {
         let (document, buffers, _) = gltf::import(level(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
         let identity: M4 = [[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0]];

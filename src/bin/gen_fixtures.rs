@@ -735,7 +735,10 @@ fn tagged(dir: &Path) -> Result<()> {
         b.node(with_extras(trs("ObstacleSlab", Some(cube), t, IDENTITY_ROTATION, s), value!({"navmesh": "obstacle"}))),
     );
 
-    let meadow = b.node(with_extras(placed("Meadow", None, [0.0; 3]), value!({"area": "grass", "cost": 2.0})));
+    let meadow = b.node(with_extras(
+        placed("Meadow", None, [0.0; 3]),
+        value!({"navmesh": "walkable", "area": "grass", "cost": 2.0}),
+    ));
     roots.push(meadow);
     let west = b.node(placed("GrassWest", Some(grass_west), [0.0; 3]));
     b.add_child(meadow, west);
@@ -835,6 +838,100 @@ fn links_islands(dir: &Path) -> Result<()> {
     b.write_glb(&dir.join("links_islands.glb"))
 }
 
+/// Two halls side by side, one tagged walkable and one untagged under a mirroring parent
+/// (negative determinant), with a pillar in the untagged one.
+fn halls(dir: &Path) -> Result<()> {
+    let mut b = Builder::new();
+    let mut hall = Geometry::default();
+    hall.floor(-18.0, -5.0, 0.0, 5.0, 0.0);
+    let hall = b.geometry_mesh("HallFloor", &hall);
+    let cube = b.geometry_mesh("UnitBox", &unit_box());
+    let west = b.node(with_extras(placed("WestHall", Some(hall), [0.0; 3]), value!({"navmesh": "walkable"})));
+    let wing = b.node(trs("EastWing", None, [0.0; 3], IDENTITY_ROTATION, [-1.0, 1.0, 1.0]));
+    let east = b.node(placed("EastHall", Some(hall), [0.0; 3]));
+    b.add_child(wing, east);
+    let (t, s) = box_placement([-10.0, 0.0, -1.0], [-8.0, 3.0, 1.0]);
+    let pillar = b.node(trs("EastPillar", Some(cube), t, IDENTITY_ROTATION, s));
+    b.add_child(wing, pillar);
+    b.scene(vec![west, wing]);
+    b.write_glb(&dir.join("halls.glb"))
+}
+
+/// Untagged strips of a floor, by increasing width after the tagged first one:
+/// `(name, x0, x1)` over z ∈ [0, 10].
+const FLOOR_STRIPS: [(&str, f32, f32); 7] = [
+    ("TaggedStrip", 0.0, 5.0),
+    ("Strip1", 5.0, 6.0),
+    ("Strip2", 6.0, 8.0),
+    ("Strip3", 8.0, 11.0),
+    ("Strip4", 11.0, 15.0),
+    ("Strip5", 15.0, 20.0),
+    ("Strip6", 20.0, 26.0),
+];
+
+/// One floor split into seven meshes, only the first tagged walkable.
+fn split_floor(dir: &Path) -> Result<()> {
+    let mut b = Builder::new();
+    let mut roots = Vec::new();
+    for (k, (name, x0, x1)) in FLOOR_STRIPS.into_iter().enumerate() {
+        let mut strip = Geometry::default();
+        strip.floor(x0, 0.0, x1, 10.0, 0.0);
+        let mesh = b.geometry_mesh(name, &strip);
+        let node = placed(name, Some(mesh), [0.0; 3]);
+        let node = if k == 0 { with_extras(node, value!({"navmesh": "walkable"})) } else { node };
+        roots.push(b.node(node));
+    }
+    b.scene(roots);
+    b.write_glb(&dir.join("split_floor.glb"))
+}
+
+/// A field with a cheap road, an expensive mud patch and a crossing over the road, all as area
+/// volumes (unit boxes placed by translation and scale).
+fn road(dir: &Path) -> Result<()> {
+    let mut b = Builder::new();
+    let field = b.geometry_mesh("Field", &{
+        let mut g = Geometry::default();
+        g.floor(-20.0, -10.0, 20.0, 10.0, 0.0);
+        g
+    });
+    let cube = b.geometry_mesh("UnitBox", &unit_box());
+    let mut roots =
+        vec![b.node(with_extras(placed("Field", Some(field), [0.0; 3]), value!({"area": "field", "cost": 3.0})))];
+    for (name, min, max, area, cost) in [
+        ("Road", [-16.0, -0.5, -1.0], [16.0, 0.5, 1.0], "road", 1.0),
+        ("Mud", [-3.0, -0.5, 4.0], [3.0, 0.5, 12.0], "mud", 50.0),
+        ("Crossing", [-1.0, -0.5, -3.0], [1.0, 0.5, 3.0], "crossing", 2.0),
+    ] {
+        let (t, s) = box_placement(min, max);
+        let node = trs(name, Some(cube), t, IDENTITY_ROTATION, s);
+        roots.push(b.node(with_extras(node, value!({"navmesh": "area_volume", "area": area, "cost": cost}))));
+    }
+    b.scene(roots);
+    b.write_glb(&dir.join("road.glb"))
+}
+
+/// A ramp with an area volume reaching half way up it, and one above it.
+fn slope_volume(dir: &Path) -> Result<()> {
+    let mut b = Builder::new();
+    let mut ramp = Geometry::default();
+    let v = [[0.0, 0.0, 0.0], [10.0, 3.0, 0.0], [10.0, 3.0, 10.0], [0.0, 0.0, 10.0]].map(|p| ramp.vertex(p));
+    ramp.triangle_facing([v[0], v[1], v[2]], [0.0, 1.0, 0.0]);
+    ramp.triangle_facing([v[0], v[2], v[3]], [0.0, 1.0, 0.0]);
+    let ramp = b.geometry_mesh("Ramp", &ramp);
+    let cube = b.geometry_mesh("UnitBox", &unit_box());
+    let mut roots = vec![b.node(placed("Ramp", Some(ramp), [0.0; 3]))];
+    for (name, min, max, area) in [
+        ("Puddle", [-1.0, -1.0, -1.0], [11.0, 1.5, 11.0], "puddle"),
+        ("Cloud", [-1.0, 4.0, -1.0], [11.0, 5.0, 11.0], "cloud"),
+    ] {
+        let (t, s) = box_placement(min, max);
+        let node = trs(name, Some(cube), t, IDENTITY_ROTATION, s);
+        roots.push(b.node(with_extras(node, value!({"navmesh": "area_volume", "area": area, "cost": 2.0}))));
+    }
+    b.scene(roots);
+    b.write_glb(&dir.join("slope_volume.glb"))
+}
+
 /// A one-node level whose mesh is the given primitive list (for the malformed inputs).
 fn single_mesh(positions: &[V3], indices: Option<&[u32]>) -> Builder {
     let mut b = Builder::new();
@@ -899,6 +996,32 @@ fn bad_inputs(dir: &Path) -> Result<()> {
     let mut bad_tag = single_mesh(&QUAD, Some(&QUAD_INDICES));
     bad_tag.root.nodes[0] = with_extras(bad_tag.root.nodes[0].clone(), value!({"navmesh": "flying"}));
     bad_tag.write_glb(&dir.join("bad_tag.glb"))?;
+    // A box without its top face, tagged as an area volume: not closed.
+    let mut open = Geometry::default();
+    open.cuboid([-1.0, -0.5, -1.0], [1.0, 0.5, 1.0]);
+    open.triangles.drain(6..8);
+    let mut open_volume = Builder::new();
+    let floor = open_volume.geometry_mesh("Floor", &floor_geometry(5.0));
+    let water = open_volume.geometry_mesh("OpenBox", &open);
+    let roots = vec![
+        open_volume.node(placed("Floor", Some(floor), [0.0; 3])),
+        open_volume.node(with_extras(
+            placed("Pond", Some(water), [0.0; 3]),
+            value!({"navmesh": "area_volume", "area": "water", "cost": 3.0}),
+        )),
+    ];
+    open_volume.scene(roots);
+    open_volume.write_glb(&dir.join("open_volume.glb"))?;
+    let mut no_area = Builder::new();
+    let floor = no_area.geometry_mesh("Floor", &floor_geometry(5.0));
+    let cube = no_area.geometry_mesh("UnitBox", &unit_box());
+    let roots = vec![
+        no_area.node(placed("Floor", Some(floor), [0.0; 3])),
+        no_area.node(with_extras(placed("Marsh", Some(cube), [0.0; 3]), value!({"navmesh": "area_volume"}))),
+    ];
+    no_area.scene(roots);
+    no_area.write_glb(&dir.join("volume_without_area.glb"))?;
+
     let mut bad_cost = single_mesh(&QUAD, Some(&QUAD_INDICES));
     bad_cost.root.nodes[0] = with_extras(bad_cost.root.nodes[0].clone(), value!({"area": "ice", "cost": 0.5}));
     bad_cost.write_glb(&dir.join("bad_cost.glb"))?;
@@ -934,6 +1057,8 @@ max_slope = 45.0
 max_verts_per_poly = 6
 arc_tolerance = 0.01
 max_edge_length = 12.0
+# Which geometry may be floor: \"by-slope\" (untagged too) or \"tagged-only\".
+walkable = \"by-slope\"
 ";
 
 fn main() -> Result<()> {
@@ -959,6 +1084,10 @@ fn main() -> Result<()> {
     links_gap(&levels)?;
     links_ladder(&levels)?;
     links_islands(&levels)?;
+    halls(&levels)?;
+    split_floor(&levels)?;
+    road(&levels)?;
+    slope_volume(&levels)?;
     write(&levels.join("meadow.toml"), SETTINGS_EXAMPLE.as_bytes())?;
     bad_inputs(&bad)?;
     bad_link_inputs(&bad)?;

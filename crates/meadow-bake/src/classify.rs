@@ -1,12 +1,23 @@
 //! Stage 2, classify: [`Scene`] triangles → [`Classified`], walkable by slope and tag, the rest
-//! blocking.
+//! blocking; area volumes pass through to the region stage. [`tag_warnings`] tells the user
+//! where tags cost floor.
 
-use crate::ingest::{NavTag, Scene};
+use crate::grid::{triangle_box, Box2, BoxGrid};
+use crate::ingest::{AreaVolume, NavTag, Scene};
+use crate::region::{self, Frame};
+use meadow::{BakeSettings, WalkableRule};
 
 /// Extra angle allowed beyond `max_slope`, in degrees, so that slopes modelled at exactly the
 /// limit count as walkable (exported floors bevel tiles at exactly 45°; a strict test would
 /// scatter them into islands).
 pub const SLOPE_TOLERANCE_DEG: f64 = 0.01;
+
+/// Fraction of the walkable area (in XZ) that `obstacle`-tagged geometry must cover for the
+/// bake to warn: above half, an `obstacle` tag most likely sits on a floor by mistake.
+pub const OBSTACLE_COVERAGE_WARNING: f64 = 0.5;
+
+/// Most node names a warning lists; the rest are counted ("and 3 more").
+pub const WARNING_NAME_LIMIT: usize = 5;
 
 /// A triangle the agent can stand on.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -23,27 +34,33 @@ pub struct WalkableTriangle {
 /// stage treats both lists as potential blockers.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Classified {
-    /// Triangles within the slope limit, facing up, and not tagged otherwise.
+    /// Triangles within the slope limit, facing up, and allowed to walk by their tag and the
+    /// bake's [`WalkableRule`].
     pub walkable: Vec<WalkableTriangle>,
-    /// Every other untagged or walkable-tagged triangle (walls, steep slopes, ceilings).
+    /// Every other untagged or walkable-tagged triangle (walls, steep slopes, ceilings; with
+    /// [`WalkableRule::TaggedOnly`] also untagged floors).
     pub blocking: Vec<[[f64; 3]; 3]>,
     /// Triangles of `obstacle`-tagged nodes: they block from the floor up, even where they are
     /// low enough to step over.
     pub obstacles: Vec<[[f64; 3]; 3]>,
+    /// The scene's area volumes, in scene order (later ones win where they overlap).
+    pub volumes: Vec<AreaVolume>,
 }
 
-/// Splits `scene` by slope (`max_slope_deg`, inclusive up to [`SLOPE_TOLERANCE_DEG`]) and tags.
+/// Splits `scene` by slope (`max_slope_deg`, inclusive up to [`SLOPE_TOLERANCE_DEG`]), tags and
+/// the walkable rule.
 ///
-/// When any node is tagged `walkable`, untagged geometry only blocks.
-pub fn classify(scene: &Scene, max_slope_deg: f64) -> Classified {
-    let explicit_floors = scene.triangles.iter().any(|t| t.tag == NavTag::Walkable);
-    let min_cos = (max_slope_deg + SLOPE_TOLERANCE_DEG).min(90.0).to_radians().cos();
-    let mut out = Classified::default();
+/// With [`WalkableRule::BySlope`] untagged and `walkable`-tagged geometry is floor where the
+/// slope allows, whatever other nodes are tagged; with [`WalkableRule::TaggedOnly`] only
+/// `walkable`-tagged geometry is, and untagged geometry only blocks.
+pub fn classify(scene: &Scene, max_slope_deg: f64, rule: WalkableRule) -> Classified {
+    let min_cos = min_cos(max_slope_deg);
+    let mut out = Classified { volumes: scene.volumes.clone(), ..Classified::default() };
     for t in &scene.triangles {
         let may_walk = match t.tag {
             NavTag::Obstacle => false,
             NavTag::Walkable => true,
-            NavTag::Auto => !explicit_floors,
+            NavTag::Auto => rule == WalkableRule::BySlope,
         };
         if t.tag == NavTag::Obstacle {
             out.obstacles.push(t.vertices);
@@ -54,6 +71,154 @@ pub fn classify(scene: &Scene, max_slope_deg: f64) -> Classified {
         }
     }
     out
+}
+
+/// The warnings a user needs about the tags of `scene` as `classified` under `settings`, one
+/// message per problem:
+///
+/// - with `walkable = "tagged-only"`, the untagged geometry that slope alone would make floor
+///   (the nodes, largest first, and the XZ area lost: the sum of the triangles' XZ areas, so
+///   floors stacked over one another each count);
+/// - when `obstacle`-tagged geometry covers more than [`OBSTACLE_COVERAGE_WARNING`] of the
+///   walkable area: the area of the XZ union of the obstacle triangles intersected with the XZ
+///   union of the walkable triangles, on the region stage's exact grid, against the area of
+///   the latter, with the obstacle nodes that cover most.
+pub fn tag_warnings(scene: &Scene, classified: &Classified, settings: &BakeSettings) -> Vec<String> {
+    let mut out = Vec::new();
+    if settings.walkable == WalkableRule::TaggedOnly {
+        let min_cos = min_cos(settings.max_slope);
+        let mut lost: Vec<(u32, f64)> = scene
+            .triangles
+            .iter()
+            .filter(|t| t.tag == NavTag::Auto && is_walkable_slope(&t.vertices, min_cos))
+            .map(|t| (t.node, xz_area(&t.vertices)))
+            .collect();
+        lost.sort_by_key(|l| l.0);
+        let mut per_node: Vec<(u32, f64)> = Vec::new();
+        for (node, area) in lost {
+            match per_node.last_mut() {
+                Some(last) if last.0 == node => last.1 += area,
+                _ => per_node.push((node, area)),
+            }
+        }
+        if !per_node.is_empty() {
+            let total: f64 = per_node.iter().map(|n| n.1).sum();
+            out.push(format!(
+                "walkable = \"tagged-only\": {total:.2} m² (XZ) of untagged floor that slope alone would keep only \
+                 blocks, in {}; tag it {{\"navmesh\": \"walkable\"}} or bake with walkable = \"by-slope\"",
+                name_list(scene, per_node)
+            ));
+        }
+    }
+    if let Some(c) = obstacle_coverage(scene, classified) {
+        if c.covered > OBSTACLE_COVERAGE_WARNING * c.walkable {
+            out.push(format!(
+                "obstacle-tagged geometry covers {:.2} m² of the {:.2} m² of walkable floor in XZ ({:.0}%), in {}; \
+                 an \"obstacle\" tag on a floor makes it block",
+                c.covered,
+                c.walkable,
+                100.0 * c.covered / c.walkable,
+                name_list(scene, c.per_node)
+            ));
+        }
+    }
+    out
+}
+
+/// `'A' (12.00 m²), 'B' (3.00 m²) and 4 more`: nodes by decreasing area (then scene order),
+/// at most [`WARNING_NAME_LIMIT`] named.
+fn name_list(scene: &Scene, mut nodes: Vec<(u32, f64)>) -> String {
+    nodes.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    let named: Vec<String> = nodes
+        .iter()
+        .take(WARNING_NAME_LIMIT)
+        .map(|&(node, area)| {
+            let name = scene.nodes.get(node as usize).map_or("?", String::as_str);
+            format!("'{name}' ({area:.2} m²)")
+        })
+        .collect();
+    let mut text = named.join(", ");
+    if nodes.len() > WARNING_NAME_LIMIT {
+        text.push_str(&format!(" and {} more", nodes.len() - WARNING_NAME_LIMIT));
+    }
+    let noun = if nodes.len() == 1 { "node" } else { "nodes" };
+    format!("{noun} {text}")
+}
+
+/// How much of the walkable area obstacle-tagged geometry covers, in XZ.
+struct Coverage {
+    /// Area of the XZ union of the walkable triangles, m².
+    walkable: f64,
+    /// Area of that union covered by the XZ union of the obstacle triangles, m².
+    covered: f64,
+    /// Per obstacle node that covers any: the area it covers by itself, m².
+    per_node: Vec<(u32, f64)>,
+}
+
+/// Computes [`Coverage`] on the region stage's grid; `None` when there is nothing to compare
+/// or the level is too large for the grid (the region stage reports that).
+fn obstacle_coverage(scene: &Scene, classified: &Classified) -> Option<Coverage> {
+    if classified.obstacles.is_empty() || classified.walkable.is_empty() {
+        return None;
+    }
+    let walk_boxes: Vec<Box2> = classified.walkable.iter().map(|w| triangle_box(&w.vertices)).collect();
+    let bounds =
+        walk_boxes.iter().fold([f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY], |a, b| {
+            [a[0].min(b[0]), a[1].min(b[1]), a[2].max(b[2]), a[3].max(b[3])]
+        });
+    let frame = Frame::around(bounds)?;
+    let walkable_union =
+        region::union(classified.walkable.iter().filter_map(|w| region::walkable_contour(frame, &w.vertices)));
+    let walkable = region::shapes_area(&walkable_union);
+    // Obstacle triangles clipped to the walkable bounds (the rest covers nothing, and far
+    // coordinates would leave the grid), with their nodes.
+    let clipped = |t: &[[f64; 3]; 3]| -> Option<region::IntContour> {
+        let mut ring = region::ccw_xz(t);
+        region::clip(&mut ring, |q| q[0] - bounds[0]);
+        region::clip(&mut ring, |q| q[1] - bounds[1]);
+        region::clip(&mut ring, |q| bounds[2] - q[0]);
+        region::clip(&mut ring, |q| bounds[3] - q[1]);
+        region::int_ring(frame, &ring)
+    };
+    let mut obstacles: Vec<(u32, region::IntContour)> = scene
+        .triangles
+        .iter()
+        .filter(|t| t.tag == NavTag::Obstacle)
+        .filter_map(|t| clipped(&t.vertices).map(|c| (t.node, c)))
+        .collect();
+    obstacles.sort_by_key(|o| o.0);
+    let obstacle_union = region::union(obstacles.iter().map(|o| o.1.clone()));
+    let covered = region::shapes_area(&region::intersect(&walkable_union, &obstacle_union));
+    if covered <= OBSTACLE_COVERAGE_WARNING * walkable {
+        return Some(Coverage { walkable, covered, per_node: Vec::new() });
+    }
+    // Named only when warning: each node against the walkable triangles near it.
+    let mut grid = BoxGrid::new(&walk_boxes, 2.0);
+    let mut near = Vec::new();
+    let mut per_node = Vec::new();
+    for run in obstacles.chunk_by(|a, b| a.0 == b.0) {
+        let node_union = region::union(run.iter().map(|o| o.1.clone()));
+        let b = region::shapes_box(frame, &node_union);
+        grid.query(&b, &mut near);
+        let under = region::union(
+            near.iter().filter_map(|&t| region::walkable_contour(frame, &classified.walkable[t as usize].vertices)),
+        );
+        let area = region::shapes_area(&region::intersect(&under, &node_union));
+        if area > 0.0 {
+            per_node.push((run[0].0, area));
+        }
+    }
+    Some(Coverage { walkable, covered, per_node })
+}
+
+/// The cosine of the steepest walkable slope, tolerance included.
+fn min_cos(max_slope_deg: f64) -> f64 {
+    (max_slope_deg + SLOPE_TOLERANCE_DEG).min(90.0).to_radians().cos()
+}
+
+/// The area of a triangle's XZ projection, m².
+fn xz_area(v: &[[f64; 3]; 3]) -> f64 {
+    0.5 * ((v[1][0] - v[0][0]) * (v[2][2] - v[0][2]) - (v[2][0] - v[0][0]) * (v[1][2] - v[0][2])).abs()
 }
 
 /// Whether the triangle faces up with a normal within the angle whose cosine is `min_cos`.
@@ -80,6 +245,18 @@ mod tests {
         [[0.0, 0.0, 0.0], [0.0, 0.0, 1.0], [1.0, h, 0.0]]
     }
 
+    /// The two upward triangles of `[x0, x1] × [z0, z1]` at height `y`, of scene node `node`.
+    fn square(x0: f64, z0: f64, x1: f64, z1: f64, y: f64, tag: NavTag, node: u32) -> [SceneTriangle; 2] {
+        let t = |v| SceneTriangle { vertices: v, tag, area: 0, node };
+        [t([[x0, y, z0], [x0, y, z1], [x1, y, z1]]), t([[x0, y, z0], [x1, y, z1], [x1, y, z0]])]
+    }
+
+    fn settings(walkable: WalkableRule) -> BakeSettings {
+        let mut s = BakeSettings::DEFAULT;
+        s.walkable = walkable;
+        s
+    }
+
     #[test]
     fn slope_limit_is_inclusive_and_down_faces_never_walk() {
         let mut scene = Scene::default();
@@ -88,19 +265,70 @@ mod tests {
         let flat = ramp(0.0);
         scene.triangles.push(tri([flat[0], flat[2], flat[1]], NavTag::Auto)); // facing down
         scene.triangles.push(tri(flat, NavTag::Obstacle));
-        let c = classify(&scene, 45.0);
+        let c = classify(&scene, 45.0, WalkableRule::BySlope);
         assert_eq!(c.walkable.len(), 1);
         assert_eq!(c.blocking.len(), 2);
         assert_eq!(c.obstacles.len(), 1);
     }
 
     #[test]
-    fn explicit_walkable_tags_demote_untagged_floors() {
+    fn walkable_tags_keep_untagged_floors_unless_tagged_only() {
         let mut scene = Scene::default();
         scene.triangles.push(tri(ramp(0.0), NavTag::Auto));
         scene.triangles.push(tri(ramp(10.0), NavTag::Walkable));
-        let c = classify(&scene, 45.0);
-        assert_eq!(c.walkable.len(), 1);
-        assert_eq!(c.walkable[0].vertices, ramp(10.0));
+        scene.triangles.push(tri(ramp(60.0), NavTag::Walkable));
+        let c = classify(&scene, 45.0, WalkableRule::BySlope);
+        assert_eq!(c.walkable.iter().map(|w| w.vertices).collect::<Vec<_>>(), [ramp(0.0), ramp(10.0)]);
+        assert_eq!(c.blocking, [ramp(60.0)], "a walkable tag does not lift the slope limit");
+        let c = classify(&scene, 45.0, WalkableRule::TaggedOnly);
+        assert_eq!(c.walkable.iter().map(|w| w.vertices).collect::<Vec<_>>(), [ramp(10.0)]);
+        assert_eq!(c.blocking, [ramp(0.0), ramp(60.0)]);
+    }
+
+    #[test]
+    fn tagged_only_warns_with_the_floor_it_drops() {
+        let mut scene = Scene { nodes: (0..8).map(|k| format!("N{k}")).collect(), ..Scene::default() };
+        scene.triangles.extend(square(0.0, 0.0, 10.0, 10.0, 0.0, NavTag::Walkable, 0));
+        // Seven untagged floors of 1..=7 m², and a steep face that slope alone would not keep.
+        for k in 1..=7u32 {
+            scene.triangles.extend(square(10.0 + k as f64, 0.0, 11.0 + k as f64, k as f64, 0.0, NavTag::Auto, k));
+        }
+        scene.triangles.push(SceneTriangle { node: 1, ..tri(ramp(60.0), NavTag::Auto) });
+        let c = classify(&scene, 45.0, WalkableRule::TaggedOnly);
+        let warnings = tag_warnings(&scene, &c, &settings(WalkableRule::TaggedOnly));
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(
+            warnings[0].starts_with(
+                "walkable = \"tagged-only\": 28.00 m² (XZ) of untagged floor that slope alone would keep only \
+                 blocks, in nodes 'N7' (7.00 m²), 'N6' (6.00 m²), 'N5' (5.00 m²), 'N4' (4.00 m²), 'N3' (3.00 m²) \
+                 and 2 more;"
+            ),
+            "{}",
+            warnings[0]
+        );
+        let c = classify(&scene, 45.0, WalkableRule::BySlope);
+        assert!(tag_warnings(&scene, &c, &settings(WalkableRule::BySlope)).is_empty());
+    }
+
+    #[test]
+    fn obstacles_covering_most_of_the_floor_warn() {
+        let mut scene = Scene { nodes: vec!["Floor".into(), "Rug".into(), "Crate".into()], ..Scene::default() };
+        scene.triangles.extend(square(0.0, 0.0, 10.0, 10.0, 0.0, NavTag::Auto, 0));
+        // A 9 × 6 slab lying on the floor and tagged obstacle (its top would walk), and a
+        // crate half off the floor: 54 + 1 m² of 100.
+        scene.triangles.extend(square(0.0, 0.0, 9.0, 6.0, 0.05, NavTag::Obstacle, 1));
+        scene.triangles.extend(square(9.0, 8.0, 11.0, 9.0, 1.0, NavTag::Obstacle, 2));
+        let c = classify(&scene, 45.0, WalkableRule::BySlope);
+        let warnings = tag_warnings(&scene, &c, &BakeSettings::DEFAULT);
+        assert_eq!(
+            warnings,
+            ["obstacle-tagged geometry covers 55.00 m² of the 100.00 m² of walkable floor in XZ (55%), in nodes \
+                 'Rug' (54.00 m²), 'Crate' (1.00 m²); an \"obstacle\" tag on a floor makes it block"]
+        );
+        // Less than half: no warning.
+        scene.triangles.truncate(2);
+        scene.triangles.extend(square(0.0, 0.0, 9.0, 5.0, 0.05, NavTag::Obstacle, 1));
+        let c = classify(&scene, 45.0, WalkableRule::BySlope);
+        assert!(tag_warnings(&scene, &c, &BakeSettings::DEFAULT).is_empty());
     }
 }

@@ -12,21 +12,41 @@ use gltf::json;
 use meadow::AreaType;
 use nalgebra::{Matrix4, Quaternion, UnitQuaternion, Vector3};
 use serde_json::Value;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-/// How a node's `extras` tag `navmesh` says its geometry takes part in the bake.
+/// How a node's `extras` tag `navmesh` says its geometry takes part in the bake (the geometry
+/// of `"ignore"` nodes is dropped, that of `"area_volume"` nodes goes to [`Scene::volumes`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum NavTag {
-    /// No tag: walkable where the slope allows, blocking elsewhere.
+    /// No tag: walkable where the slope allows, blocking elsewhere (with the bake setting
+    /// `walkable = "tagged-only"`, blocking everywhere).
     Auto,
-    /// `"walkable"`: walkable where the slope allows. When any node of a scene is tagged
-    /// walkable, untagged geometry only blocks (the level names its floors explicitly).
+    /// `"walkable"`: walkable where the slope allows, blocking elsewhere, under either
+    /// `walkable` setting.
     Walkable,
     /// `"obstacle"`: never walkable, always blocks.
     Obstacle,
+}
+
+/// A node tagged `{"navmesh": "area_volume", "area": ...}`: a closed mesh that neither walks
+/// nor blocks, but paints the walkable surface inside it (its XZ footprint and its Y range)
+/// with its area type.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AreaVolume {
+    /// The node the mesh came from (index into [`Scene::nodes`]).
+    pub node: u32,
+    /// The area type painted inside (index into [`Scene::areas`]).
+    pub area: u16,
+    /// The mesh's non-degenerate triangles in world space; their XZ projections, united, are
+    /// the volume's footprint.
+    pub triangles: Vec<[[f64; 3]; 3]>,
+    /// The lowest corner height of the mesh, in metres.
+    pub y_min: f64,
+    /// The highest corner height of the mesh, in metres.
+    pub y_max: f64,
 }
 
 /// One world-space triangle of the level, front face counter-clockwise seen from its normal side.
@@ -84,6 +104,8 @@ pub struct Scene {
     pub node_positions: Vec<[f64; 3]>,
     /// Off-mesh link requests.
     pub links: Vec<LinkRequest>,
+    /// Area volumes, one per `area_volume` node with a mesh, in scene order.
+    pub volumes: Vec<AreaVolume>,
     /// Triangles dropped because they have no area (repeated or collinear corners).
     pub degenerate_dropped: usize,
     /// Triangles dropped because their node is tagged `"navmesh": "ignore"`.
@@ -215,8 +237,12 @@ pub enum IngestError {
         /// The primitive index within the mesh.
         primitive: usize,
     },
-    /// A node's `navmesh` tag is not `walkable`, `obstacle` or `ignore`.
-    #[error("{}: node {node}: unknown navmesh tag {value} (expected \"walkable\", \"obstacle\" or \"ignore\")", path.display())]
+    /// A node's `navmesh` tag is not `walkable`, `obstacle`, `ignore` or `area_volume`.
+    #[error(
+        "{}: node {node}: unknown navmesh tag {value} (expected \"walkable\", \"obstacle\", \"ignore\" or \
+         \"area_volume\")",
+        path.display()
+    )]
     UnknownTag {
         /// The level file.
         path: PathBuf,
@@ -224,6 +250,33 @@ pub enum IngestError {
         node: String,
         /// The tag value as JSON.
         value: String,
+    },
+    /// A node tagged `area_volume` has no `area` of its own.
+    #[error("{}: node {node}: an \"area_volume\" node needs an \"area\" (and may give a \"cost\")", path.display())]
+    VolumeWithoutArea {
+        /// The level file.
+        path: PathBuf,
+        /// The node label.
+        node: String,
+    },
+    /// The mesh of an area volume is not closed: some edge is not shared by exactly two
+    /// triangles.
+    #[error(
+        "{}: node {node}: an area volume's mesh must be closed, but {open_edges} edge(s) are not shared by \
+         exactly two triangles (one runs from {:?} to {:?})",
+        path.display(),
+        edge[0],
+        edge[1]
+    )]
+    OpenVolume {
+        /// The level file.
+        path: PathBuf,
+        /// The node label.
+        node: String,
+        /// How many edges are used by one triangle or by more than two.
+        open_edges: usize,
+        /// One such edge's end points (world space), the first in coordinate order.
+        edge: [[f64; 3]; 2],
     },
     /// An area cost is not finite or below 1.
     #[error("{}: node {node}: area '{area}' has cost {cost}, which must be finite and >= 1", path.display())]
@@ -402,6 +455,7 @@ fn ingest_bytes(path: &Path, bytes: &[u8], progress: &mut dyn Progress) -> Resul
         buffers,
         decoded: RefCell::default(),
         bounds: RefCell::new([[f64::INFINITY; 3], [f64::NEG_INFINITY; 3]]),
+        volume_triangles: Cell::new(0),
     };
     reader.build_scene(progress)
 }
@@ -535,12 +589,14 @@ fn percent_decode(uri: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
-/// A node's own `navmesh` tag; `Ignore` drops the geometry.
+/// A node's own `navmesh` tag; `Ignore` drops the geometry, `AreaVolume` turns it into an
+/// [`AreaVolume`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum OwnTag {
     Walkable,
     Obstacle,
     Ignore,
+    AreaVolume,
 }
 
 /// What a node passes down to its children.
@@ -569,6 +625,54 @@ struct Reader<'a> {
     decoded: RefCell<DecodedAccessors>,
     /// World-space bounds `[min, max]` of the vertices accepted so far (the extent check).
     bounds: RefCell<[[f64; 3]; 2]>,
+    /// Triangles of area volumes kept so far (they count towards [`MAX_TRIANGLES`]).
+    volume_triangles: Cell<usize>,
+}
+
+/// The triangles of one `area_volume` node, gathered over its primitives.
+#[derive(Default)]
+struct VolumeParts {
+    /// Triangles with area (the footprint).
+    triangles: Vec<[[f64; 3]; 3]>,
+    /// The undirected edges of every triangle whose three corners are distinct points (collinear
+    /// ones included: they close a mesh as much as any other), lesser end first.
+    edges: Vec<[[f64; 3]; 2]>,
+}
+
+impl VolumeParts {
+    fn add(&mut self, corners: [[f64; 3]; 3]) {
+        // -0.0 and 0.0 are one point.
+        let corners = corners.map(|p| p.map(|c| c + 0.0));
+        let [a, b, c] = corners;
+        if a == b || b == c || a == c {
+            return;
+        }
+        for (p, q) in [(a, b), (b, c), (c, a)] {
+            self.edges.push(if point_cmp(&p, &q).is_le() { [p, q] } else { [q, p] });
+        }
+        if !is_collinear(a, b, c) {
+            self.triangles.push(corners);
+        }
+    }
+
+    /// The number of edges not shared by exactly two triangles, and the first of them.
+    fn open_edges(&mut self) -> (usize, Option<[[f64; 3]; 2]>) {
+        let edge_cmp = |e: &[[f64; 3]; 2], f: &[[f64; 3]; 2]| point_cmp(&e[0], &f[0]).then(point_cmp(&e[1], &f[1]));
+        self.edges.sort_unstable_by(edge_cmp);
+        let (mut open, mut first) = (0, None);
+        for run in self.edges.chunk_by(|e, f| edge_cmp(e, f).is_eq()) {
+            if run.len() != 2 {
+                open += 1;
+                first = first.or(Some(run[0]));
+            }
+        }
+        (open, first)
+    }
+}
+
+/// Lexicographic order of finite points.
+fn point_cmp(p: &[f64; 3], q: &[f64; 3]) -> std::cmp::Ordering {
+    p[0].total_cmp(&q[0]).then(p[1].total_cmp(&q[1])).then(p[2].total_cmp(&q[2]))
 }
 
 impl Reader<'_> {
@@ -618,8 +722,10 @@ impl Reader<'_> {
                     self.node_label(instance.gltf_node)
                 ))
             })?;
+            let mut volume = (instance.inherited.tag == Some(OwnTag::AreaVolume)).then(VolumeParts::default);
             for (primitive_index, primitive) in mesh.primitives.iter().enumerate() {
-                let outcome = self.add_primitive(instance, mesh_index, primitive_index, primitive, &mut scene)?;
+                let outcome =
+                    self.add_primitive(instance, mesh_index, primitive_index, primitive, &mut scene, volume.as_mut())?;
                 match outcome {
                     PrimitiveOutcome::Added { leftover_indices } => short_lists += usize::from(leftover_indices),
                     PrimitiveOutcome::Skipped(mode) => {
@@ -635,6 +741,9 @@ impl Reader<'_> {
                 }
                 done += 1;
                 progress.advance(Stage::Ingest, done);
+            }
+            if let Some(parts) = volume {
+                self.add_volume(instance, parts, &mut scene)?;
             }
         }
         if short_lists > 0 {
@@ -693,6 +802,34 @@ impl Reader<'_> {
         }
         progress.finish(Stage::Ingest);
         Ok(scene)
+    }
+
+    /// Checks that an area volume's mesh is closed and adds it to the scene (a mesh with no
+    /// triangle with area adds nothing).
+    fn add_volume(&self, instance: &Instance, mut parts: VolumeParts, scene: &mut Scene) -> Result<(), IngestError> {
+        let (open_edges, first) = parts.open_edges();
+        if let Some(edge) = first {
+            return Err(IngestError::OpenVolume {
+                path: self.path.to_path_buf(),
+                node: self.node_label(instance.gltf_node),
+                open_edges,
+                edge,
+            });
+        }
+        if parts.triangles.is_empty() {
+            return Ok(());
+        }
+        let heights = parts.triangles.iter().flatten().map(|p| p[1]);
+        let y_min = heights.clone().fold(f64::INFINITY, f64::min);
+        let y_max = heights.fold(f64::NEG_INFINITY, f64::max);
+        scene.volumes.push(AreaVolume {
+            node: instance.scene_node,
+            area: instance.inherited.area,
+            triangles: parts.triangles,
+            y_min,
+            y_max,
+        });
+        Ok(())
     }
 
     fn node_mesh(&self, node: usize) -> Option<&json::Mesh> {
@@ -813,6 +950,12 @@ impl Reader<'_> {
                 Some("walkable") => OwnTag::Walkable,
                 Some("obstacle") => OwnTag::Obstacle,
                 Some("ignore") => OwnTag::Ignore,
+                // The area is required on the node itself: a volume that silently painted the
+                // inherited (often default) area would do nothing visible.
+                Some("area_volume") if extras.contains_key("area") => OwnTag::AreaVolume,
+                Some("area_volume") => {
+                    return Err(IngestError::VolumeWithoutArea { path: self.path.to_path_buf(), node: label.clone() })
+                }
                 _ => {
                     return Err(IngestError::UnknownTag {
                         path: self.path.to_path_buf(),
@@ -945,6 +1088,7 @@ impl Reader<'_> {
         primitive_index: usize,
         primitive: &json::mesh::Primitive,
         scene: &mut Scene,
+        mut volume: Option<&mut VolumeParts>,
     ) -> Result<PrimitiveOutcome, IngestError> {
         use json::mesh::Mode;
         use json::validation::Checked;
@@ -969,6 +1113,8 @@ impl Reader<'_> {
             None => NavTag::Auto,
             Some(OwnTag::Walkable) => NavTag::Walkable,
             Some(OwnTag::Obstacle) => NavTag::Obstacle,
+            // Unused: the triangles go to `volume`.
+            Some(OwnTag::AreaVolume) => NavTag::Obstacle,
             Some(OwnTag::Ignore) => {
                 // Ignored geometry is not even decoded (a broken helper mesh can be ignored);
                 // its triangles are counted from the accessor counts alone.
@@ -1060,7 +1206,8 @@ impl Reader<'_> {
         let corner_triples = triangle_corners(mode, &indices);
         let leftover_indices = mode == Mode::Triangles && !indices.len().is_multiple_of(3);
         let flip = instance.world.fixed_view::<3, 3>(0, 0).determinant() < 0.0;
-        if scene.triangles.len() + corner_triples.len() > MAX_TRIANGLES {
+        let held = scene.triangles.len() + self.volume_triangles.get();
+        if held + corner_triples.len() > MAX_TRIANGLES {
             return Err(self.too_large(format!("more than {MAX_TRIANGLES} triangles")));
         }
         for [a, b, c] in corner_triples {
@@ -1070,6 +1217,12 @@ impl Reader<'_> {
             }
             let corner = |i: u32| world[i as usize].unwrap_or([0.0; 3]);
             let (pa, mut pb, mut pc) = (corner(a), corner(b), corner(c));
+            if let Some(parts) = volume.as_deref_mut() {
+                // Windings do not matter for a volume: only its footprint and heights do.
+                parts.add([pa, pb, pc]);
+                self.volume_triangles.set(self.volume_triangles.get() + 1);
+                continue;
+            }
             if is_collinear(pa, pb, pc) {
                 scene.degenerate_dropped += 1;
                 continue;
@@ -1820,6 +1973,7 @@ mod tests {
         assert!(
             matches!(&err, IngestError::UnknownTag { node, value, .. } if node == "'Tagged'" && value == "\"flying\"")
         );
+        assert!(err.to_string().contains("\"ignore\" or \"area_volume\")"), "{err}");
         assert!(matches!(extras_error(json!({"navmesh": 3})), IngestError::UnknownTag { .. }));
         for extras in [
             json!({"area": "ice", "cost": "high"}),
@@ -1836,6 +1990,80 @@ mod tests {
         assert!(matches!(&err, IngestError::UnknownLinkTarget { to, .. } if to == "Nowhere"), "{err}");
         let message = err.to_string();
         assert!(message.contains("test.glb") && message.contains("'Tagged'") && !message.contains('\n'));
+    }
+
+    /// Adds a closed cube mesh `[0, 1]³` (12 triangles; `drop` leaves out the last triangles,
+    /// the top face first).
+    fn cube_mesh(doc: &mut Doc, drop: usize) -> usize {
+        let corners: Vec<[f32; 3]> =
+            (0..8).map(|k| [(k & 1) as f32, ((k >> 1) & 1) as f32, ((k >> 2) & 1) as f32]).collect();
+        let p = doc.positions(&corners);
+        let faces = [[0, 2, 6, 4], [1, 3, 7, 5], [0, 1, 5, 4], [0, 1, 3, 2], [4, 5, 7, 6], [2, 3, 7, 6]];
+        let mut indices: Vec<u32> = faces.iter().flat_map(|[a, b, c, d]| [*a, *b, *c, *a, *c, *d]).collect();
+        indices.truncate(indices.len() - 3 * drop);
+        let i = doc.indices(&indices, 5123);
+        doc.mesh("Cube", json!([{"attributes": {"POSITION": p}, "indices": i}]))
+    }
+
+    #[test]
+    fn area_volumes_are_carried_apart_and_children_inherit_them() {
+        let (mut doc, square) = square_doc();
+        let cube = cube_mesh(&mut doc, 0);
+        let child = doc.node(json!({"name": "Puddle", "mesh": cube, "translation": [5.0, 0.0, 0.0]}));
+        let own = doc.node(json!({"name": "Shallows", "mesh": cube, "translation": [9.0, 0.0, 0.0],
+                                  "extras": {"area": "shallows", "cost": 1.5}}));
+        let water = doc.node(json!({"name": "Water", "mesh": cube, "children": [child, own],
+                                    "scale": [2.0, 3.0, 4.0], "translation": [0.0, -1.0, 0.0],
+                                    "extras": {"navmesh": "area_volume", "area": "water", "cost": 4.0}}));
+        let floor = doc.node(json!({"name": "Floor", "mesh": square}));
+        doc.scene(&[floor, water]);
+        let (scene, progress) = doc.ingest().unwrap();
+        assert!(progress.warnings.is_empty(), "{:?}", progress.warnings);
+        // Only the floor's triangles walk or block.
+        assert_eq!(scene.triangles.len(), 2);
+        assert_eq!(scene.areas.iter().map(|a| a.name.as_str()).collect::<Vec<_>>(), ["default", "water", "shallows"]);
+        let summary: Vec<(&str, u16, usize, f64, f64)> = scene
+            .volumes
+            .iter()
+            .map(|v| (scene.nodes[v.node as usize].as_str(), v.area, v.triangles.len(), v.y_min, v.y_max))
+            .collect();
+        assert_eq!(
+            summary,
+            [("Water", 1, 12, -1.0, 2.0), ("Puddle", 1, 12, -1.0, 2.0), ("Shallows", 2, 12, -1.0, 2.0)]
+        );
+        // World space: the child's cube is scaled by its parent's transform.
+        let xs = |v: &AreaVolume| {
+            let x = v.triangles.iter().flatten().map(|p| p[0]);
+            (x.clone().fold(f64::INFINITY, f64::min), x.fold(f64::NEG_INFINITY, f64::max))
+        };
+        assert_eq!(xs(&scene.volumes[1]), (10.0, 12.0));
+    }
+
+    #[test]
+    fn area_volumes_need_an_area_and_a_closed_mesh() {
+        let (mut doc, _) = square_doc();
+        let cube = cube_mesh(&mut doc, 0);
+        let n = doc.node(json!({"name": "Mud", "mesh": cube, "extras": {"navmesh": "area_volume"}}));
+        doc.scene(&[n]);
+        let err = doc.ingest().unwrap_err();
+        assert!(matches!(&err, IngestError::VolumeWithoutArea { node, .. } if node == "'Mud'"), "{err}");
+        assert!(err.to_string().contains("'Mud'") && err.to_string().contains("\"area\""), "{err}");
+
+        // Without its top face the cube is open along the top square's four edges.
+        let (mut doc, _) = square_doc();
+        let open = cube_mesh(&mut doc, 2);
+        let n = doc.node(json!({"name": "Mud", "mesh": open, "extras": {"navmesh": "area_volume", "area": "mud"}}));
+        doc.scene(&[n]);
+        let err = doc.ingest().unwrap_err();
+        assert!(
+            matches!(&err, IngestError::OpenVolume { node, open_edges: 4, edge, .. }
+                if node == "'Mud'" && edge[0][1] == 1.0 && edge[1][1] == 1.0),
+            "{err}"
+        );
+        assert!(err.to_string().contains("'Mud'") && !err.to_string().contains('\n'), "{err}");
+        // The same open mesh under another tag is ordinary geometry.
+        doc.nodes[n]["extras"] = json!({"navmesh": "obstacle"});
+        assert_eq!(doc.ingest().unwrap().0.triangles.len(), 10);
     }
 
     #[test]

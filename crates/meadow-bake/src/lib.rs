@@ -9,6 +9,12 @@
 //! constrained Delaunay triangulation of the polygon's rings ([`triangulate::make_delaunay`]),
 //! so that the convex stage merges fat triangles rather than long slivers: fewer polygons, and
 //! shorter portals whose midpoints guide path searches better.
+//!
+//! Tags (node `extras`, see [`ingest`]): untagged geometry is floor where its slope allows,
+//! whatever other nodes are tagged, unless the bake setting `walkable` is `tagged-only`
+//! ([`meadow::WalkableRule`]); the classify stage warns where tags cost floor
+//! ([`classify::tag_warnings`]). Area volumes neither walk nor block: the region stage paints
+//! the free surface inside them with their area ([`region::build_regions`]).
 
 pub mod assemble;
 pub mod budget;
@@ -83,7 +89,10 @@ pub fn bake(scene: &Scene, settings: &BakeSettings, progress: &mut dyn Progress)
     settings.validate()?;
     let budgets = settings.budgets(scene.triangles.len());
     progress.begin(Stage::Classify, scene.triangles.len() as u64);
-    let classified = classify::classify(scene, settings.max_slope);
+    let classified = classify::classify(scene, settings.max_slope, settings.walkable);
+    for warning in classify::tag_warnings(scene, &classified, settings) {
+        progress.warn(&warning);
+    }
     progress.finish(Stage::Classify);
     if classified.walkable.len() as u64 > budgets.walkable_triangles {
         return Err(BudgetExceeded::walkable_triangles(budgets.walkable_triangles).into());
@@ -91,6 +100,17 @@ pub fn bake(scene: &Scene, settings: &BakeSettings, progress: &mut dyn Progress)
 
     let params = region::RegionParams::from(settings);
     let regions = region::build_regions_within(&classified, &params, budgets.region_vertices, progress)?;
+    for (volume, &painted) in scene.volumes.iter().zip(&regions.painted) {
+        if painted <= 0.0 {
+            let name = scene.nodes.get(volume.node as usize).map_or("?", String::as_str);
+            let area = scene.areas.get(volume.area as usize).map_or("?", |a| a.name.as_str());
+            progress.warn(&format!(
+                "area volume '{name}' (area '{area}') paints nothing: no free walkable surface lies inside its \
+                 footprint within its height range y = {:.2} ..= {:.2} m",
+                volume.y_min, volume.y_max
+            ));
+        }
+    }
     if regions.areas.is_empty() {
         return Err(BakeError::NothingWalkable { radius: settings.radius, height: settings.height });
     }

@@ -20,10 +20,20 @@
 //! on a fixed grid of [`GRID_SCALE`] units per metre around a whole-metre origin, so every
 //! output coordinate is an exact binary fraction and the stage is deterministic. Radius arcs
 //! are approximated by chords whose sagitta is at most the arc tolerance.
+//!
+//! Each layer's free area is then split into regions by area type. Area volumes paint first:
+//! a volume takes the part of every walkable triangle of the layer whose height lies within
+//! the volume's `[y_min, y_max]` (the triangle's footprint cut by the two level lines of its
+//! plane, exactly, before rounding to the grid) inside the volume's footprint (the union of
+//! its triangles' XZ projections). Where volumes overlap, the one later in scene order wins.
+//! What no volume paints goes by the triangles' own area types, higher area indices winning
+//! where they overlap; on layers stacked over or under another, every piece is also split by
+//! surface plane. Painted and unpainted pieces of one area type and plane are united, so a
+//! volume painting the area already there leaves no seam.
 
 use crate::budget::{boolean_work, BudgetExceeded, Work};
 use crate::classify::Classified;
-use crate::grid::{triangle_box, BoxGrid};
+use crate::grid::{triangle_box, Box2, BoxGrid};
 use crate::layers;
 use crate::progress::{Progress, Stage};
 use i_overlay::core::fill_rule::FillRule;
@@ -111,6 +121,9 @@ pub struct Regions {
     pub blocker_count: usize,
     /// Number of wall segments found (vertical faces and drop edges).
     pub wall_count: usize,
+    /// Per area volume of the input (in order): the free area it paints, m² in XZ (before the
+    /// regions' borders are made to meet; 0 when it paints nothing).
+    pub painted: Vec<f64>,
 }
 
 /// The settings the region stage needs, in metres.
@@ -160,26 +173,37 @@ pub enum RegionError {
     },
 }
 
-type IntContour = Vec<IntPoint>;
-type IntShape = Vec<IntContour>;
+pub(crate) type IntContour = Vec<IntPoint>;
+pub(crate) type IntShape = Vec<IntContour>;
 
 /// Maps XZ points to the integer grid around a whole-metre origin and back, exactly.
 #[derive(Clone, Copy, Debug)]
-struct Frame {
+pub(crate) struct Frame {
     origin: Point2,
 }
 
 impl Frame {
+    /// The frame centred on the XZ box `[min_x, min_z, max_x, max_z]`.
+    fn centred(b: Box2) -> Frame {
+        Frame { origin: [((b[0] + b[2]) * 0.5).floor(), ((b[1] + b[3]) * 0.5).floor()] }
+    }
+
+    /// The frame centred on an XZ box, if the box is finite and within [`MAX_EXTENT`].
+    pub(crate) fn around(b: Box2) -> Option<Frame> {
+        let extent = (b[2] - b[0]).max(b[3] - b[1]);
+        (b.iter().all(|c| c.is_finite()) && extent <= MAX_EXTENT).then(|| Frame::centred(b))
+    }
+
     /// Grid point of an XZ point within the walkable bounds grown by the radius: its
     /// coordinates are below [`GRID_BOUND`] (see [`MAX_EXTENT`]); the clamp only guards the
     /// proof (a point outside would be moved, never wrapped).
-    fn to_int(self, p: Point2) -> IntPoint {
+    pub(crate) fn to_int(self, p: Point2) -> IntPoint {
         let bound = GRID_BOUND as f64;
         let unit = |v: f64| ((v * GRID_SCALE).round().clamp(-bound, bound)) as i32;
         IntPoint::new(unit(p[0] - self.origin[0]), unit(p[1] - self.origin[1]))
     }
 
-    fn to_world(self, q: IntPoint) -> Point2 {
+    pub(crate) fn to_world(self, q: IntPoint) -> Point2 {
         [self.origin[0] + q.x as f64 / GRID_SCALE, self.origin[1] + q.y as f64 / GRID_SCALE]
     }
 
@@ -228,7 +252,7 @@ pub fn build_regions_within(
     if extent > MAX_EXTENT || !(0.0..=1000.0).contains(&params.radius) {
         return Err(RegionError::TooLarge { extent: extent + 2.0 * params.radius });
     }
-    let frame = Frame { origin: [((bounds[0] + bounds[2]) * 0.5).floor(), ((bounds[1] + bounds[3]) * 0.5).floor()] };
+    let frame = Frame::centred(bounds);
     progress.begin(Stage::Region, walkable.len() as u64);
     let layering = layers::assign_layers(walkable, params.max_climb);
     if layering.count > u16::MAX as u32 + 1 {
@@ -303,9 +327,15 @@ pub fn build_regions_within(
         layer_hidden[layering.layer_of[anchor as usize] as usize].push(contour);
     }
     let mut layer_tris: Vec<Vec<u32>> = vec![Vec::new(); layer_count];
+    // Per walkable triangle: its position in its layer's list.
+    let mut position_in_layer: Vec<u32> = vec![0; walkable.len()];
     for (t, &l) in layering.layer_of.iter().enumerate() {
+        position_in_layer[t] = layer_tris[l as usize].len() as u32;
         layer_tris[l as usize].push(t as u32);
     }
+    let volumes: Vec<VolumePaint> =
+        classified.volumes.iter().map(|v| VolumePaint::new(v, frame, bounds, walkable, &mut walk_grid)).collect();
+    let mut painted = vec![0.0; volumes.len()];
 
     let arc = arc_options(params.radius, params.arc_tolerance);
     let radius_units = Frame::units(params.radius);
@@ -399,6 +429,20 @@ pub fn build_regions_within(
             tris.iter().zip(&groups).map(|(&t, g)| (walkable[t as usize].area, *g)).collect();
         keys.sort_unstable();
         keys.dedup();
+        let paints = paint_layer(&volumes, l as u32, &layering.layer_of, &position_in_layer, &groups, walkable, frame);
+        if !paints.is_empty() {
+            let key_union = |a: u16, g: u32| {
+                union(
+                    tris.iter()
+                        .zip(&groups)
+                        .filter(|&(&t, &gr)| walkable[t as usize].area == a && gr == g)
+                        .filter_map(|(&t, _)| walkable_contour(frame, &walkable[t as usize].vertices)),
+                )
+            };
+            let split = split_painted(&free, &paints, &volumes, &keys, key_union, &mut painted);
+            per_region.extend(split.into_iter().map(|(a, shapes)| (a, l as u16, shapes)));
+            continue;
+        }
         if keys.len() == 1 {
             per_region.push((keys[0].0, l as u16, free));
             continue;
@@ -456,7 +500,166 @@ pub fn build_regions_within(
         blocker_count,
         wall_count,
         triangle_layers: layering.layer_of,
+        painted,
     })
+}
+
+/// An area volume prepared for painting: its footprint on the grid and the walkable triangles
+/// it may reach.
+struct VolumePaint {
+    /// The area type it paints.
+    area: u16,
+    /// Its height range `[y_min, y_max]`.
+    y: [f64; 2],
+    /// The union of its triangles' XZ footprints (clipped to the walkable bounds).
+    footprint: Vec<IntShape>,
+    /// Walkable triangles whose boxes meet the footprint's box and whose heights meet the
+    /// range, ascending.
+    candidates: Vec<u32>,
+}
+
+impl VolumePaint {
+    fn new(
+        v: &crate::ingest::AreaVolume,
+        frame: Frame,
+        bounds: Box2,
+        walkable: &[crate::classify::WalkableTriangle],
+        walk_grid: &mut BoxGrid,
+    ) -> VolumePaint {
+        // Beyond the walkable bounds there is nothing to paint, and far coordinates would
+        // leave the grid.
+        let clipped = |t: &[[f64; 3]; 3]| {
+            let mut ring = ccw_xz(t);
+            clip(&mut ring, |q| q[0] - bounds[0]);
+            clip(&mut ring, |q| q[1] - bounds[1]);
+            clip(&mut ring, |q| bounds[2] - q[0]);
+            clip(&mut ring, |q| bounds[3] - q[1]);
+            int_ring(frame, &ring)
+        };
+        let finite = v.triangles.iter().flatten().flatten().all(|c| c.is_finite());
+        let footprint = if finite { union(v.triangles.iter().filter_map(clipped)) } else { Vec::new() };
+        let mut candidates = Vec::new();
+        if !footprint.is_empty() {
+            walk_grid.query(&shapes_box(frame, &footprint), &mut candidates);
+            candidates.retain(|&t| {
+                let w = &walkable[t as usize].vertices;
+                let lo = w[0][1].min(w[1][1]).min(w[2][1]);
+                let hi = w[0][1].max(w[1][1]).max(w[2][1]);
+                lo <= v.y_max && hi >= v.y_min
+            });
+        }
+        VolumePaint { area: v.area, y: [v.y_min, v.y_max], footprint, candidates }
+    }
+}
+
+/// What the volumes paint on layer `layer`: per volume (in scene order) and plane group, the
+/// part of the layer's walkable triangles within the volume's height range, inside its
+/// footprint. `groups` is indexed by position in the layer.
+fn paint_layer(
+    volumes: &[VolumePaint],
+    layer: u32,
+    layer_of: &[u32],
+    position_in_layer: &[u32],
+    groups: &[u32],
+    walkable: &[crate::classify::WalkableTriangle],
+    frame: Frame,
+) -> Vec<(usize, u32, Vec<IntShape>)> {
+    let mut out = Vec::new();
+    for (vi, v) in volumes.iter().enumerate() {
+        let mut parts: Vec<(u32, IntContour)> = v
+            .candidates
+            .iter()
+            .filter(|&&t| layer_of[t as usize] == layer)
+            .filter_map(|&t| {
+                let g = groups[position_in_layer[t as usize] as usize];
+                int_ring(frame, &slab_part(&walkable[t as usize].vertices, v.y[0], v.y[1])).map(|c| (g, c))
+            })
+            .collect();
+        parts.sort_by_key(|p| p.0);
+        for run in parts.chunk_by(|a, b| a.0 == b.0) {
+            let inside = intersect(&union(run.iter().map(|p| p.1.clone())), &v.footprint);
+            if !inside.is_empty() {
+                out.push((vi, run[0].0, inside));
+            }
+        }
+    }
+    out
+}
+
+/// Splits a layer's free area `free` by the volumes' `paints` and the triangles' `(area,
+/// group)` keys: later volumes first (a volume later in scene order wins where volumes
+/// overlap), then the keys, higher areas first, then lower groups, each taking what the ones
+/// before left. Pieces of one area and group are united; the result is in key order.
+/// `painted[v]` grows by the free area volume `v` takes.
+fn split_painted(
+    free: &[IntShape],
+    paints: &[(usize, u32, Vec<IntShape>)],
+    volumes: &[VolumePaint],
+    keys: &[(u16, u32)],
+    key_union: impl Fn(u16, u32) -> Vec<IntShape>,
+    painted: &mut [f64],
+) -> Vec<(u16, Vec<IntShape>)> {
+    let mut claimed: Vec<IntShape> = Vec::new();
+    let mut pieces: Vec<(u16, u32, Vec<IntShape>)> = Vec::new();
+    for (v, g, shape) in paints.iter().rev() {
+        let piece = intersect(free, &subtract(shape, &claimed));
+        painted[*v] += shapes_area(&piece);
+        pieces.push((volumes[*v].area, *g, piece));
+        claimed.extend(shape.iter().cloned());
+    }
+    let mut keys = keys.to_vec();
+    keys.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    for &(a, g) in &keys {
+        let shape = key_union(a, g);
+        pieces.push((a, g, intersect(free, &subtract(&shape, &claimed))));
+        claimed.extend(shape);
+    }
+    pieces.retain(|p| !p.2.is_empty());
+    pieces.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    pieces
+        .chunk_by(|a, b| (a.0, a.1) == (b.0, b.1))
+        .map(|run| {
+            let shapes = if run.len() == 1 {
+                run[0].2.clone()
+            } else {
+                union(run.iter().flat_map(|p| p.2.iter().flatten().cloned()))
+            };
+            (run[0].0, shapes)
+        })
+        .collect()
+}
+
+/// The XZ footprint of the part of triangle `t` whose height lies within `[lo, hi]`, counter-
+/// clockwise (fewer than three points when none): the triangle's corners within the range
+/// and the points where its edges cross `lo` and `hi`, in order round the triangle. Each
+/// crossing is computed from its edge's end points taken in coordinate order, so triangles
+/// sharing an edge get the very same points and their parts join without gaps.
+fn slab_part(t: &[[f64; 3]; 3], lo: f64, hi: f64) -> Vec<Point2> {
+    let mut v = *t;
+    if geom::orient2d([v[0][0], v[0][2]], [v[1][0], v[1][2]], [v[2][0], v[2][2]]) < 0.0 {
+        v.swap(1, 2);
+    }
+    let crossing = |p: [f64; 3], q: [f64; 3], level: f64| -> Point2 {
+        let ordered = p[0].total_cmp(&q[0]).then(p[1].total_cmp(&q[1])).then(p[2].total_cmp(&q[2])).is_le();
+        let (a, b) = if ordered { (p, q) } else { (q, p) };
+        let s = (level - a[1]) / (b[1] - a[1]);
+        [a[0] + (b[0] - a[0]) * s, a[2] + (b[2] - a[2]) * s]
+    };
+    let mut out = Vec::with_capacity(7);
+    for i in 0..3 {
+        let (p, q) = (v[i], v[(i + 1) % 3]);
+        if p[1] >= lo && p[1] <= hi {
+            out.push([p[0], p[2]]);
+        }
+        // The levels the edge crosses strictly inside, in order from p to q.
+        let levels = if q[1] > p[1] { [lo, hi] } else { [hi, lo] };
+        for level in levels {
+            if (p[1] < level && level < q[1]) || (q[1] < level && level < p[1]) {
+                out.push(crossing(p, q, level));
+            }
+        }
+    }
+    out
 }
 
 /// What the scan finds in XZ, each with the walkable triangle it was found over (its anchor).
@@ -990,7 +1193,7 @@ fn thin_quad(a: IntPoint, b: IntPoint, half_width: i64) -> IntContour {
 }
 
 /// The counter-clockwise integer footprint of a walkable triangle, if not degenerate on the grid.
-fn walkable_contour(frame: Frame, t: &[[f64; 3]; 3]) -> Option<IntContour> {
+pub(crate) fn walkable_contour(frame: Frame, t: &[[f64; 3]; 3]) -> Option<IntContour> {
     let ring: Vec<IntPoint> = ccw_xz(t).into_iter().map(|q| frame.to_int(q)).collect();
     // Differences below 2^28 (see `GRID_BOUND`): products below 2^56, their difference 2^57.
     let area2 = (ring[1].x as i64 - ring[0].x as i64) * (ring[2].y as i64 - ring[0].y as i64)
@@ -998,7 +1201,67 @@ fn walkable_contour(frame: Frame, t: &[[f64; 3]; 3]) -> Option<IntContour> {
     (area2 > 0).then_some(ring)
 }
 
-fn union(contours: impl Iterator<Item = IntContour>) -> Vec<IntShape> {
+/// A counter-clockwise XZ ring rounded to the grid, without repeated points, if it keeps a
+/// positive area there.
+pub(crate) fn int_ring(frame: Frame, ring: &[Point2]) -> Option<IntContour> {
+    let mut out: IntContour = ring.iter().map(|&q| frame.to_int(q)).collect();
+    out.dedup();
+    while out.len() > 1 && out.first() == out.last() {
+        out.pop();
+    }
+    (out.len() >= 3 && contour_area2(&out) > 0).then_some(out)
+}
+
+/// Twice the signed area of an integer ring, in square grid units.
+fn contour_area2(c: &IntContour) -> i128 {
+    (0..c.len())
+        .map(|i| {
+            let (a, b) = (c[i], c[(i + 1) % c.len()]);
+            a.x as i128 * b.y as i128 - b.x as i128 * a.y as i128
+        })
+        .sum()
+}
+
+/// The area of overlay output shapes (outer rings counter-clockwise, holes clockwise), m².
+pub(crate) fn shapes_area(shapes: &[IntShape]) -> f64 {
+    let area2: i128 = shapes.iter().flatten().map(contour_area2).sum();
+    area2 as f64 / (2.0 * GRID_SCALE * GRID_SCALE)
+}
+
+/// The XZ bounding box of shapes, in world coordinates (an inverted box when empty).
+pub(crate) fn shapes_box(frame: Frame, shapes: &[IntShape]) -> Box2 {
+    shapes.iter().flatten().flatten().fold(
+        [f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY],
+        |b, &q| {
+            let p = frame.to_world(q);
+            [b[0].min(p[0]), b[1].min(p[1]), b[2].max(p[0]), b[3].max(p[1])]
+        },
+    )
+}
+
+/// `a ∩ b`.
+pub(crate) fn intersect(a: &[IntShape], b: &[IntShape]) -> Vec<IntShape> {
+    if a.is_empty() || b.is_empty() {
+        return Vec::new();
+    }
+    let mut ov = Overlay::new(256);
+    ov.add_source(a, ShapeType::Subject);
+    ov.add_source(b, ShapeType::Clip);
+    ov.overlay(OverlayRule::Intersect, FillRule::NonZero)
+}
+
+/// `a − b`.
+fn subtract(a: &[IntShape], b: &[IntShape]) -> Vec<IntShape> {
+    if a.is_empty() || b.is_empty() {
+        return a.to_vec();
+    }
+    let mut ov = Overlay::new(256);
+    ov.add_source(a, ShapeType::Subject);
+    ov.add_source(b, ShapeType::Clip);
+    ov.overlay(OverlayRule::Difference, FillRule::NonZero)
+}
+
+pub(crate) fn union(contours: impl Iterator<Item = IntContour>) -> Vec<IntShape> {
     let mut overlay = Overlay::new(1024);
     for c in contours {
         if c.len() >= 3 {
@@ -1296,7 +1559,12 @@ mod tests {
 
     #[test]
     fn open_floor_erodes_by_radius() {
-        let c = Classified { walkable: floor(0.0, 0.0, 20.0, 20.0, 0.0), blocking: vec![], obstacles: vec![] };
+        let c = Classified {
+            walkable: floor(0.0, 0.0, 20.0, 20.0, 0.0),
+            blocking: vec![],
+            obstacles: vec![],
+            volumes: vec![],
+        };
         let r = build_regions(&c, &params(0.5), &mut NoProgress).unwrap();
         assert!((total_area(&r) - 19.0 * 19.0).abs() < 1e-6, "{}", total_area(&r));
         let r0 = build_regions(&c, &params(0.0), &mut NoProgress).unwrap();
@@ -1307,14 +1575,28 @@ mod tests {
     fn low_ceiling_blocks_and_high_one_does_not() {
         // A slab 1.5 m over the middle of the floor (facing down: a ceiling).
         let slab = |y: f64| quad(8.0, 8.0, 12.0, 12.0, y).map(|t| [t[0], t[2], t[1]]).to_vec();
-        let floor_only =
-            Classified { walkable: floor(0.0, 0.0, 20.0, 20.0, 0.0), blocking: slab(1.5), obstacles: vec![] };
+        let floor_only = Classified {
+            walkable: floor(0.0, 0.0, 20.0, 20.0, 0.0),
+            blocking: slab(1.5),
+            obstacles: vec![],
+            volumes: vec![],
+        };
         let r = build_regions(&floor_only, &params(0.0), &mut NoProgress).unwrap();
         assert!((total_area(&r) - (400.0 - 16.0)).abs() < 1e-6, "{}", total_area(&r));
-        let high = Classified { walkable: floor(0.0, 0.0, 20.0, 20.0, 0.0), blocking: slab(2.5), obstacles: vec![] };
+        let high = Classified {
+            walkable: floor(0.0, 0.0, 20.0, 20.0, 0.0),
+            blocking: slab(2.5),
+            obstacles: vec![],
+            volumes: vec![],
+        };
         let r = build_regions(&high, &params(0.0), &mut NoProgress).unwrap();
         assert!((total_area(&r) - 400.0).abs() < 1e-6);
-        let low = Classified { walkable: floor(0.0, 0.0, 20.0, 20.0, 0.0), blocking: slab(0.5), obstacles: vec![] };
+        let low = Classified {
+            walkable: floor(0.0, 0.0, 20.0, 20.0, 0.0),
+            blocking: slab(0.5),
+            obstacles: vec![],
+            volumes: vec![],
+        };
         let r = build_regions(&low, &params(0.0), &mut NoProgress).unwrap();
         assert!((total_area(&r) - 400.0).abs() < 1e-6, "a slab below the step height is stepped over");
     }
@@ -1324,7 +1606,7 @@ mod tests {
         // Floor 0..10 at y=0 and a floating platform 10..20 at y=1.5, no side faces.
         let mut walkable = floor(0.0, 0.0, 10.0, 10.0, 0.0);
         walkable.extend(floor(10.0, 0.0, 20.0, 10.0, 1.5));
-        let c = Classified { walkable, blocking: vec![], obstacles: vec![] };
+        let c = Classified { walkable, blocking: vec![], obstacles: vec![], volumes: vec![] };
         let r = build_regions(&c, &params(0.5), &mut NoProgress).unwrap();
         let expected = 2.0 * 9.0 * 9.0;
         assert!((total_area(&r) - expected).abs() < 0.05, "{}", total_area(&r));
@@ -1333,9 +1615,12 @@ mod tests {
         // A step within max_climb joins them instead.
         let mut walkable = floor(0.0, 0.0, 10.0, 10.0, 0.0);
         walkable.extend(floor(10.0, 0.0, 20.0, 10.0, 0.5));
-        let r =
-            build_regions(&Classified { walkable, blocking: vec![], obstacles: vec![] }, &params(0.5), &mut NoProgress)
-                .unwrap();
+        let r = build_regions(
+            &Classified { walkable, blocking: vec![], obstacles: vec![], volumes: vec![] },
+            &params(0.5),
+            &mut NoProgress,
+        )
+        .unwrap();
         assert_eq!(r.areas[0].polygons.len(), 1);
         assert!((total_area(&r) - 19.0 * 9.0).abs() < 1e-6);
     }
@@ -1349,7 +1634,7 @@ mod tests {
             walkable.extend(floor(x, z, x + 10.0, z + 10.0, 0.0));
         }
         walkable.extend(floor(2.0, 2.0, 6.0, 6.0, 3.0));
-        let c = Classified { walkable, blocking: vec![], obstacles: vec![] };
+        let c = Classified { walkable, blocking: vec![], obstacles: vec![], volumes: vec![] };
         let r = build_regions(&c, &params(0.5), &mut NoProgress).unwrap();
         assert_eq!(r.layers, 2);
         let floor_layer = r.triangle_layers[0] as u16;
@@ -1362,7 +1647,7 @@ mod tests {
             WalkableTriangle { vertices: [[20.0, 0.0, 0.0], [20.0, 0.0, 10.0], [30.0, 2.0, 10.0]], area: 0 },
             WalkableTriangle { vertices: [[20.0, 0.0, 0.0], [30.0, 2.0, 10.0], [30.0, 2.0, 0.0]], area: 0 },
         ]);
-        let with_ramp = Classified { walkable, blocking: vec![], obstacles: vec![] };
+        let with_ramp = Classified { walkable, blocking: vec![], obstacles: vec![], volumes: vec![] };
         let r = build_regions(&with_ramp, &params(0.5), &mut NoProgress).unwrap();
         let pieces: usize = r.areas.iter().filter(|a| a.layer == floor_layer).map(|a| a.polygons.len()).sum();
         assert_eq!(pieces, 2, "floor and ramp");
@@ -1375,7 +1660,12 @@ mod tests {
             [[10.0, 0.0, -1.0], [10.0, 3.0, -1.0], [10.0, 3.0, 21.0]],
             [[10.0, 0.0, -1.0], [10.0, 3.0, 21.0], [10.0, 0.0, 21.0]],
         ];
-        let c = Classified { walkable: floor(0.0, 0.0, 20.0, 20.0, 0.0), blocking: wall, obstacles: vec![] };
+        let c = Classified {
+            walkable: floor(0.0, 0.0, 20.0, 20.0, 0.0),
+            blocking: wall,
+            obstacles: vec![],
+            volumes: vec![],
+        };
         let r = build_regions(&c, &params(0.0), &mut NoProgress).unwrap();
         assert_eq!(r.areas[0].polygons.len(), 2);
         let r = build_regions(&c, &params(0.6), &mut NoProgress).unwrap();
@@ -1403,7 +1693,7 @@ mod tests {
         let mut walkable = floor(0.0, 0.0, 10.0, 10.0, 0.0);
         walkable.extend(floor(0.0, 0.0, 5.0, 10.0, 1.5));
         let underside = quad(0.0, 0.0, 5.0, 10.0, 1.4).map(|t| [t[0], t[2], t[1]]).to_vec();
-        let c = Classified { walkable, blocking: underside, obstacles: vec![] };
+        let c = Classified { walkable, blocking: underside, obstacles: vec![], volumes: vec![] };
         // The slab's edge at x = 5 is a drop edge (the ground is 1.5 m below across it); its
         // other edges lie on the level's outer border, and the ground's borders under the slab
         // are hidden.
@@ -1431,7 +1721,7 @@ mod tests {
         walkable.extend(floor(0.0, 0.0, 5.0, 10.0, 3.0));
         let underside = quad(0.0, 0.0, 5.0, 10.0, 2.9).map(|t| [t[0], t[2], t[1]]).to_vec();
         let r = build_regions(
-            &Classified { walkable, blocking: underside, obstacles: vec![] },
+            &Classified { walkable, blocking: underside, obstacles: vec![], volumes: vec![] },
             &params(0.0),
             &mut NoProgress,
         )
@@ -1454,12 +1744,12 @@ mod tests {
             return;
         }
         let scene = crate::ingest::ingest_file(&path, &mut NoProgress).unwrap();
-        let c = crate::classify::classify(&scene, 45.0);
+        let c = crate::classify::classify(&scene, 45.0, meadow::WalkableRule::BySlope);
         // Stairs and landings about 1 m wide: an agent of radius 0.6 barely fits even with no
         // blocking geometry at all, so the checks use smaller agents. Blockers under a floor
         // must not cut it: with them the free area stays close to the bare walkable surface
         // (the old flattening lost about 40% of it at radius 0).
-        let bare = Classified { walkable: c.walkable.clone(), blocking: vec![], obstacles: vec![] };
+        let bare = Classified { walkable: c.walkable.clone(), blocking: vec![], obstacles: vec![], volumes: vec![] };
         for (radius, keep) in [(0.0, 0.85), (0.3, 0.5)] {
             let r = build_regions(&c, &params(radius), &mut NoProgress).unwrap();
             let area = total_area(&r);
@@ -1482,6 +1772,126 @@ mod tests {
         assert!(merged.contains(&vec![p(0, 0), p(20, 10)]));
         assert!(merged.contains(&vec![p(30, 15), p(40, 20)]));
         assert!(merged.contains(&vec![p(0, 1), p(10, 6)]));
+    }
+
+    /// An area volume over `[x0, x1] × [y0, y1] × [z0, z1]` (its top and bottom faces: the
+    /// region stage only needs the footprint and the height range).
+    fn volume(area: u16, x: [f64; 2], y: [f64; 2], z: [f64; 2]) -> crate::ingest::AreaVolume {
+        let mut triangles = quad(x[0], z[0], x[1], z[1], y[1]).to_vec();
+        triangles.extend(quad(x[0], z[0], x[1], z[1], y[0]).map(|t| [t[0], t[2], t[1]]));
+        crate::ingest::AreaVolume { node: 0, area, triangles, y_min: y[0], y_max: y[1] }
+    }
+
+    fn area_of(r: &Regions, area: u16) -> f64 {
+        r.areas.iter().filter(|a| a.area == area).flat_map(|a| &a.polygons).map(|p| p.area()).sum()
+    }
+
+    #[test]
+    fn volumes_paint_their_footprint_and_later_ones_win() {
+        let floor_with = |volumes| Classified {
+            walkable: floor(0.0, 0.0, 20.0, 20.0, 0.0),
+            blocking: vec![],
+            obstacles: vec![],
+            volumes,
+        };
+        // A strip across the floor, reaching beyond it.
+        let c = floor_with(vec![volume(1, [5.0, 10.0], [-1.0, 1.0], [-5.0, 25.0])]);
+        let r = build_regions(&c, &params(0.0), &mut NoProgress).unwrap();
+        assert!((area_of(&r, 1) - 100.0).abs() < 1e-9 && (area_of(&r, 0) - 300.0).abs() < 1e-9);
+        assert_eq!(r.painted, [100.0]);
+        // With a radius, the painted part is what is free of the border.
+        let r = build_regions(&c, &params(0.5), &mut NoProgress).unwrap();
+        assert!((area_of(&r, 1) - 5.0 * 19.0).abs() < 1e-9, "{}", area_of(&r, 1));
+        assert!((total_area(&r) - 19.0 * 19.0).abs() < 1e-9);
+        // Overlapping volumes: the later one takes the overlap, whatever the area indices.
+        for (first, second) in [(1, 2), (2, 1)] {
+            let c = floor_with(vec![
+                volume(first, [0.0, 10.0], [-1.0, 1.0], [0.0, 20.0]),
+                volume(second, [5.0, 15.0], [-1.0, 1.0], [0.0, 20.0]),
+            ]);
+            let r = build_regions(&c, &params(0.0), &mut NoProgress).unwrap();
+            assert!((area_of(&r, second) - 200.0).abs() < 1e-9, "{first} then {second}");
+            assert!((area_of(&r, first) - 100.0).abs() < 1e-9, "{first} then {second}");
+            assert!((area_of(&r, 0) - 100.0).abs() < 1e-9);
+            assert_eq!(r.painted, [100.0, 200.0]);
+        }
+        // A volume painting the area already there leaves one region, and one above the floor
+        // paints nothing.
+        let c = floor_with(vec![
+            volume(0, [5.0, 10.0], [-1.0, 1.0], [0.0, 20.0]),
+            volume(1, [0.0, 20.0], [0.5, 3.0], [0.0, 20.0]),
+        ]);
+        let r = build_regions(&c, &params(0.0), &mut NoProgress).unwrap();
+        assert_eq!(r.areas.len(), 1);
+        assert_eq!(r.areas[0].polygons.len(), 1);
+        assert_eq!(r.painted, [100.0, 0.0]);
+    }
+
+    #[test]
+    fn volumes_paint_only_the_layer_within_their_height_range() {
+        // A deck 3 m over a floor (two layers, both stacked: the split by plane runs too), and
+        // a volume over both in XZ whose height range holds one of them.
+        let mut walkable = floor(0.0, 0.0, 10.0, 10.0, 0.0);
+        walkable.extend(floor(2.0, 2.0, 6.0, 6.0, 3.0));
+        for (y, painted_layer) in [([2.5, 3.5], 1u16), ([-1.0, 1.0], 0u16)] {
+            let c = Classified {
+                walkable: walkable.clone(),
+                blocking: vec![],
+                obstacles: vec![],
+                volumes: vec![volume(1, [-1.0, 11.0], y, [-1.0, 11.0])],
+            };
+            let r = build_regions(&c, &params(0.0), &mut NoProgress).unwrap();
+            assert_eq!(r.layers, 2);
+            let layer_area = |layer: u16, area: u16| -> f64 {
+                r.areas
+                    .iter()
+                    .filter(|a| a.layer == layer && a.area == area)
+                    .flat_map(|a| &a.polygons)
+                    .map(|p| p.area())
+                    .sum()
+            };
+            let deck = r.triangle_layers[2] as u16;
+            let ground = r.triangle_layers[0] as u16;
+            let (painted, dry) = if painted_layer == 1 { (deck, ground) } else { (ground, deck) };
+            assert!(layer_area(painted, 1) > 15.0, "{y:?}: {}", layer_area(painted, 1));
+            assert_eq!(layer_area(painted, 0), 0.0, "{y:?}");
+            assert_eq!(layer_area(dry, 1), 0.0, "{y:?}");
+            assert!(layer_area(dry, 0) > 15.0, "{y:?}");
+            assert_eq!(r.painted, [layer_area(painted, 1)]);
+        }
+    }
+
+    #[test]
+    fn volumes_paint_only_the_part_of_a_slope_within_their_height_range() {
+        // A ramp over [0, 10]² rising 0.3 m per metre along +x (0 to 3 m), in four triangles
+        // that meet at its centre, and a volume up to 1.5 m: it paints x ≤ 5.
+        let y = |x: f64| 0.3 * x;
+        let p = |x: f64, z: f64| [x, y(x), z];
+        let centre = p(5.0, 5.0);
+        let walkable = [
+            [p(0.0, 0.0), p(0.0, 10.0), centre],
+            [p(0.0, 10.0), p(10.0, 10.0), centre],
+            [p(10.0, 10.0), p(10.0, 0.0), centre],
+            [p(10.0, 0.0), p(0.0, 0.0), centre],
+        ]
+        .map(|t| WalkableTriangle { vertices: t, area: 0 })
+        .to_vec();
+        assert!(walkable.iter().all(|w| normal(&w.vertices)[1] > 0.0));
+        for (top, expected) in [(1.5, 50.0), (0.75, 25.0), (2.1, 70.0)] {
+            let c = Classified {
+                walkable: walkable.clone(),
+                blocking: vec![],
+                obstacles: vec![],
+                volumes: vec![volume(1, [-1.0, 11.0], [-1.0, top], [-1.0, 11.0])],
+            };
+            let r = build_regions(&c, &params(0.0), &mut NoProgress).unwrap();
+            assert!((area_of(&r, 1) - expected).abs() < 1e-6, "top {top}: {}", area_of(&r, 1));
+            assert!((area_of(&r, 0) - (100.0 - expected)).abs() < 1e-6, "top {top}: {}", area_of(&r, 0));
+            // Every painted vertex lies within the height range.
+            for poly in r.areas.iter().filter(|a| a.area == 1).flat_map(|a| &a.polygons) {
+                assert!(poly.outer.iter().all(|q| y(q[0]) <= top + 1e-3), "{:?}", poly.outer);
+            }
+        }
     }
 
     #[test]

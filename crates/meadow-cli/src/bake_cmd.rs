@@ -2,7 +2,7 @@
 
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use meadow::BakeSettings;
+use meadow::{BakeSettings, WalkableRule};
 use meadow_bake::{Progress, Stage};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -36,9 +36,13 @@ pub struct BakeArgs {
     /// Largest error of radius arcs in metres [default 0.01].
     #[arg(long)]
     pub arc_tolerance: Option<f64>,
-    /// Longest walkable-boundary edge in metres, 0 for no limit [default 6].
+    /// Longest walkable-boundary edge in metres, 0 for no limit [default 12].
     #[arg(long)]
     pub max_edge_length: Option<f64>,
+    /// Which geometry may be floor: by-slope (untagged too, the default) or tagged-only (only
+    /// nodes tagged {"navmesh": "walkable"}; untagged geometry blocks).
+    #[arg(long, value_enum)]
+    pub walkable: Option<WalkableArg>,
     /// Print nothing but warnings and errors (for build scripts).
     #[arg(short, long)]
     pub quiet: bool,
@@ -77,8 +81,29 @@ impl BakeArgs {
         if let Some(v) = self.max_edge_length {
             s.max_edge_length = v;
         }
+        if let Some(v) = self.walkable {
+            s.walkable = v.into();
+        }
         s.validate()?;
         Ok(s)
+    }
+}
+
+/// The values of `--walkable` (the `walkable` setting).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum WalkableArg {
+    /// Untagged and walkable-tagged geometry is floor where its slope allows.
+    BySlope,
+    /// Only walkable-tagged geometry can be floor; untagged geometry blocks.
+    TaggedOnly,
+}
+
+impl From<WalkableArg> for WalkableRule {
+    fn from(v: WalkableArg) -> Self {
+        match v {
+            WalkableArg::BySlope => WalkableRule::BySlope,
+            WalkableArg::TaggedOnly => WalkableRule::TaggedOnly,
+        }
     }
 }
 

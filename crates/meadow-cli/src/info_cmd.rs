@@ -55,8 +55,15 @@ pub fn run(args: &InfoArgs) -> Result<()> {
         }
         println!(
             "settings  radius {} m, height {} m, max climb {} m, max slope {}°, max verts {}, arc tolerance {} m, \
-             max edge length {} m",
-            s.radius, s.height, s.max_climb, s.max_slope, s.max_verts_per_poly, s.arc_tolerance, s.max_edge_length
+             max edge length {} m, walkable {}",
+            s.radius,
+            s.height,
+            s.max_climb,
+            s.max_slope,
+            s.max_verts_per_poly,
+            s.arc_tolerance,
+            s.max_edge_length,
+            s.walkable.name()
         );
     }
     Ok(())

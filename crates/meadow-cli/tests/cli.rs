@@ -174,6 +174,55 @@ fn flags_override_the_config_file() {
 }
 
 #[test]
+fn walkable_rule_from_flag_or_config_and_its_warning() {
+    let dir = scratch("walkable");
+    let nav = dir.join("halls.nav");
+    let walkable = |nav: &Path| -> serde_json::Value {
+        let info: serde_json::Value = serde_json::from_slice(&meadow(&["info", s(nav), "--json"]).stdout).unwrap();
+        info["settings"]["walkable"].clone()
+    };
+    let out = meadow(&["bake", "fixtures/levels/halls.glb", "-o", s(&nav), "--quiet"]);
+    assert!(out.status.success() && out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(walkable(&nav), "by-slope");
+
+    let out = meadow(&["bake", "fixtures/levels/halls.glb", "-o", s(&nav), "--quiet", "--walkable", "tagged-only"]);
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("meadow: warning: walkable = \"tagged-only\": 184.00 m² (XZ) of untagged floor")
+            && err.contains("'EastHall' (180.00 m²)"),
+        "{err}"
+    );
+    assert_eq!(walkable(&nav), "tagged-only");
+
+    let config = dir.join("meadow.toml");
+    std::fs::write(&config, "walkable = \"tagged-only\"\n").unwrap();
+    let out = meadow(&["bake", "fixtures/levels/halls.glb", "-o", s(&nav), "--quiet", "--config", s(&config)]);
+    assert!(out.status.success() && !out.stderr.is_empty());
+    assert_eq!(walkable(&nav), "tagged-only");
+    // The flag overrides the file.
+    let out = meadow(&[
+        "bake",
+        "fixtures/levels/halls.glb",
+        "-o",
+        s(&nav),
+        "--quiet",
+        "--config",
+        s(&config),
+        "--walkable",
+        "by-slope",
+    ]);
+    assert!(out.status.success() && out.stderr.is_empty());
+    assert_eq!(walkable(&nav), "by-slope");
+
+    std::fs::write(&config, "walkable = \"tagged\"\n").unwrap();
+    assert_clean_failure(
+        &meadow(&["bake", "fixtures/levels/halls.glb", "-o", s(&nav), "--config", s(&config)]),
+        "walkable",
+    );
+}
+
+#[test]
 fn bad_inputs_fail_cleanly_and_keep_the_old_asset() {
     let dir = scratch("bad");
     let nav = dir.join("keep.nav");

@@ -19,4 +19,4 @@ pub mod settings;
 
 pub use asset::{AreaType, EdgeLink, LoadError, NavMesh, NavMeshData, Outline, PolygonData, ValidationError};
 pub use query::{Path, PathError, PathOptions, PathQuery, PathStyle, QueryError, QueryFilter, QueryMesh};
-pub use settings::{BakeSettings, Budgets, SettingsError};
+pub use settings::{BakeSettings, Budgets, SettingsError, WalkableRule};

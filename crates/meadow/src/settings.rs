@@ -60,11 +60,38 @@ pub struct BakeSettings {
     /// Work budget: most output polygons (triangles before merging); `0` derives it
     /// (2^20 + 16 per input triangle).
     pub max_polygons: u64,
+    /// Which geometry may be floor: `by-slope` (default; every upward face within `max_slope`
+    /// whose node is not tagged `obstacle`, as Recast, Unity and Godot do) or `tagged-only`
+    /// (only geometry of nodes tagged `walkable`; everything else blocks).
+    pub walkable: WalkableRule,
+}
+
+/// Which geometry a bake may take as floor (the `walkable` setting).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WalkableRule {
+    /// Untagged and `walkable`-tagged geometry is floor where its slope allows (TOML
+    /// `"by-slope"`). Tags never remove floor they do not name.
+    #[default]
+    BySlope,
+    /// Only geometry of nodes tagged `walkable` can be floor (where its slope allows);
+    /// untagged geometry only blocks (TOML `"tagged-only"`).
+    TaggedOnly,
+}
+
+impl WalkableRule {
+    /// The setting's value as written in `meadow.toml` and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            WalkableRule::BySlope => "by-slope",
+            WalkableRule::TaggedOnly => "tagged-only",
+        }
+    }
 }
 
 impl BakeSettings {
     /// Recast's demo agent: radius 0.6, height 2.0, climb 0.9, slope 45°, 6 vertices, 1 cm arcs,
-    /// boundary edges of at most 12 m.
+    /// boundary edges of at most 12 m, floors by slope.
     pub const DEFAULT: BakeSettings = BakeSettings {
         radius: 0.6,
         height: 2.0,
@@ -76,6 +103,7 @@ impl BakeSettings {
         max_walkable_triangles: 0,
         max_region_vertices: 0,
         max_polygons: 0,
+        walkable: WalkableRule::BySlope,
     };
 
     /// The work budgets for a level of `input_triangles` triangles: the fields, or where they
@@ -174,5 +202,19 @@ mod tests {
         for good in [0.0, 0.05, 6.0, 1e6] {
             BakeSettings { max_edge_length: good, ..BakeSettings::DEFAULT }.validate().unwrap();
         }
+    }
+
+    #[test]
+    fn walkable_rule_defaults_to_by_slope_and_round_trips() {
+        assert_eq!(BakeSettings::DEFAULT.walkable, WalkableRule::BySlope);
+        assert_eq!(WalkableRule::default(), WalkableRule::BySlope);
+        for rule in [WalkableRule::BySlope, WalkableRule::TaggedOnly] {
+            let s = BakeSettings { walkable: rule, ..BakeSettings::DEFAULT };
+            let json = serde_json::to_string(&s).unwrap();
+            assert!(json.contains(&format!("\"walkable\":\"{}\"", rule.name())), "{json}");
+            assert_eq!(serde_json::from_str::<BakeSettings>(&json).unwrap(), s);
+        }
+        let bad = serde_json::from_str::<BakeSettings>(r#"{"walkable": "tagged"}"#);
+        assert!(bad.is_err());
     }
 }
