@@ -5,7 +5,7 @@
 use crate::grid::{triangle_box, Box2, BoxGrid};
 use crate::ingest::{AreaVolume, NavTag, Scene};
 use crate::region::{self, Frame};
-use meadow::{BakeSettings, WalkableRule};
+use meadow::WalkableRule;
 
 /// Extra angle allowed beyond `max_slope`, in degrees, so that slopes modelled at exactly the
 /// limit count as walkable (exported floors bevel tiles at exactly 45°; a strict test would
@@ -73,8 +73,8 @@ pub fn classify(scene: &Scene, max_slope_deg: f64, rule: WalkableRule) -> Classi
     out
 }
 
-/// The warnings a user needs about the tags of `scene` as `classified` under `settings`, one
-/// message per problem:
+/// The warnings a user needs about the tags of `scene` as `classified` with the slope limit
+/// `max_slope_deg` and the walkable `rule`, one message per problem:
 ///
 /// - with `walkable = "tagged-only"`, the untagged geometry that slope alone would make floor
 ///   (the nodes, largest first, and the XZ area lost: the sum of the triangles' XZ areas, so
@@ -83,10 +83,10 @@ pub fn classify(scene: &Scene, max_slope_deg: f64, rule: WalkableRule) -> Classi
 ///   walkable area: the area of the XZ union of the obstacle triangles intersected with the XZ
 ///   union of the walkable triangles, on the region stage's exact grid, against the area of
 ///   the latter, with the obstacle nodes that cover most.
-pub fn tag_warnings(scene: &Scene, classified: &Classified, settings: &BakeSettings) -> Vec<String> {
+pub fn tag_warnings(scene: &Scene, classified: &Classified, max_slope_deg: f64, rule: WalkableRule) -> Vec<String> {
     let mut out = Vec::new();
-    if settings.walkable == WalkableRule::TaggedOnly {
-        let min_cos = min_cos(settings.max_slope);
+    if rule == WalkableRule::TaggedOnly {
+        let min_cos = min_cos(max_slope_deg);
         let mut lost: Vec<(u32, f64)> = scene
             .triangles
             .iter()
@@ -251,12 +251,6 @@ mod tests {
         [t([[x0, y, z0], [x0, y, z1], [x1, y, z1]]), t([[x0, y, z0], [x1, y, z1], [x1, y, z0]])]
     }
 
-    fn settings(walkable: WalkableRule) -> BakeSettings {
-        let mut s = BakeSettings::DEFAULT;
-        s.walkable = walkable;
-        s
-    }
-
     #[test]
     fn slope_limit_is_inclusive_and_down_faces_never_walk() {
         let mut scene = Scene::default();
@@ -295,7 +289,7 @@ mod tests {
         }
         scene.triangles.push(SceneTriangle { node: 1, ..tri(ramp(60.0), NavTag::Auto) });
         let c = classify(&scene, 45.0, WalkableRule::TaggedOnly);
-        let warnings = tag_warnings(&scene, &c, &settings(WalkableRule::TaggedOnly));
+        let warnings = tag_warnings(&scene, &c, 45.0, WalkableRule::TaggedOnly);
         assert_eq!(warnings.len(), 1, "{warnings:?}");
         assert!(
             warnings[0].starts_with(
@@ -307,7 +301,7 @@ mod tests {
             warnings[0]
         );
         let c = classify(&scene, 45.0, WalkableRule::BySlope);
-        assert!(tag_warnings(&scene, &c, &settings(WalkableRule::BySlope)).is_empty());
+        assert!(tag_warnings(&scene, &c, 45.0, WalkableRule::BySlope).is_empty());
     }
 
     #[test]
@@ -319,7 +313,7 @@ mod tests {
         scene.triangles.extend(square(0.0, 0.0, 9.0, 6.0, 0.05, NavTag::Obstacle, 1));
         scene.triangles.extend(square(9.0, 8.0, 11.0, 9.0, 1.0, NavTag::Obstacle, 2));
         let c = classify(&scene, 45.0, WalkableRule::BySlope);
-        let warnings = tag_warnings(&scene, &c, &BakeSettings::DEFAULT);
+        let warnings = tag_warnings(&scene, &c, 45.0, WalkableRule::BySlope);
         assert_eq!(
             warnings,
             ["obstacle-tagged geometry covers 55.00 m² of the 100.00 m² of walkable floor in XZ (55%), in nodes \
@@ -329,6 +323,6 @@ mod tests {
         scene.triangles.truncate(2);
         scene.triangles.extend(square(0.0, 0.0, 9.0, 5.0, 0.05, NavTag::Obstacle, 1));
         let c = classify(&scene, 45.0, WalkableRule::BySlope);
-        assert!(tag_warnings(&scene, &c, &BakeSettings::DEFAULT).is_empty());
+        assert!(tag_warnings(&scene, &c, 45.0, WalkableRule::BySlope).is_empty());
     }
 }

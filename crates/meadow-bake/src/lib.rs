@@ -90,7 +90,7 @@ pub fn bake(scene: &Scene, settings: &BakeSettings, progress: &mut dyn Progress)
     let budgets = settings.budgets(scene.triangles.len());
     progress.begin(Stage::Classify, scene.triangles.len() as u64);
     let classified = classify::classify(scene, settings.max_slope, settings.walkable);
-    for warning in classify::tag_warnings(scene, &classified, settings) {
+    for warning in classify::tag_warnings(scene, &classified, settings.max_slope, settings.walkable) {
         progress.warn(&warning);
     }
     progress.finish(Stage::Classify);
