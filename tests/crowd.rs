@@ -173,3 +173,46 @@ fn deterministic_across_thread_counts() {
         assert!(a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits()), "entry {k}: {a:?} vs {b:?}");
     }
 }
+
+/// `links_gap.glb`: agents on the west floor with goals on the east floor, which only the jump
+/// links reach. Every agent walks to a take-off, moves along the link (off the mesh, on the
+/// segment between the link's ends), lands and arrives; agents on the mesh stay on it and keep
+/// the overlap bound.
+#[test]
+fn crowd_agents_cross_the_gap_by_the_jump_links() {
+    let mesh = bake("links_gap.glb", 0.6);
+    let links: Vec<_> = mesh.links().iter().map(|(_, l)| *l).collect();
+    assert_eq!(links.len(), 2);
+    let mut crowd = Crowd::new(&mesh, CrowdConfig::default()).unwrap();
+    let count = 8;
+    for k in 0..count {
+        let z = -3.5 + k as f64;
+        crowd.add_agent([-8.0, 0.0, z], [8.0, 0.0, -z], params(0.3)).unwrap();
+    }
+    let mut jumped = vec![false; count];
+    let mut steps = 0;
+    while !crowd.all_arrived() {
+        assert!(steps < 3000, "not all arrived after {steps} steps: {:?}", crowd.positions());
+        crowd.step();
+        steps += 1;
+        for (i, &p) in crowd.positions().iter().enumerate() {
+            if crowd.on_link(i) {
+                jumped[i] = true;
+                // On the segment between some link's ends (XZ), within rounding.
+                let on_segment = links.iter().any(|l| {
+                    let (a, b) = ([l.start[0], l.start[2]], [l.end[0], l.end[2]]);
+                    meadow::geom::point_segment_distance([p[0], p[2]], a, b) < 1e-9
+                });
+                assert!(on_segment, "step {steps}: agent {i} on a link but off its segment at {p:?}");
+            } else {
+                let at =
+                    mesh.locate(p).unwrap_or_else(|e| panic!("step {steps}: agent {i} off the mesh at {p:?}: {e}"));
+                assert!((at.point[1] - p[1]).abs() < 1e-6, "step {steps}: agent {i} off the surface");
+            }
+        }
+        let (worst, _) = pair_figures(&crowd);
+        let on_mesh_worst = if (0..count).any(|i| crowd.on_link(i)) { crowd.max_overlap_ratio() } else { worst };
+        assert!(on_mesh_worst <= 0.01, "step {steps}: overlap {on_mesh_worst}");
+    }
+    assert!(jumped.iter().all(|&j| j), "every agent took a link: {jumped:?}");
+}
