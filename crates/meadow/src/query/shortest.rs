@@ -431,15 +431,19 @@ impl ShortestPathQuery {
             self.start_mark.resize(p, 0);
             self.goal_mark.resize(p, 0);
         }
-        let t = mesh.link_state().takeoffs.len();
-        if self.link_g.len() < t {
-            self.link_g.resize(t, 0.0);
-            self.link_stamp.resize(t, 0);
-        }
+        self.reserve_links(mesh.link_state().takeoffs.len());
         let want = mesh.half_edge_count().saturating_sub(self.nodes.len());
         self.nodes.reserve(want);
         let want = mesh.half_edge_count().saturating_sub(self.open.len());
         self.open.reserve(want);
+    }
+
+    /// Grows the per-take-off tables to `t` directions.
+    fn reserve_links(&mut self, t: usize) {
+        if self.link_g.len() < t {
+            self.link_g.resize(t, 0.0);
+            self.link_stamp.resize(t, 0);
+        }
     }
 
     /// Finds the shortest path from `start` to `goal` (see the module docs). Allocates only the
@@ -708,15 +712,16 @@ impl ShortestPathQuery {
     fn push_successors(&mut self, s: &Search) {
         for i in 0..self.succ.len() {
             let n = self.succ[i];
-            let f = if n.edge == GOAL {
+            let f = if is_interval(n.edge) {
+                let (via, _) = via_interval(n.root, n.ia, n.ib, n.ra, n.rb, s.goal);
+                n.g + via.min(s.teleport_bound)
+            } else if n.edge == GOAL {
                 n.g + dist2(n.root, n.ia) + dist2(n.ia, s.goal)
             } else if n.edge == TURN {
                 n.g + dist2(n.root, n.ia) + s.remaining(n.ia)
-            } else if let Some(t) = takeoff_of(n.edge) {
-                self.landing_cost(s, &n, t) + s.remaining(xz(s.links.takeoffs[t as usize].to))
             } else {
-                let (via, _) = via_interval(n.root, n.ia, n.ib, n.ra, n.rb, s.goal);
-                n.g + via.min(s.teleport_bound)
+                let t = n.edge - TAKEOFF;
+                self.landing_cost(s, &n, t) + s.remaining(xz(s.links.takeoffs[t as usize].to))
             };
             self.nodes.push(n);
             self.open.push(OpenEntry { f, node: self.nodes.len() as u32 - 1 });
@@ -742,10 +747,12 @@ impl ShortestPathQuery {
         let base =
             Node { root, ia: root, ib: root, ra: [root; 2], rb: [root; 2], g, root_id, edge: GOAL, from: poly, parent };
         // Take-off points of the polygon are seen directly from a root on or in it.
-        for i in 0..s.links.takeoffs_from(poly).len() {
-            let t = s.links.takeoffs_from(poly)[i];
-            let p = xz(s.links.takeoffs[t as usize].from);
-            self.offer_takeoff(s, Node { ia: p, ib: p, edge: TAKEOFF + t, ..base });
+        if s.links_on {
+            for i in 0..s.links.takeoffs_from(poly).len() {
+                let t = s.links.takeoffs_from(poly)[i];
+                let p = xz(s.links.takeoffs[t as usize].from);
+                self.offer_takeoff(s, Node { ia: p, ib: p, edge: TAKEOFF + t, ..base });
+            }
         }
         if self.goal_mark[poly as usize] == s.gen {
             self.succ.push(Node { ia: s.goal, ib: s.goal, ..base });
@@ -823,7 +830,9 @@ impl ShortestPathQuery {
     }
 
     /// Adds take-off node `node` to `succ` when the link may be used and lands more cheaply
-    /// than any take-off of the same direction offered before in this query.
+    /// than any take-off of the same direction offered before in this query. (Kept out of line:
+    /// most polygons hold no take-off, and the expansion loops stay as tight as without links.)
+    #[inline(never)]
     fn offer_takeoff(&mut self, s: &Search, node: Node) {
         let Some(t) = takeoff_of(node.edge) else { return };
         if !s.takeoff_allowed(t) {
@@ -841,6 +850,7 @@ impl ShortestPathQuery {
 
     /// Lands take-off node `n` (direction `t`): searches the polygons holding the landing point
     /// with it as the root, unless a cheaper take-off of the same direction was offered since.
+    #[inline(never)]
     fn land(&mut self, s: &Search, n: Node, t: u32, idx: u32) {
         let g = self.landing_cost(s, &n, t);
         if self.link_stamp[t as usize] == s.gen && g > self.link_g[t as usize] {
@@ -979,11 +989,13 @@ impl ShortestPathQuery {
         let (r, ia, ib) = (n.root, n.ia, n.ib);
         let base = Node { from: q, parent: idx, ..n };
         // Take-off points in `q`, through the interval.
-        for i in 0..s.links.takeoffs_from(q).len() {
-            let t = s.links.takeoffs_from(q)[i];
-            let p = xz(s.links.takeoffs[t as usize].from);
-            let (_, via) = via_interval(r, ia, ib, n.ra, n.rb, p);
-            self.offer_takeoff(s, Node { ia: via.unwrap_or(p), ib: p, edge: TAKEOFF + t, ..base });
+        if s.links_on {
+            for i in 0..s.links.takeoffs_from(q).len() {
+                let t = s.links.takeoffs_from(q)[i];
+                let p = xz(s.links.takeoffs[t as usize].from);
+                let (_, via) = via_interval(r, ia, ib, n.ra, n.rb, p);
+                self.offer_takeoff(s, Node { ia: via.unwrap_or(p), ib: p, edge: TAKEOFF + t, ..base });
+            }
         }
         if self.goal_mark[q as usize] == s.gen {
             // The goal's polygon: the exact remaining distance ends the search through here.
