@@ -9,6 +9,8 @@ use std::time::{Duration, Instant};
 
 /// Arguments of `meadow bake`.
 #[derive(clap::Args, Debug)]
+// Negative numbers are values (`--radius -1` is refused by validation, in one line).
+#[command(allow_negative_numbers = true)]
 pub struct BakeArgs {
     /// The level: .gltf (with external or embedded buffers) or .glb.
     pub level: PathBuf,

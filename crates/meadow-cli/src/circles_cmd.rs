@@ -11,6 +11,8 @@ use std::path::PathBuf;
 
 /// Arguments of `meadow circles`.
 #[derive(clap::Args, Debug, Clone)]
+// Negative numbers are values (`--radius -1` is refused by validation, in one line).
+#[command(allow_negative_numbers = true)]
 pub struct CirclesArgs {
     /// Scene file: `{"circles": [{"center": [x, y], "radius": r}, ...]}`.
     pub scene: PathBuf,

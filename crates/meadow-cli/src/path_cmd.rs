@@ -10,6 +10,8 @@ use std::path::PathBuf;
 
 /// Arguments of `meadow path`.
 #[derive(clap::Args, Debug, Clone)]
+// Negative numbers are values (`--radius -1` is refused by validation, in one line).
+#[command(allow_negative_numbers = true)]
 pub struct PathArgs {
     /// The navmesh asset (.nav).
     pub level: PathBuf,
@@ -135,7 +137,7 @@ impl Finder {
         // distances to every room round to the same value and the nearest one is arbitrary.
         if !meadow::limits::in_range(p) {
             bail!(
-                "{what} point ({}, {}, {}) is beyond the coordinate limit of {} m",
+                "{what} point ({:?}, {:?}, {:?}) is beyond the coordinate limit of {} m",
                 p[0],
                 p[1],
                 p[2],

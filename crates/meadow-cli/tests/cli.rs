@@ -243,3 +243,20 @@ fn timings_show_where_a_bake_is() {
         assert!(err.contains(&format!("{stage} started")) && err.contains(&format!("{stage} took")), "{err}");
     }
 }
+
+/// Usage errors are one line too (exit 2); a negative number is a value, refused by validation.
+#[test]
+fn usage_errors_are_one_line_and_negative_values_are_validated() {
+    let out = meadow(&["bake", "fixtures/levels/box_floor.glb", "-o", "x.nav", "--no-such-flag"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_clean_failure(&out, "--no-such-flag");
+    let out = meadow(&["path", "x.nav", "--from", "1,2", "--to", "0,0,0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_clean_failure(&out, "x,y,z");
+    let dir = scratch("negative");
+    let nav = dir.join("x.nav");
+    let out = meadow(&["bake", "fixtures/levels/box_floor.glb", "-o", s(&nav), "--radius", "-1"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_clean_failure(&out, "radius");
+    assert!(meadow(&["--help"]).status.success());
+}
