@@ -3,6 +3,8 @@
 //! The checks here are written apart from the bake: they re-derive what a correct navmesh must
 //! satisfy from the asset and the level's raw triangles.
 
+pub mod fuzzing;
+
 use meadow::geom::{self, Point2};
 use meadow::{EdgeLink, NavMesh};
 use meadow_bake::ingest::{ingest_file, IngestError, Scene, SceneTriangle};

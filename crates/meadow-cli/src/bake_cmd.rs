@@ -9,6 +9,8 @@ use std::time::{Duration, Instant};
 
 /// Arguments of `meadow bake`.
 #[derive(clap::Args, Debug)]
+// Negative numbers are values (`--radius -1` is refused by validation, in one line).
+#[command(allow_negative_numbers = true)]
 pub struct BakeArgs {
     /// The level: .gltf (with external or embedded buffers) or .glb.
     pub level: PathBuf,
@@ -46,6 +48,10 @@ pub struct BakeArgs {
     /// Print nothing but warnings and errors (for build scripts).
     #[arg(short, long)]
     pub quiet: bool,
+    /// Print each stage's name when it starts and its time when it ends, on stderr (also with
+    /// `--quiet`; shows where a long bake is without a terminal for the bars).
+    #[arg(long)]
+    pub timings: bool,
 }
 
 impl BakeArgs {
@@ -111,7 +117,7 @@ impl From<WalkableArg> for WalkableRule {
 pub fn run(args: &BakeArgs) -> Result<()> {
     let settings = args.settings()?;
     let start = Instant::now();
-    let mut progress = BarProgress::new(args.quiet);
+    let mut progress = BarProgress::new(args.quiet, args.timings);
     let mesh = meadow_bake::bake_file_with_progress(&args.level, &settings, &mut progress)
         .with_context(|| format!("cannot bake {}", args.level.display()))?;
     mesh.save(&args.output).with_context(|| format!("cannot write {}", args.output.display()))?;
@@ -133,17 +139,23 @@ pub fn run(args: &BakeArgs) -> Result<()> {
 /// Draws one indicatif bar per stage on stderr; warnings go above the bars.
 struct BarProgress {
     quiet: bool,
+    timings: bool,
     bar: Option<(Stage, ProgressBar, Instant)>,
+    started: Option<(Stage, Instant)>,
 }
 
 impl BarProgress {
-    fn new(quiet: bool) -> Self {
-        BarProgress { quiet, bar: None }
+    fn new(quiet: bool, timings: bool) -> Self {
+        BarProgress { quiet, timings, bar: None, started: None }
     }
 }
 
 impl Progress for BarProgress {
     fn begin(&mut self, stage: Stage, total: u64) {
+        if self.timings {
+            eprintln!("meadow: {} started ({total} units)", stage.name());
+            self.started = Some((stage, Instant::now()));
+        }
         if self.quiet {
             return;
         }
@@ -169,6 +181,11 @@ impl Progress for BarProgress {
     }
 
     fn finish(&mut self, stage: Stage) {
+        if let Some((s, started)) = self.started.take() {
+            if s == stage {
+                eprintln!("meadow: {} took {:.3} s", stage.name(), started.elapsed().as_secs_f64());
+            }
+        }
         if let Some((s, bar, started)) = self.bar.take() {
             if s == stage {
                 bar.set_style(

@@ -11,6 +11,8 @@ use std::path::PathBuf;
 
 /// Arguments of `meadow circles`.
 #[derive(clap::Args, Debug, Clone)]
+// Negative numbers are values (`--radius -1` is refused by validation, in one line).
+#[command(allow_negative_numbers = true)]
 pub struct CirclesArgs {
     /// Scene file: `{"circles": [{"center": [x, y], "radius": r}, ...]}`.
     pub scene: PathBuf,
@@ -147,7 +149,7 @@ pub fn run(args: &CirclesArgs) -> Result<()> {
             };
             serde_json::to_writer(&mut out, &answer)?;
             writeln!(out)?;
-        } else {
+        } else if result.is_ok() || args.queries.is_some() {
             writeln!(out, "{}", describe(query, radius, &result))?;
         }
         results.push((query, radius, result));
@@ -155,6 +157,19 @@ pub fn run(args: &CirclesArgs) -> Result<()> {
     if let Some(svg) = &args.svg {
         meadow::asset::write_atomically(svg, render_svg(&scene.circles, &results).as_bytes())
             .with_context(|| format!("cannot write {}", svg.display()))?;
+    }
+    // As `meadow path`: a single query that finds no path is a failure (exit 1, the reason on
+    // stderr); a batch reports each failure in its own line and succeeds.
+    if args.queries.is_none() {
+        if let Some((query, radius, Err(error))) = results.first() {
+            bail!(
+                "no path from ({}, {}) to ({}, {}) with radius {radius}: {error}",
+                query.from[0],
+                query.from[1],
+                query.to[0],
+                query.to[1]
+            );
+        }
     }
     Ok(())
 }

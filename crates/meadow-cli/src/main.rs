@@ -7,8 +7,12 @@ mod path_cmd;
 mod render_cmd;
 mod simulate_cmd;
 
+use clap::error::ErrorKind;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
+
+/// Exit code of a command-line usage error (as clap and BSD `sysexits` use).
+const USAGE_ERROR: u8 = 2;
 
 /// Meadow: exact navmeshes from glTF levels.
 #[derive(Parser, Debug)]
@@ -50,7 +54,18 @@ fn main() -> ExitCode {
         }
         eprintln!("meadow: internal error (please report): {msg}");
     }));
-    let cli = Cli::parse();
+    // Usage errors are one line and exit 2 as well; help and version print as usual.
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => e.exit(),
+        Err(e) if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => e.exit(),
+        Err(e) => {
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or("bad arguments").trim_start_matches("error: ");
+            eprintln!("meadow: error: {first} (see `meadow --help`)");
+            return ExitCode::from(USAGE_ERROR);
+        }
+    };
     let result = match &cli.command {
         Command::Bake(args) => bake_cmd::run(args),
         Command::Circles(args) => circles_cmd::run(args),

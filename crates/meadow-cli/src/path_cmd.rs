@@ -10,6 +10,8 @@ use std::path::PathBuf;
 
 /// Arguments of `meadow path`.
 #[derive(clap::Args, Debug, Clone)]
+// Negative numbers are values (`--radius -1` is refused by validation, in one line).
+#[command(allow_negative_numbers = true)]
 pub struct PathArgs {
     /// The navmesh asset (.nav).
     pub level: PathBuf,
@@ -132,6 +134,17 @@ impl Finder {
     /// The mesh point for a user-given point: the polygon under it, else the nearest point
     /// within the snap box.
     fn snap(&self, p: [f64; 3], what: &str) -> anyhow::Result<Location> {
+        // A point beyond the coordinate limit is refused, never snapped: far from the mesh,
+        // distances to every room round to the same value and the nearest one is arbitrary.
+        if !meadow::limits::in_range(p) {
+            bail!(
+                "{what} point ({:?}, {:?}, {:?}) is beyond the coordinate limit of {} m",
+                p[0],
+                p[1],
+                p[2],
+                meadow::limits::MAX_COORDINATE
+            );
+        }
         let height = self.mesh.mesh().settings().height;
         self.mesh.locate(p).or_else(|_| self.mesh.nearest_point(p, [self.snap, height, self.snap])).map_err(|_| {
             anyhow!(

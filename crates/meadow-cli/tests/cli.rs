@@ -307,3 +307,95 @@ fn simulate_navmesh_crowd_reaches_goals_for_any_thread_count() {
     let out = meadow(&["simulate", scenario]);
     assert_clean_failure(&out, "scenario");
 }
+
+/// Regression (hostile inputs): every subcommand exits non-zero when its single query fails,
+/// with the reason on stderr; batches report failures per line and succeed.
+#[test]
+fn a_failed_single_query_exits_non_zero_in_every_subcommand() {
+    let dir = scratch("exitcodes");
+    let scene = dir.join("scene.json");
+    std::fs::write(&scene, br#"{"circles": [{"center": [0, 0], "radius": 1}]}"#).unwrap();
+    // The start lies strictly inside the disc: no path.
+    let out = meadow(&["circles", s(&scene), "--from", "0,0", "--to", "5,5"]);
+    assert_clean_failure(&out, "no path");
+    assert!(out.stdout.is_empty(), "the reason goes to stderr only");
+    let out = meadow(&["circles", s(&scene), "--from", "0,0", "--to", "5,5", "--json"]);
+    assert!(!out.status.success());
+    let answer: serde_json::Value = serde_json::from_slice(&out.stdout).expect("the JSON answer is still printed");
+    assert_eq!(answer["found"], false);
+    let out = meadow(&["circles", s(&scene), "--from", "-3,0", "--to", "3,0"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let queries = dir.join("q.json");
+    std::fs::write(&queries, br#"[{"from": [0, 0], "to": [5, 5]}, {"from": [-3, 0], "to": [3, 0]}]"#).unwrap();
+    let out = meadow(&["circles", s(&scene), "--queries", s(&queries), "--json"]);
+    assert!(out.status.success(), "a batch succeeds and reports each failure in its line");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 2);
+
+    let nav = dir.join("rooms.nav");
+    assert!(meadow(&["bake", "fixtures/levels/rooms.glb", "-o", s(&nav), "--quiet"]).status.success());
+    assert_clean_failure(&meadow(&["path", s(&nav), "--from", "0,0,-3", "--to", "500,0,500"]), "not on the navmesh");
+}
+
+/// Regression: a point near 1e300 with a huge `--snap` snapped to an arbitrary room; points
+/// beyond the coordinate limit are refused.
+#[test]
+fn far_points_are_refused_not_snapped() {
+    let dir = scratch("far");
+    let nav = dir.join("rooms.nav");
+    assert!(meadow(&["bake", "fixtures/levels/rooms.glb", "-o", s(&nav), "--quiet"]).status.success());
+    let out = meadow(&["path", s(&nav), "--from", "1e300,0,0", "--to", "0,0,-3", "--snap", "1e300"]);
+    assert_clean_failure(&out, "coordinate limit");
+    let out = meadow(&["path", s(&nav), "--from", "0,0,-3", "--to", "0,0,-2e7", "--snap", "1e30", "--json"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("coordinate limit"));
+}
+
+/// Regression: replacing a read-only output gave the new file default permissions.
+#[cfg(unix)]
+#[test]
+fn a_replaced_output_keeps_its_permission_bits() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("perms");
+    let nav = dir.join("level.nav");
+    std::fs::write(&nav, b"previous asset").unwrap();
+    std::fs::set_permissions(&nav, std::fs::Permissions::from_mode(0o440)).unwrap();
+    let out = meadow(&["bake", "fixtures/levels/box_floor.glb", "-o", s(&nav), "--quiet"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_ne!(std::fs::read(&nav).unwrap(), b"previous asset");
+    assert_eq!(std::fs::metadata(&nav).unwrap().permissions().mode() & 0o777, 0o440);
+    let svg = dir.join("level.svg");
+    std::fs::write(&svg, b"old").unwrap();
+    std::fs::set_permissions(&svg, std::fs::Permissions::from_mode(0o604)).unwrap();
+    assert!(meadow(&["render", s(&nav), "-o", s(&svg)]).status.success());
+    assert_eq!(std::fs::metadata(&svg).unwrap().permissions().mode() & 0o777, 0o604);
+}
+
+/// `--timings` names every stage as it starts and ends, also with `--quiet`.
+#[test]
+fn timings_show_where_a_bake_is() {
+    let dir = scratch("timings");
+    let nav = dir.join("level.nav");
+    let out = meadow(&["bake", "fixtures/levels/box_floor.glb", "-o", s(&nav), "--quiet", "--timings"]);
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    for stage in ["ingest", "classify", "region", "simplify", "triangulate", "convex", "portals", "assemble"] {
+        assert!(err.contains(&format!("{stage} started")) && err.contains(&format!("{stage} took")), "{err}");
+    }
+}
+
+/// Usage errors are one line too (exit 2); a negative number is a value, refused by validation.
+#[test]
+fn usage_errors_are_one_line_and_negative_values_are_validated() {
+    let out = meadow(&["bake", "fixtures/levels/box_floor.glb", "-o", "x.nav", "--no-such-flag"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_clean_failure(&out, "--no-such-flag");
+    let out = meadow(&["path", "x.nav", "--from", "1,2", "--to", "0,0,0"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_clean_failure(&out, "x,y,z");
+    let dir = scratch("negative");
+    let nav = dir.join("x.nav");
+    let out = meadow(&["bake", "fixtures/levels/box_floor.glb", "-o", s(&nav), "--radius", "-1"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_clean_failure(&out, "radius");
+    assert!(meadow(&["--help"]).status.success());
+}

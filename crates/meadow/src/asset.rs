@@ -405,6 +405,10 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let result = (|| {
         let mut f = std::fs::File::create(&tmp)?;
         f.write_all(bytes)?;
+        // A replaced file keeps its permission bits (a read-only asset stays read-only).
+        if let Ok(old) = std::fs::metadata(path) {
+            f.set_permissions(old.permissions())?;
+        }
         f.sync_all()?;
         drop(f);
         std::fs::rename(&tmp, path)
