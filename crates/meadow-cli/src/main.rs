@@ -60,9 +60,13 @@ fn main() -> ExitCode {
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => e.exit(),
         Err(e) if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => e.exit(),
         Err(e) => {
+            // clap lists missing arguments on the lines after the first: keep them, on one line.
             let text = e.to_string();
-            let first = text.lines().next().unwrap_or("bad arguments").trim_start_matches("error: ");
-            eprintln!("meadow: error: {first} (see `meadow --help`)");
+            let message: Vec<&str> = text.lines().take_while(|l| !l.trim().is_empty()).map(str::trim).collect();
+            let message = message.join(" ");
+            let message = message.trim_start_matches("error: ");
+            let message = if message.is_empty() { "bad arguments" } else { message };
+            eprintln!("meadow: error: {message} (see `meadow --help`)");
             return ExitCode::from(USAGE_ERROR);
         }
     };

@@ -392,6 +392,10 @@ fn usage_errors_are_one_line_and_negative_values_are_validated() {
     let out = meadow(&["path", "x.nav", "--from", "1,2", "--to", "0,0,0"]);
     assert_eq!(out.status.code(), Some(2));
     assert_clean_failure(&out, "x,y,z");
+    // Regression: the names of missing arguments follow clap's first line; they stay in the line.
+    let out = meadow(&["bake", "fixtures/levels/box_floor.glb"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_clean_failure(&out, "--output <OUTPUT>");
     let dir = scratch("negative");
     let nav = dir.join("x.nav");
     let out = meadow(&["bake", "fixtures/levels/box_floor.glb", "-o", s(&nav), "--radius", "-1"]);
