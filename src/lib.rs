@@ -132,6 +132,18 @@ pub fn shared_dir() -> Option<PathBuf> {
     p.is_dir().then_some(p)
 }
 
+/// The third-party data folder beside the repository, for the `#[ignore]`d tests that need it:
+/// absent data fails such a test loudly instead of letting it pass without checking anything.
+pub fn third_party_dir() -> PathBuf {
+    shared_dir().unwrap_or_else(|| {
+        panic!(
+            "the third-party levels are not beside the repository ({}); run the tests marked \
+             `needs the third-party levels` only where they are present",
+            repo_root().join("..").join("shared").display()
+        )
+    })
+}
+
 /// Every level file in `fixtures/levels/`, sorted.
 pub fn fixture_levels() -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(fixtures_dir().join("levels"))

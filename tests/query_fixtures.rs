@@ -74,20 +74,26 @@ fn recorded_query_lengths_match_for_every_fixture() {
 
 /// After a splice the shortcut pass pulls only the changed stretch of the corridor again;
 /// pulling all of it must give the same path everywhere (both are the sleeve's one shortest
-/// path). Checked on every fixture and, when `../shared` is present, on real levels.
+/// path). Checked on every fixture.
 #[test]
 fn pulling_only_the_spliced_stretch_changes_no_path() {
-    let mut levels = fixture_levels();
-    match meadow_suite::shared_dir() {
-        Some(shared) => {
-            for name in
-                ["gltf/collision-world.glb", "gltf/navcat-proto-level.glb", "recast/dungeon.glb", "recast/nav_test.glb"]
-            {
-                levels.push(shared.join("levels").join(name));
-            }
-        }
-        None => println!("../shared is absent: checking the fixtures only"),
-    }
+    check_spliced_pulls(fixture_levels(), 1000, 20);
+}
+
+/// [`pulling_only_the_spliced_stretch_changes_no_path`] on real levels.
+#[test]
+#[ignore = "needs the third-party levels"]
+fn pulling_only_the_spliced_stretch_changes_no_path_on_real_levels() {
+    let shared = meadow_suite::third_party_dir();
+    let levels =
+        ["gltf/collision-world.glb", "gltf/navcat-proto-level.glb", "recast/dungeon.glb", "recast/nav_test.glb"]
+            .map(|name| shared.join("levels").join(name));
+    check_spliced_pulls(levels.to_vec(), 1000, 50);
+}
+
+/// Compares local and full re-pulls on random pairs of `levels`; at least `min_compared` paths
+/// and `min_shortcuts` paths the shortcut pass made shorter.
+fn check_spliced_pulls(levels: Vec<std::path::PathBuf>, min_compared: usize, min_shortcuts: usize) {
     let filter = QueryFilter::new();
     let (mut compared, mut shortcut_paths) = (0, 0);
     for level in levels {
@@ -122,7 +128,10 @@ fn pulling_only_the_spliced_stretch_changes_no_path() {
         println!("{name}: {n} paths");
         compared += n;
     }
-    assert!(compared > 3000 && shortcut_paths > 50, "compared {compared}, shortcut paths {shortcut_paths}");
+    assert!(
+        compared > min_compared && shortcut_paths > min_shortcuts,
+        "compared {compared}, shortcut paths {shortcut_paths}"
+    );
 }
 
 /// On `box_floor` (one box in an open square, so every vertex lies on a wall) the midpoint
@@ -159,18 +168,25 @@ fn paths_round_a_single_island_are_optimal() {
 /// When the straight segment runs into one island, `find_path` may answer with the taut string
 /// round the island's convex hull, certified shortest without a search. Every path answered so
 /// must be as short (in XZ) as the exact `find_shortest_path`, and walk the mesh. Checked on
-/// every fixture and, when `../shared` is present, on the real levels with islands.
+/// every fixture.
 #[test]
 fn paths_certified_round_one_island_are_shortest() {
-    let mut levels = fixture_levels();
-    match meadow_suite::shared_dir() {
-        Some(shared) => {
-            for name in ["recast/undulating.glb", "gltf/collision-world.glb", "recast/dungeon.glb"] {
-                levels.push(shared.join("levels").join(name));
-            }
-        }
-        None => println!("../shared is absent: checking the fixtures only"),
-    }
+    check_island_certificates(fixture_levels());
+}
+
+/// [`paths_certified_round_one_island_are_shortest`] on the real levels with islands.
+#[test]
+#[ignore = "needs the third-party levels"]
+fn paths_certified_round_one_island_are_shortest_on_real_levels() {
+    let shared = meadow_suite::third_party_dir();
+    let levels = ["recast/undulating.glb", "gltf/collision-world.glb", "recast/dungeon.glb"]
+        .map(|name| shared.join("levels").join(name));
+    check_island_certificates(levels.to_vec());
+}
+
+/// Checks every path certified round one island on random pairs of `levels` against the exact
+/// shortest path.
+fn check_island_certificates(levels: Vec<std::path::PathBuf>) {
     let filter = QueryFilter::new();
     let xz_length = |p: &Path| p.points.windows(2).map(|w| (w[1][0] - w[0][0]).hypot(w[1][2] - w[0][2])).sum::<f64>();
     let mut certified_total = 0;
