@@ -17,7 +17,9 @@ pub struct BakeArgs {
     /// Where to write the navmesh asset (written atomically).
     #[arg(short, long)]
     pub output: PathBuf,
-    /// A TOML file with settings (keys as the flags below, with underscores); flags override it.
+    /// A TOML file of settings; flags override it. Keys: radius, height, max_climb, max_slope,
+    /// max_verts_per_poly, arc_tolerance, max_edge_length, walkable, and the work budgets
+    /// max_walkable_triangles, max_region_vertices, max_polygons (0 derives them from the level).
     #[arg(long)]
     pub config: Option<PathBuf>,
     /// Agent radius in metres [default 0.6].
