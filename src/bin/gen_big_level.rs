@@ -1,11 +1,14 @@
 //! Writes a generated open-world level of about a given number of triangles: a rolling terrain
-//! grid (2 m cells, walkable slopes) scattered with box pillars, in one GLB. Used to measure the
+//! grid (2 m cells, walkable slopes) scattered with pillars, in one GLB. Used to measure the
 //! bake's time and peak memory on a million-triangle world.
 //!
 //! ```sh
-//! cargo run --release -p meadow-suite --bin gen_big_level -- /tmp/big.glb 1000000
+//! cargo run --release -p meadow-suite --bin gen_big_level -- /tmp/big.glb 1000000 [boxes|spikes]
 //! /usr/bin/time -v target/release/meadow bake /tmp/big.glb -o /tmp/big.nav --timings
 //! ```
+//! `boxes` (the default) are closed boxes whose flat tops are walkable floors of their own, above
+//! the terrain; `spikes` are steep square pyramids with no walkable face, so the terrain is the
+//! level's only floor.
 
 use std::path::PathBuf;
 
@@ -13,7 +16,7 @@ use std::path::PathBuf;
 const CELL: f64 = 2.0;
 /// Cells per pillar, on average: one pillar in every 8 x 8 block of cells.
 const CELLS_PER_PILLAR: usize = 64;
-/// Triangles of one pillar (a closed box).
+/// Triangles of one box pillar; a spike has 6.
 const PILLAR_TRIANGLES: usize = 12;
 
 /// The terrain height (m) at `(x, z)`: gentle waves, at most about 5 degrees of slope.
@@ -44,8 +47,17 @@ fn main() {
             std::process::exit(2);
         }
     };
+    let spikes = match args.next().as_deref() {
+        None | Some("boxes") => false,
+        Some("spikes") => true,
+        Some(other) => {
+            eprintln!("gen_big_level: pillars are `boxes` or `spikes`, not {other:?}");
+            std::process::exit(2);
+        }
+    };
     // 2 g^2 terrain triangles plus g^2 / 64 pillars of 12 triangles each.
-    let per_cell = 2.0 + PILLAR_TRIANGLES as f64 / CELLS_PER_PILLAR as f64;
+    let pillar_triangles = if spikes { 6 } else { PILLAR_TRIANGLES };
+    let per_cell = 2.0 + pillar_triangles as f64 / CELLS_PER_PILLAR as f64;
     let g = ((target as f64 / per_cell).sqrt().round() as usize).max(8);
     let half = g as f64 * CELL / 2.0;
 
@@ -75,6 +87,15 @@ fn main() {
         let first = positions.len() as u32;
         for (dx, dz) in [(-s, -s), (s, -s), (s, s), (-s, s)] {
             positions.push([(cx + dx) as f32, base as f32, (cz + dz) as f32]);
+        }
+        if spikes {
+            // A steep square pyramid (sides at least 78 degrees): base and four sides.
+            positions.push([cx as f32, (base + 8.0) as f32, cz as f32]);
+            let faces: [[u32; 3]; 6] = [[0, 1, 2], [0, 2, 3], [0, 4, 1], [1, 4, 2], [2, 4, 3], [3, 4, 0]];
+            for f in faces {
+                indices.extend(f.map(|k| first + k));
+            }
+            continue;
         }
         for (dx, dz) in [(-s, -s), (s, -s), (s, s), (-s, s)] {
             positions.push([(cx + dx) as f32, top as f32, (cz + dz) as f32]);
