@@ -9,6 +9,7 @@ mod primitives;
 
 use super::*;
 use crate::progress::{Progress, Stage};
+use meadow_testkit::gltf::{append_aligned, f32_bytes, IndexWidth};
 use serde_json::{json, Value};
 
 /// A glTF document assembled in a test, written as a GLB in memory.
@@ -25,9 +26,8 @@ struct Doc {
 
 impl Doc {
     fn view(&mut self, bytes: &[u8]) -> usize {
-        self.bin.resize(self.bin.len().next_multiple_of(4), 0);
-        self.views.push(json!({"buffer": 0, "byteOffset": self.bin.len(), "byteLength": bytes.len()}));
-        self.bin.extend_from_slice(bytes);
+        let offset = append_aligned(&mut self.bin, bytes);
+        self.views.push(json!({"buffer": 0, "byteOffset": offset, "byteLength": bytes.len()}));
         self.views.len() - 1
     }
 
@@ -37,19 +37,14 @@ impl Doc {
     }
 
     fn positions(&mut self, points: &[[f32; 3]]) -> usize {
-        let bytes: Vec<u8> = points.iter().flatten().flat_map(|c| c.to_le_bytes()).collect();
-        let view = self.view(&bytes);
+        let view = self.view(&f32_bytes(points));
         self.accessor(json!({"bufferView": view, "componentType": 5126, "count": points.len(), "type": "VEC3"}))
     }
 
     /// Indices with component type 5121 (u8), 5123 (u16) or 5125 (u32).
     fn indices(&mut self, indices: &[u32], component_type: u32) -> usize {
-        let bytes: Vec<u8> = match component_type {
-            5121 => indices.iter().map(|&i| i as u8).collect(),
-            5123 => indices.iter().flat_map(|&i| (i as u16).to_le_bytes()).collect(),
-            _ => indices.iter().flat_map(|&i| i.to_le_bytes()).collect(),
-        };
-        let view = self.view(&bytes);
+        let width = IndexWidth::from_component_type(component_type).expect("an index component type");
+        let view = self.view(&width.bytes(indices));
         self.accessor(
             json!({"bufferView": view, "componentType": component_type, "count": indices.len(), "type": "SCALAR"}),
         )
@@ -98,25 +93,9 @@ impl Doc {
     }
 }
 
+/// The GLB of a document; an empty buffer gets no BIN chunk.
 fn glb(json: &Value, bin: &[u8]) -> Vec<u8> {
-    let mut json_chunk = serde_json::to_vec(json).unwrap();
-    json_chunk.resize(json_chunk.len().next_multiple_of(4), b' ');
-    let mut bin = bin.to_vec();
-    bin.resize(bin.len().next_multiple_of(4), 0);
-    let total = 12 + 8 + json_chunk.len() + if bin.is_empty() { 0 } else { 8 + bin.len() };
-    let mut out = Vec::new();
-    out.extend_from_slice(b"glTF");
-    out.extend_from_slice(&2u32.to_le_bytes());
-    out.extend_from_slice(&(total as u32).to_le_bytes());
-    out.extend_from_slice(&(json_chunk.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"JSON");
-    out.extend_from_slice(&json_chunk);
-    if !bin.is_empty() {
-        out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
-        out.extend_from_slice(b"BIN\0");
-        out.extend_from_slice(&bin);
-    }
-    out
+    meadow_testkit::gltf::glb(&serde_json::to_vec(json).unwrap(), (!bin.is_empty()).then_some(bin))
 }
 
 #[derive(Default, Debug)]
