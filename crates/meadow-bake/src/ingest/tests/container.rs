@@ -42,15 +42,15 @@ fn external_buffers_resolve_next_to_the_file() {
     json["buffers"][0]["uri"] = json!("my%20level.bin");
     let gltf = dir.join("level.gltf");
     std::fs::write(&gltf, serde_json::to_vec(&json).unwrap()).unwrap();
-    let err = ingest_file(&gltf, &mut NoProgressForTests).unwrap_err();
+    let err = ingest_file(&gltf, &mut NoProgress).unwrap_err();
     assert!(matches!(&err, IngestError::MissingBuffer { file, .. } if file.ends_with("my level.bin")), "{err}");
     std::fs::write(dir.join("my level.bin"), &doc.bin).unwrap();
-    let scene = ingest_file(&gltf, &mut NoProgressForTests).unwrap();
+    let scene = ingest_file(&gltf, &mut NoProgress).unwrap();
     assert_eq!(scene.triangles.len(), 2);
     std::fs::write(dir.join("my level.bin"), &doc.bin[..10]).unwrap();
-    let err = ingest_file(&gltf, &mut NoProgressForTests).unwrap_err();
+    let err = ingest_file(&gltf, &mut NoProgress).unwrap_err();
     assert!(matches!(err, IngestError::BufferTooShort { expected: 60, actual: 10, .. }), "{err}");
-    let err = ingest_file(&dir.join("absent.glb"), &mut NoProgressForTests).unwrap_err();
+    let err = ingest_file(&dir.join("absent.glb"), &mut NoProgress).unwrap_err();
     assert!(matches!(err, IngestError::Read { .. }));
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -100,7 +100,7 @@ proptest! {
         if truncate {
             bytes.truncate(cut.index(bytes.len()));
         }
-        let result = ingest_slice(&bytes, Path::new("fuzz.glb"), &mut NoProgressForTests);
+        let result = ingest_slice(&bytes, Path::new("fuzz.glb"), &mut NoProgress);
         prop_assert!(!matches!(result, Err(IngestError::Internal { .. })), "{:?}", result.err());
     }
 }
@@ -122,7 +122,7 @@ proptest! {
             let path = &paths[at.index(paths.len())];
             *at_path(&mut root, path) = number;
         }
-        let result = ingest_slice(&glb(&root, &doc.bin), Path::new("fuzz.glb"), &mut NoProgressForTests);
+        let result = ingest_slice(&glb(&root, &doc.bin), Path::new("fuzz.glb"), &mut NoProgress);
         prop_assert!(!matches!(result, Err(IngestError::Internal { .. })), "{:?}", result.err());
     }
 }

@@ -8,7 +8,7 @@ mod nodes;
 mod primitives;
 
 use super::*;
-use crate::progress::{Progress, Stage};
+use crate::progress::{NoProgress, Progress, Stage};
 use meadow_testkit::gltf::{append_aligned, f32_bytes, IndexWidth};
 use serde_json::{json, Value};
 
@@ -151,13 +151,4 @@ fn square_doc() -> (Doc, usize) {
 
 fn close(a: [f64; 3], b: [f64; 3]) -> bool {
     (0..3).all(|k| (a[k] - b[k]).abs() < 1e-6)
-}
-
-struct NoProgressForTests;
-
-impl Progress for NoProgressForTests {
-    fn begin(&mut self, _: Stage, _: u64) {}
-    fn advance(&mut self, _: Stage, _: u64) {}
-    fn finish(&mut self, _: Stage) {}
-    fn warn(&mut self, _: &str) {}
 }
