@@ -195,6 +195,8 @@ impl Reader<'_> {
     }
 }
 
+/// What became of one primitive: its triangles were added (`leftover_indices`: a TRIANGLES index
+/// count that is not a multiple of 3), or it was skipped as a non-triangle mode (named).
 pub(super) enum PrimitiveOutcome {
     Added { leftover_indices: bool },
     Skipped(&'static str),

@@ -15,7 +15,7 @@ use std::path::Path;
 use std::rc::Rc;
 
 /// Decoded accessor values by accessor index and use.
-pub(super) type DecodedAccessors = BTreeMap<(usize, AccessorUse), Rc<Vec<f64>>>;
+type DecodedAccessors = BTreeMap<(usize, AccessorUse), Rc<Vec<f64>>>;
 
 /// One level being read: the parsed document, its buffers and what has been read so far.
 pub(super) struct Reader<'a> {
@@ -59,6 +59,8 @@ impl Reader<'_> {
         self.root.meshes.get(mesh.value())
     }
 
+    /// Reads every visited node's mesh primitives into the scene, then resolves links by node
+    /// name; warns about skipped primitives, leftover indices and degenerate triangles.
     pub(super) fn build_scene(&self, progress: &mut dyn Progress) -> Result<Scene, IngestError> {
         let mut scene = Scene { areas: vec![AreaType { name: "default".to_string(), cost: 1.0 }], ..Scene::default() };
         let instances = self.traverse(progress, &mut scene)?;

@@ -10,13 +10,14 @@ use super::{AreaVolume, IngestError, Scene};
 #[derive(Default)]
 pub(super) struct VolumeParts {
     /// Triangles with area (the footprint).
-    pub(super) triangles: Vec<[[f64; 3]; 3]>,
+    triangles: Vec<[[f64; 3]; 3]>,
     /// The undirected edges of every triangle whose three corners are distinct points (collinear
     /// ones included: they close a mesh as much as any other), lesser end first.
-    pub(super) edges: Vec<[[f64; 3]; 2]>,
+    edges: Vec<[[f64; 3]; 2]>,
 }
 
 impl VolumeParts {
+    /// Adds a triangle (world space, any winding): its edges, and the triangle if it has area.
     pub(super) fn add(&mut self, corners: [[f64; 3]; 3]) {
         // -0.0 and 0.0 are one point.
         let corners = corners.map(|p| p.map(|c| c + 0.0));
