@@ -11,6 +11,7 @@
 
 use meadow::query::{PathQuery, QueryFilter, QueryMesh, ShortestPathQuery, SplitMix64};
 use meadow::{BakeSettings, NavMesh};
+use meadow_testkit::gltf::glb;
 use serde_json::Value;
 
 /// Hostile `f64` values written over payload bytes and JSON numbers.
@@ -271,31 +272,6 @@ fn split_glb(bytes: &[u8]) -> Option<(&[u8], Option<&[u8]>)> {
     let at = 20 + json_len;
     let bin = word(at).and_then(|len| bytes.get(at + 8..(at + 8).checked_add(len)?));
     Some((json, bin))
-}
-
-/// A GLB container around `json` and `bin` (chunks padded to 4 bytes).
-pub fn glb(json: &[u8], bin: Option<&[u8]>) -> Vec<u8> {
-    let mut json = json.to_vec();
-    json.resize(json.len().next_multiple_of(4), b' ');
-    let bin = bin.map(|b| {
-        let mut b = b.to_vec();
-        b.resize(b.len().next_multiple_of(4), 0);
-        b
-    });
-    let total = 12 + 8 + json.len() + bin.as_ref().map_or(0, |b| 8 + b.len());
-    let mut out = Vec::with_capacity(total);
-    out.extend_from_slice(b"glTF");
-    out.extend_from_slice(&2u32.to_le_bytes());
-    out.extend_from_slice(&(total as u32).to_le_bytes());
-    out.extend_from_slice(&(json.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"JSON");
-    out.extend_from_slice(&json);
-    if let Some(bin) = bin {
-        out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
-        out.extend_from_slice(b"BIN\0");
-        out.extend_from_slice(&bin);
-    }
-    out
 }
 
 /// The small settings the level checker bakes with: a point-ish agent and budgets that keep

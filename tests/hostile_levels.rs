@@ -1,7 +1,7 @@
 //! Hostile levels through the real glTF path (ingest, then bake): regressions of the
 //! hostile-input report.
 
-use meadow_suite::fuzzing::glb;
+use meadow_testkit::gltf::glb;
 use serde_json::json;
 
 /// A GLB with one node whose POSITION accessor holds `positions` as raw (not normalised)

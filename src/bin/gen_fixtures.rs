@@ -10,6 +10,7 @@ use gltf_json as json;
 use json::validation::Checked::Valid;
 use json::validation::USize64;
 use json::Index;
+use meadow_testkit::gltf::{self, IndexWidth};
 use serde_json::json as value;
 use std::collections::BTreeMap;
 use std::error::Error;
@@ -130,14 +131,6 @@ impl Geometry {
     }
 }
 
-/// Index component width of a primitive.
-#[derive(Clone, Copy, Debug)]
-enum IndexWidth {
-    U8,
-    U16,
-    U32,
-}
-
 /// A glTF document under construction plus its single binary buffer.
 struct Builder {
     root: json::Root,
@@ -152,9 +145,7 @@ impl Builder {
     }
 
     fn view(&mut self, bytes: &[u8], target: json::buffer::Target) -> Index<json::buffer::View> {
-        self.bin.resize(self.bin.len().next_multiple_of(4), 0);
-        let offset = self.bin.len();
-        self.bin.extend_from_slice(bytes);
+        let offset = gltf::append_aligned(&mut self.bin, bytes);
         self.root.push(json::buffer::View {
             buffer: Index::new(0),
             byte_length: USize64::from(bytes.len()),
@@ -168,8 +159,7 @@ impl Builder {
     }
 
     fn positions(&mut self, points: &[V3]) -> Index<json::Accessor> {
-        let bytes: Vec<u8> = points.iter().flatten().flat_map(|c| c.to_le_bytes()).collect();
-        let view = self.view(&bytes, json::buffer::Target::ArrayBuffer);
+        let view = self.view(&gltf::f32_bytes(points), json::buffer::Target::ArrayBuffer);
         let mut min = [f32::INFINITY; 3];
         let mut max = [f32::NEG_INFINITY; 3];
         for p in points.iter().filter(|p| p.iter().all(|c| c.is_finite())) {
@@ -196,17 +186,12 @@ impl Builder {
 
     fn indices(&mut self, indices: &[u32], width: IndexWidth) -> Index<json::Accessor> {
         use json::accessor::ComponentType;
-        let (bytes, component): (Vec<u8>, ComponentType) = match width {
-            IndexWidth::U8 => {
-                (indices.iter().map(|&i| u8::try_from(i).expect("u8 index")).collect(), ComponentType::U8)
-            }
-            IndexWidth::U16 => (
-                indices.iter().flat_map(|&i| u16::try_from(i).expect("u16 index").to_le_bytes()).collect(),
-                ComponentType::U16,
-            ),
-            IndexWidth::U32 => (indices.iter().flat_map(|&i| i.to_le_bytes()).collect(), ComponentType::U32),
+        let component = match width {
+            IndexWidth::U8 => ComponentType::U8,
+            IndexWidth::U16 => ComponentType::U16,
+            IndexWidth::U32 => ComponentType::U32,
         };
-        let view = self.view(&bytes, json::buffer::Target::ElementArrayBuffer);
+        let view = self.view(&width.bytes(indices), json::buffer::Target::ElementArrayBuffer);
         self.root.push(json::Accessor {
             buffer_view: Some(view),
             byte_offset: None,
@@ -291,28 +276,11 @@ impl Builder {
         }];
     }
 
-    /// `.glb`: header, JSON chunk padded with spaces, BIN chunk padded with zeros.
+    /// `.glb`: header, JSON chunk padded with spaces, BIN chunk (if any) padded with zeros.
     fn glb_bytes(mut self) -> Result<Vec<u8>> {
         self.set_buffer(None);
-        let mut json_chunk = json::serialize::to_vec(&self.root)?;
-        json_chunk.resize(json_chunk.len().next_multiple_of(4), b' ');
-        let mut total = 12 + 8 + json_chunk.len();
-        if !self.bin.is_empty() {
-            total += 8 + self.bin.len();
-        }
-        let mut out = Vec::with_capacity(total);
-        out.extend_from_slice(b"glTF");
-        out.extend_from_slice(&2u32.to_le_bytes());
-        out.extend_from_slice(&u32::try_from(total)?.to_le_bytes());
-        out.extend_from_slice(&u32::try_from(json_chunk.len())?.to_le_bytes());
-        out.extend_from_slice(b"JSON");
-        out.extend_from_slice(&json_chunk);
-        if !self.bin.is_empty() {
-            out.extend_from_slice(&u32::try_from(self.bin.len())?.to_le_bytes());
-            out.extend_from_slice(b"BIN\0");
-            out.extend_from_slice(&self.bin);
-        }
-        Ok(out)
+        let json_chunk = json::serialize::to_vec(&self.root)?;
+        Ok(gltf::glb(&json_chunk, (!self.bin.is_empty()).then_some(self.bin.as_slice())))
     }
 
     fn write_glb(self, path: &Path) -> Result<()> {

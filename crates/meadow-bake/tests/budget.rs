@@ -3,19 +3,14 @@
 use meadow::{AreaType, BakeSettings};
 use meadow_bake::ingest::{NavTag, Scene, SceneTriangle};
 use meadow_bake::{Progress, Stage};
+use meadow_testkit::rng::SplitMix64;
 
 /// The regression level of the hostile-input report: a small level whose position accessor was
 /// reinterpreted as raw 16-bit integers, i.e. `count` triangles with corners anywhere in a
 /// 65 km cube (deterministic SplitMix64 stream).
 fn u16_soup(count: usize, seed: u64) -> Scene {
-    let mut state = seed;
-    let mut next = || {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) & 0xFFFF) as f64
-    };
+    let mut rng = SplitMix64::new(seed);
+    let mut next = || (rng.next_u64() & 0xFFFF) as f64;
     let triangles = (0..count)
         .map(|_| SceneTriangle {
             vertices: [[next(), next(), next()], [next(), next(), next()], [next(), next(), next()]],

@@ -14,21 +14,9 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use meadow::circles::{Circle, CirclePlanner, EagerPlanner};
 use meadow::geom::Point2;
+use meadow_testkit::rng::{Draw, SplitMix64};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
-
-struct Rng(u64);
-
-impl Rng {
-    fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^= z >> 31;
-        lo + (hi - lo) * ((z >> 11) as f64 / (1u64 << 53) as f64)
-    }
-}
 
 const AGENT: f64 = 0.25;
 const QUERIES: usize = 40;
@@ -37,7 +25,7 @@ const EAGER_LIMIT: usize = 1000;
 
 /// `n` circles of radius 0.5..1.5 in a square sized so that they cover about a fifth of it.
 fn forest(n: usize, overlapping: bool, seed: u64) -> (Vec<Circle>, f64) {
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64::new(seed);
     let side = (n as f64 * 16.0).sqrt();
     let mut circles: Vec<Circle> = Vec::with_capacity(n);
     // A coarse bucket grid keeps rejection sampling linear.
@@ -69,7 +57,7 @@ fn forest(n: usize, overlapping: bool, seed: u64) -> (Vec<Circle>, f64) {
 }
 
 fn queries(circles: &[Circle], side: f64, seed: u64) -> Vec<(Point2, Point2)> {
-    let mut rng = Rng(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut free = || loop {
         let p = [rng.uniform(0.0, side), rng.uniform(0.0, side)];
         if circles.iter().all(|c| (c.center[0] - p[0]).hypot(c.center[1] - p[1]) > c.radius + AGENT) {

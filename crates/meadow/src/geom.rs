@@ -152,18 +152,14 @@ pub fn point_segment_distance(p: Point2, a: Point2, b: Point2) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use meadow_testkit::rng::{Draw, Xorshift64};
 
     #[test]
     fn certain_signs_agree_with_the_exact_predicate() {
         // Random, exactly collinear (points on a line through grid multiples), and nearly
         // collinear triples (one ulp off), at small and large offsets.
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state >> 11) as f64 / (1u64 << 53) as f64
-        };
+        let mut rng = Xorshift64::new(0x9e37_79b9_7f4a_7c15);
+        let mut next = move || rng.next_f64();
         let (mut certain, mut unsure) = (0, 0);
         for i in 0..30_000 {
             let off = [1.0, 1e3, 1e6][i % 3];

@@ -3,25 +3,7 @@
 
 use meadow::circles::{Circle, CirclePath, CirclePlanner, Direction, EagerPlanner, PathError, Piece};
 use meadow::geom::Point2;
-
-/// SplitMix64: small, seeded, deterministic.
-struct Rng(u64);
-
-impl Rng {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * ((self.next_u64() >> 11) as f64 / (1u64 << 53) as f64)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-}
+use meadow_testkit::rng::{Draw, SplitMix64};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Kind {
@@ -33,7 +15,7 @@ enum Kind {
     Touching,
 }
 
-fn forest(rng: &mut Rng, kind: Kind, n: usize, size: f64) -> Vec<Circle> {
+fn forest(rng: &mut SplitMix64, kind: Kind, n: usize, size: f64) -> Vec<Circle> {
     let mut circles: Vec<Circle> = Vec::new();
     let mut attempts = 0;
     while circles.len() < n && attempts < 10_000 {
@@ -71,7 +53,7 @@ fn dist(a: Point2, b: Point2) -> f64 {
     (b[0] - a[0]).hypot(b[1] - a[1])
 }
 
-fn free_point(rng: &mut Rng, circles: &[Circle], agent: f64, size: f64) -> Point2 {
+fn free_point(rng: &mut SplitMix64, circles: &[Circle], agent: f64, size: f64) -> Point2 {
     loop {
         let p = [rng.uniform(-1.0, size + 1.0), rng.uniform(-1.0, size + 1.0)];
         if circles.iter().all(|c| dist(c.center, p) > c.radius + agent + 1e-6) {
@@ -163,7 +145,7 @@ fn same_outcome(lazy: &Result<CirclePath, PathError>, eager: &Result<CirclePath,
 
 #[test]
 fn lazy_matches_eager_on_random_forests() {
-    let mut rng = Rng(0x5eed_c1c1e5);
+    let mut rng = SplitMix64::new(0x5eed_c1c1e5);
     let mut found = 0;
     let mut with_arcs = 0;
     let mut forests = 0;
@@ -200,7 +182,7 @@ fn lazy_matches_eager_on_random_forests() {
 
 #[test]
 fn cold_and_warm_caches_agree() {
-    let mut rng = Rng(77);
+    let mut rng = SplitMix64::new(77);
     for _ in 0..40 {
         let circles = forest(&mut rng, Kind::Overlapping, 60, 40.0);
         let mut warm = CirclePlanner::new(&circles, 0.2).unwrap();
@@ -265,7 +247,7 @@ fn single_circle_closed_form() {
 /// circles they first left out.
 #[test]
 fn long_detours_through_far_gaps() {
-    let mut rng = Rng(0xde7012);
+    let mut rng = SplitMix64::new(0xde7012);
     let mut detours = 0;
     for round in 0..12 {
         let gap = rng.uniform(-28.0, 28.0);
@@ -305,7 +287,7 @@ fn long_detours_through_far_gaps() {
 /// the pruning must never lose the shortest path.
 #[test]
 fn lazy_matches_eager_in_dense_forests() {
-    let mut rng = Rng(0xde75e);
+    let mut rng = SplitMix64::new(0xde75e);
     let mut pruned = 0;
     for round in 0..30 {
         let kind = if round % 2 == 0 { Kind::Separate } else { Kind::Overlapping };
@@ -469,7 +451,7 @@ mod polygon_oracle {
 
 #[test]
 fn exact_length_is_the_limit_of_polygon_paths() {
-    let mut rng = Rng(0x0_5ac1e);
+    let mut rng = SplitMix64::new(0x0_5ac1e);
     let (mut compared, mut bent) = (0, 0);
     for round in 0..12 {
         let kind = if round % 3 == 2 { Kind::Overlapping } else { Kind::Separate };
@@ -480,7 +462,7 @@ fn exact_length_is_the_limit_of_polygon_paths() {
         for _ in 0..2 {
             // Outside the coarsest polygon too (its corners stick out of the circle).
             let margin = 1.0 / (std::f64::consts::PI / 16.0).cos();
-            let free = |rng: &mut Rng| loop {
+            let free = |rng: &mut SplitMix64| loop {
                 let p = [rng.uniform(-1.0, 11.0), rng.uniform(-1.0, 11.0)];
                 if circles.iter().all(|c| dist(c.center, p) > (c.radius + agent) * margin + 1e-3) {
                     return p;
@@ -523,7 +505,7 @@ fn exact_length_is_the_limit_of_polygon_paths() {
 /// the degenerate case for line of sight and for arcs of zero length.
 #[test]
 fn pillar_grids_and_degenerate_inputs() {
-    let mut rng = Rng(0x9111a5);
+    let mut rng = SplitMix64::new(0x9111a5);
     for spacing in [2.5, 3.0, 4.0] {
         let mut circles = Vec::new();
         for row in 0..6 {

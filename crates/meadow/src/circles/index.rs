@@ -292,33 +292,30 @@ impl Grid {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A small deterministic generator for tests (xorshift).
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> f64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 >> 11) as f64 / (1u64 << 53) as f64
-        }
-    }
+    use meadow_testkit::rng::{Draw, Xorshift64};
 
     #[test]
     fn segment_test_matches_brute_force() {
-        let mut rng = Rng(0x9e3779b97f4a7c15);
+        let mut rng = Xorshift64::new(0x9e3779b97f4a7c15);
         for round in 0..20 {
             let n = 5 + round * 7;
             let circles: Vec<Circle> = (0..n)
-                .map(|_| Circle { center: [rng.next() * 50.0, rng.next() * 30.0], radius: 0.2 + rng.next() * 3.0 })
+                .map(|_| Circle {
+                    center: [rng.next_f64() * 50.0, rng.next_f64() * 30.0],
+                    radius: 0.2 + rng.next_f64() * 3.0,
+                })
                 .collect();
             let grid = Grid::new(&circles, 0.0);
             for _ in 0..300 {
                 // Endpoints may lie outside the grid.
-                let a = [rng.next() * 70.0 - 10.0, rng.next() * 50.0 - 10.0];
+                let a = [rng.next_f64() * 70.0 - 10.0, rng.next_f64() * 50.0 - 10.0];
+                let b = if rng.next_f64() < 0.2 {
+                    [a[0], rng.next_f64() * 50.0 - 10.0]
+                } else {
+                    [rng.next_f64() * 70.0 - 10.0, a[1]]
+                };
                 let b =
-                    if rng.next() < 0.2 { [a[0], rng.next() * 50.0 - 10.0] } else { [rng.next() * 70.0 - 10.0, a[1]] };
-                let b = if rng.next() < 0.5 { b } else { [rng.next() * 70.0 - 10.0, rng.next() * 50.0 - 10.0] };
+                    if rng.next_f64() < 0.5 { b } else { [rng.next_f64() * 70.0 - 10.0, rng.next_f64() * 50.0 - 10.0] };
                 let skip = [0, u32::MAX];
                 let brute = circles
                     .iter()
@@ -333,17 +330,20 @@ mod tests {
 
     #[test]
     fn ellipse_visits_every_centre_inside() {
-        let mut rng = Rng(4242);
+        let mut rng = Xorshift64::new(4242);
         let circles: Vec<Circle> = (0..300)
-            .map(|_| Circle { center: [rng.next() * 120.0, rng.next() * 60.0], radius: 0.3 + rng.next() * 2.0 })
+            .map(|_| Circle {
+                center: [rng.next_f64() * 120.0, rng.next_f64() * 60.0],
+                radius: 0.3 + rng.next_f64() * 2.0,
+            })
             .collect();
         let grid = Grid::new(&circles, 0.0);
         let mut whole = 0;
         for round in 0..400 {
-            let a = [rng.next() * 160.0 - 20.0, rng.next() * 100.0 - 20.0];
-            let b = if round % 10 == 0 { a } else { [rng.next() * 160.0 - 20.0, rng.next() * 100.0 - 20.0] };
+            let a = [rng.next_f64() * 160.0 - 20.0, rng.next_f64() * 100.0 - 20.0];
+            let b = if round % 10 == 0 { a } else { [rng.next_f64() * 160.0 - 20.0, rng.next_f64() * 100.0 - 20.0] };
             let focal = (b[0] - a[0]).hypot(b[1] - a[1]);
-            let sum = focal * (1.0 + rng.next() * if round % 7 == 0 { 3.0 } else { 0.2 }) + rng.next() * 5.0;
+            let sum = focal * (1.0 + rng.next_f64() * if round % 7 == 0 { 3.0 } else { 0.2 }) + rng.next_f64() * 5.0;
             let mut seen = vec![false; circles.len()];
             let every = grid.visit_ellipse(a, b, sum, |i| seen[i as usize] = true);
             for (i, c) in circles.iter().enumerate() {

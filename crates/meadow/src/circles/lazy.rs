@@ -825,22 +825,13 @@ fn beyond_sight(
 mod tests {
     use super::*;
     use crate::circles::EagerPlanner;
-
-    struct Rng(u64);
-    impl Rng {
-        fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            lo + (hi - lo) * ((self.0 >> 11) as f64 / (1u64 << 53) as f64)
-        }
-    }
+    use meadow_testkit::rng::{Draw, Xorshift64};
 
     /// A start walled in by a closed ring, with many circles outside: the sweeps stop at the
     /// ring in every direction, and the search must still end (no path out; paths inside).
     #[test]
     fn swept_search_ends_inside_a_closed_ring() {
-        let mut rng = Rng(99);
+        let mut rng = Xorshift64::new(99);
         let mut circles: Vec<Circle> = (0..48)
             .map(|k| {
                 let a = k as f64 * TAU / 48.0;
@@ -871,7 +862,7 @@ mod tests {
     /// must actually stop early and skip candidates.
     #[test]
     fn swept_rounds_match_eager() {
-        let mut rng = Rng(0x2545f4914f6cdd1d);
+        let mut rng = Xorshift64::new(0x2545f4914f6cdd1d);
         let (mut stopped, mut skipped, mut checked) = (0, 0, 0);
         for round in 0..60 {
             let n = 20 + (round % 6) * 12;

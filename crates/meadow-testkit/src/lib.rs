@@ -1,0 +1,4 @@
+//! Test support shared by Meadow's tests, benches and fixture generator (not published).
+
+pub mod gltf;
+pub mod rng;
