@@ -155,7 +155,7 @@ fn main() {
             {"bufferView": 1, "componentType": 5125, "count": indices.len(), "type": "SCALAR"}
         ]
     });
-    let bytes = meadow_suite::fuzzing::glb(json.to_string().as_bytes(), Some(&bin));
+    let bytes = meadow_testkit::gltf::glb(json.to_string().as_bytes(), Some(&bin));
     if let Err(e) = std::fs::write(&out, bytes) {
         eprintln!("gen_big_level: cannot write {}: {e}", out.display());
         std::process::exit(1);
