@@ -173,11 +173,11 @@ fn obstacle_coverage(scene: &Scene, classified: &Classified) -> Option<Coverage>
     // Obstacle triangles clipped to the walkable bounds (the rest covers nothing, and far
     // coordinates would leave the grid), with their nodes.
     let clipped = |t: &[[f64; 3]; 3]| -> Option<region::IntContour> {
-        let mut ring = region::ccw_xz(t);
-        region::clip(&mut ring, |q| q[0] - bounds[0]);
-        region::clip(&mut ring, |q| q[1] - bounds[1]);
-        region::clip(&mut ring, |q| bounds[2] - q[0]);
-        region::clip(&mut ring, |q| bounds[3] - q[1]);
+        let mut ring = crate::xz::ccw_xz(t);
+        crate::xz::clip(&mut ring, |q| q[0] - bounds[0]);
+        crate::xz::clip(&mut ring, |q| q[1] - bounds[1]);
+        crate::xz::clip(&mut ring, |q| bounds[2] - q[0]);
+        crate::xz::clip(&mut ring, |q| bounds[3] - q[1]);
         region::int_ring(frame, &ring)
     };
     let mut obstacles: Vec<(u32, region::IntContour)> = scene

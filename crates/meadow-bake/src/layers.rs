@@ -14,7 +14,8 @@
 
 use crate::classify::WalkableTriangle;
 use crate::grid::{triangle_box, BoxGrid};
-use crate::region::{ccw_edges, ccw_xz, clip, segment_in_triangle, sub_interval, Plane, GRID_SCALE};
+use crate::tolerance::GRID_SCALE;
+use crate::xz::{ccw_edges, ccw_xz, clip, segment_in_triangle, sub_interval, Plane};
 use meadow::geom;
 
 /// Marks a triangle not yet placed in a layer.

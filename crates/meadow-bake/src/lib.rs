@@ -28,7 +28,9 @@ pub mod portals;
 pub mod progress;
 pub mod region;
 pub mod simplify;
+pub mod tolerance;
 pub mod triangulate;
+mod xz;
 
 pub use budget::BudgetExceeded;
 pub use meadow::BakeSettings;
