@@ -4,6 +4,9 @@
 use crate::classify::WalkableTriangle;
 use crate::grid::{triangle_box, BoxGrid};
 use crate::portals::PolygonMesh;
+use crate::tolerance::{
+    BOX_GRID_ITEMS_PER_CELL, NEAREST_SEARCH_GROWTH, NEAREST_SEARCH_LIMIT, NEAREST_SEARCH_START, SURFACE_HEIGHT_REACH,
+};
 use meadow::geom::{self, Point2};
 use meadow::{AreaType, BakeSettings, EdgeLink, NavMesh, NavMeshData, Outline, PolygonData, ValidationError};
 
@@ -111,7 +114,7 @@ impl<'a> SurfaceHeights<'a> {
     /// Indexes the walkable triangles, each with its layer.
     pub fn new(triangles: &'a [WalkableTriangle], layers: &'a [u32]) -> Self {
         let boxes: Vec<_> = triangles.iter().map(|t| triangle_box(&t.vertices)).collect();
-        SurfaceHeights { triangles, layers, grid: BoxGrid::new(&boxes, 2.0), near: Vec::new() }
+        SurfaceHeights { triangles, layers, grid: BoxGrid::new(&boxes, BOX_GRID_ITEMS_PER_CELL), near: Vec::new() }
     }
 
     /// The highest surface of `layer` whose footprint comes within two grid steps of `p` (region
@@ -119,7 +122,7 @@ impl<'a> SurfaceHeights<'a> {
     /// outside it); failing that, the height at the nearest point of the nearest triangle of
     /// the layer.
     pub fn at(&mut self, p: Point2, layer: u32) -> f64 {
-        let tol = 2.0 / crate::region::GRID_SCALE;
+        let tol = SURFACE_HEIGHT_REACH;
         let mut best: Option<f64> = None;
         self.grid.query(&[p[0] - tol, p[1] - tol, p[0] + tol, p[1] + tol], &mut self.near);
         let layers = self.layers;
@@ -133,8 +136,8 @@ impl<'a> SurfaceHeights<'a> {
         if let Some(y) = best {
             return y;
         }
-        let mut reach = 0.01;
-        while reach < 1e7 {
+        let mut reach = NEAREST_SEARCH_START;
+        while reach < NEAREST_SEARCH_LIMIT {
             self.grid.query(&[p[0] - reach, p[1] - reach, p[0] + reach, p[1] + reach], &mut self.near);
             self.near.retain(|&i| layers.get(i as usize).is_none_or(|&l| l == layer));
             let nearest = self
@@ -145,7 +148,7 @@ impl<'a> SurfaceHeights<'a> {
             if let Some((_, y)) = nearest {
                 return y;
             }
-            reach *= 8.0;
+            reach *= NEAREST_SEARCH_GROWTH;
         }
         0.0
     }

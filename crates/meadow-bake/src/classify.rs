@@ -7,10 +7,7 @@ use crate::ingest::{AreaVolume, NavTag, Scene};
 use crate::region::{self, Frame};
 use meadow::WalkableRule;
 
-/// Extra angle allowed beyond `max_slope`, in degrees, so that slopes modelled at exactly the
-/// limit count as walkable (exported floors bevel tiles at exactly 45°; a strict test would
-/// scatter them into islands).
-pub const SLOPE_TOLERANCE_DEG: f64 = 0.01;
+pub use crate::tolerance::SLOPE_TOLERANCE_DEG;
 
 /// Fraction of the walkable area (in XZ) that `obstacle`-tagged geometry must cover for the
 /// bake to warn: above half, an `obstacle` tag most likely sits on a floor by mistake.

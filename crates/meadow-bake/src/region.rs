@@ -52,32 +52,12 @@ use i_overlay::mesh::int::style::{IntLineJoin, IntOutlineStyle};
 use meadow::geom::{self, Point2};
 use meadow::BakeSettings;
 
-pub use crate::tolerance::GRID_SCALE;
-
-/// Half-width in grid units of the quad that stands for a wall segment: thin enough not to
-/// matter (2 mm), thick enough that a point agent does not pass through a zero-thickness wall.
-const WALL_HALF_WIDTH_UNITS: i64 = 4;
-
-/// How far below or above a floor the base of a solid may be and still be taken as standing
-/// on it (the floor's own underside, a slab's thickness below, is not).
-const BASE_TOLERANCE: f64 = 1e-3;
-
-/// Largest XZ extent of the walkable surface, in metres: the coordinate contract's
-/// [`meadow::limits::MAX_EXTENT`] (2^16 m).
-///
-/// Integer bound of the stage, used in every product below: the grid origin is the centre of
-/// the walkable bounds rounded down to a whole metre, so a grid coordinate is at most
-/// `(MAX_EXTENT / 2 + 1 m + radius (<= 1000 m) + WALL_HALF_WIDTH) * GRID_SCALE`
-/// `< (2^15 + 2^10 + 2) * 2^11 < 2^27` units in magnitude ([`GRID_BOUND`]): i32 points, and the
-/// difference of two points is below `2^28`.
-pub use meadow::limits::MAX_EXTENT;
-
-/// Largest magnitude of a grid coordinate in units (see [`MAX_EXTENT`]): `|x| < 2^27`.
-pub const GRID_BOUND: i64 = 1 << 27;
-
-/// A triangle is treated as a vertical face (a segment in XZ) when the vertical component of
-/// its unit normal is below this.
-const VERTICAL_NORMAL_Y: f64 = 1e-4;
+use crate::tolerance::{
+    BASE_TOLERANCE, BOX_GRID_ITEMS_PER_CELL, CLIMB_MARGIN, COPLANAR_TOLERANCE, GRID_STEP, HALF_GRID_STEP,
+    LAYER_REACH_MARGIN, LAYER_TIE_MARGIN, MAX_RADIUS, MIN_HIDDEN_AREA, MIN_OVERLAP_AREA, PLANE_TOLERANCE_PER_CLIMB,
+    SHARED_VERTEX_REACH_UNITS, SNAP_GRID_ITEMS_PER_CELL, VERTICAL_NORMAL_Y, WALL_HALF_WIDTH_UNITS,
+};
+pub use crate::tolerance::{GRID_BOUND, GRID_SCALE, MAX_EXTENT};
 
 /// A simple polygon with holes in XZ: outer ring counter-clockwise, holes clockwise; rings do
 /// not repeat their first vertex. Rings may touch at single points but never cross.
@@ -251,7 +231,7 @@ pub fn build_regions_within(
     let extent = (bounds[2] - bounds[0]).max(bounds[3] - bounds[1]);
     // The radius is checked here too (the settings allow at most 1000 m), so that the bound of
     // `GRID_BOUND` holds for any caller of this public function.
-    if extent > MAX_EXTENT || !(0.0..=1000.0).contains(&params.radius) {
+    if extent > MAX_EXTENT || !(0.0..=MAX_RADIUS).contains(&params.radius) {
         return Err(RegionError::TooLarge { extent: extent + 2.0 * params.radius });
     }
     let frame = Frame::centred(bounds);
@@ -262,7 +242,7 @@ pub fn build_regions_within(
     }
 
     let boxes: Vec<_> = all_tris().map(triangle_box).collect();
-    let mut grid = BoxGrid::new(&boxes, 2.0);
+    let mut grid = BoxGrid::new(&boxes, BOX_GRID_ITEMS_PER_CELL);
     let mut scan = Scan {
         params,
         walkable,
@@ -291,8 +271,8 @@ pub fn build_regions_within(
     // What stands on a floor triangle concerns the layers it does not conflict with that come
     // within the radius of the triangle: its own layer, and the layers across its seams. Every
     // item lies over its anchor triangle, so the layers are found once per anchor.
-    let reach = params.radius + 4.0 / GRID_SCALE;
-    let mut walk_grid = BoxGrid::new(&walk_boxes, 2.0);
+    let reach = params.radius + LAYER_REACH_MARGIN;
+    let mut walk_grid = BoxGrid::new(&walk_boxes, BOX_GRID_ITEMS_PER_CELL);
     let mut near = Vec::new();
     let mut concerned_by_anchor: Vec<Vec<u32>> = vec![Vec::new(); walkable.len()];
     let mut anchors: Vec<u32> = blockers.iter().map(|b| b.0).chain(walls.iter().map(|w| w.0)).collect();
@@ -775,7 +755,7 @@ impl Scan<'_> {
                 // its drop edges (which concern this layer, see `Found::ceilings`) keep agents
                 // away from its borders except where it joins a surface of this layer (a
                 // stair's next step).
-                let tie = if self.layer_of[ti] < self.layer_of[wi] { 0.0 } else { 1e-9 };
+                let tie = if self.layer_of[ti] < self.layer_of[wi] { 0.0 } else { LAYER_TIE_MARGIN };
                 let reach = if same_layer { climb } else { p.height };
                 let within = |poly: &mut Vec<Point2>| {
                     clip(poly, |q| roof.y(q) - floor.y(q) - tie);
@@ -783,7 +763,7 @@ impl Scan<'_> {
                 };
                 let mut under = band.clone();
                 within(&mut under);
-                if under.len() >= 3 && geom::signed_area(&under) > 1e-12 {
+                if under.len() >= 3 && geom::signed_area(&under) > MIN_HIDDEN_AREA {
                     // Cut on the grid from the footprints themselves (below, all at once), so
                     // that the border of the hidden part is the upper triangles' own edges
                     // (the other layer's border there), not rounded intersection points.
@@ -792,7 +772,7 @@ impl Scan<'_> {
                     let upper: IntContour = upper.iter().map(|&q| self.frame.to_int(q)).collect();
                     if !same_layer {
                         uppers.push(upper.clone());
-                        if under.iter().any(|&q| roof.y(q) - floor.y(q) > climb + 1e-9) {
+                        if under.iter().any(|&q| roof.y(q) - floor.y(q) > climb + CLIMB_MARGIN) {
                             found.ceilings.push((ti as u32, self.layer_of[wi]));
                         }
                     }
@@ -811,7 +791,7 @@ impl Scan<'_> {
                 let mut base = band.clone();
                 clip(&mut base, |q| roof.y(q) - floor.y(q) + BASE_TOLERANCE);
                 clip(&mut base, |q| BASE_TOLERANCE - (roof.y(q) - floor.y(q)));
-                if base.len() >= 3 && geom::signed_area(&base) > 1e-9 {
+                if base.len() >= 3 && geom::signed_area(&base) > MIN_OVERLAP_AREA {
                     column.push(base.iter().map(|&q| self.frame.to_int(q)).collect());
                 }
             }
@@ -820,8 +800,8 @@ impl Scan<'_> {
             }
             clip(&mut band, |q| roof.y(q) - floor.y(q) - climb);
             clip(&mut band, |q| p.height - (roof.y(q) - floor.y(q)));
-            let rises = band.iter().any(|&q| roof.y(q) - floor.y(q) > climb + 1e-9);
-            if band.len() >= 3 && rises && geom::signed_area(&band) > 1e-9 {
+            let rises = band.iter().any(|&q| roof.y(q) - floor.y(q) > climb + CLIMB_MARGIN);
+            if band.len() >= 3 && rises && geom::signed_area(&band) > MIN_OVERLAP_AREA {
                 column.push(band.iter().map(|&q| self.frame.to_int(q)).collect());
             }
         }
@@ -874,7 +854,7 @@ impl Scan<'_> {
                 hidden_convex.iter().filter_map(|h| segment_in_convex(a, b, h)).map(|(t0, t1)| [t0, t1]).collect();
             let len = ((b[0] - a[0]).powi(2) + (b[1] - a[1]).powi(2)).sqrt();
             for [s0, s1] in subtract_intervals(vec![[0.0, 1.0]], inside) {
-                if (s1 - s0) * len > 1.0 / GRID_SCALE {
+                if (s1 - s0) * len > GRID_STEP {
                     let at = |t: f64| [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t];
                     found.walls.push((anchor, [at(s0), at(s1)]));
                 }
@@ -899,7 +879,7 @@ impl Scan<'_> {
             if len == 0.0 {
                 continue;
             }
-            let step = 0.5 / GRID_SCALE / len;
+            let step = HALF_GRID_STEP / len;
             // Outward normal: to the right of a → b for a counter-clockwise footprint.
             let out = [(b2[1] - a2[1]) * step * orientation, -(b2[0] - a2[0]) * step * orientation];
             let (edge_a, edge_b) = (a2, b2);
@@ -928,7 +908,7 @@ impl Scan<'_> {
             }
             let len = ((b2[0] - a2[0]).powi(2) + (b2[1] - a2[1]).powi(2)).sqrt();
             for [s0, s1] in subtract_intervals(dropped, joined) {
-                if (s1 - s0) * len > 1.0 / GRID_SCALE {
+                if (s1 - s0) * len > GRID_STEP {
                     let at =
                         |t: f64| [edge_a[0] + (edge_b[0] - edge_a[0]) * t, edge_a[1] + (edge_b[1] - edge_a[1]) * t];
                     walls.push([at(s0), at(s1)]);
@@ -947,7 +927,7 @@ fn vertical_blocker(t: &[[f64; 3]; 3], w: &[[f64; 3]; 3], p: &RegionParams) -> O
     let &(i, j) = pairs.iter().max_by(|x, y| d2(x.0, x.1).total_cmp(&d2(y.0, y.1)))?;
     let (a, b) = (xz(t[i]), xz(t[j]));
     let length = d2(i, j).sqrt();
-    if length < 1.0 / GRID_SCALE {
+    if length < GRID_STEP {
         return None;
     }
     let u = [(b[0] - a[0]) / length, (b[1] - a[1]) / length];
@@ -965,7 +945,7 @@ fn vertical_blocker(t: &[[f64; 3]; 3], w: &[[f64; 3]; 3], p: &RegionParams) -> O
     clip(&mut poly, |q| s1 - q[0]);
     clip(&mut poly, |q| q[1] - floor.y(at(q[0])) - p.max_climb);
     clip(&mut poly, |q| p.height - (q[1] - floor.y(at(q[0]))));
-    if poly.is_empty() || !poly.iter().any(|q| q[1] - floor.y(at(q[0])) > p.max_climb + 1e-9) {
+    if poly.is_empty() || !poly.iter().any(|q| q[1] - floor.y(at(q[0])) > p.max_climb + CLIMB_MARGIN) {
         return None;
     }
     let lo = poly.iter().map(|q| q[0]).fold(f64::INFINITY, f64::min);
@@ -1194,7 +1174,7 @@ fn insert_shared_vertices(regions: &mut [(u16, u16, Vec<IntShape>)], seams: &[(u
         return;
     }
     let boxes: Vec<[f64; 4]> = points.iter().map(|(q, _)| [q.x as f64, q.y as f64, q.x as f64, q.y as f64]).collect();
-    let mut grid = BoxGrid::new(&boxes, 4.0);
+    let mut grid = BoxGrid::new(&boxes, SNAP_GRID_ITEMS_PER_CELL);
     let mut near = Vec::new();
     for (r, (_, _, shapes)) in regions.iter_mut().enumerate() {
         for ring in shapes.iter_mut().flatten() {
@@ -1203,10 +1183,10 @@ fn insert_shared_vertices(regions: &mut [(u16, u16, Vec<IntShape>)], seams: &[(u
                 let (a, b) = (ring[i], ring[(i + 1) % ring.len()]);
                 out.push(a);
                 let bx = [
-                    a.x.min(b.x) as f64 - 1.0,
-                    a.y.min(b.y) as f64 - 1.0,
-                    a.x.max(b.x) as f64 + 1.0,
-                    a.y.max(b.y) as f64 + 1.0,
+                    a.x.min(b.x) as f64 - SHARED_VERTEX_REACH_UNITS,
+                    a.y.min(b.y) as f64 - SHARED_VERTEX_REACH_UNITS,
+                    a.x.max(b.x) as f64 + SHARED_VERTEX_REACH_UNITS,
+                    a.y.max(b.y) as f64 + SHARED_VERTEX_REACH_UNITS,
                 ];
                 grid.query(&bx, &mut near);
                 // Differences below 2^28 (see `GRID_BOUND`): `len2`, `dot` and `cross` are
@@ -1269,15 +1249,10 @@ fn remove_spikes(ring: &mut IntContour) {
 }
 
 /// How far off a seed triangle's plane the corners of the connected walkable triangles grown
-/// from it may be and still count as one surface with it: half a step, so a staircase stays
-/// one ramp-like surface but a deck does not merge with the floor under it.
+/// from it may be and still count as one surface with it (see [`PLANE_TOLERANCE_PER_CLIMB`]).
 fn plane_tolerance(max_climb: f64) -> f64 {
-    0.5 * max_climb
+    PLANE_TOLERANCE_PER_CLIMB * max_climb
 }
-
-/// How far off a stacked surface's seed plane the corners of an unstacked triangle next to it
-/// may be for the triangle to join it as part of the same floor (1 mm).
-const COPLANAR_TOLERANCE: f64 = 1e-3;
 
 /// Groups the `stacked` walkable triangles of `tris` (one layer) into connected near-planar
 /// surfaces, grown across shared edges from the lowest-index triangle not yet placed, taking in

@@ -37,12 +37,11 @@
 
 use crate::grid::{Box2, BoxGrid};
 use crate::progress::{Progress, Stage};
-use crate::region::{PolygonWithHoles, Regions, GRID_SCALE};
+use crate::region::{PolygonWithHoles, Regions};
+use crate::tolerance::BOX_GRID_ITEMS_PER_CELL;
+pub use crate::tolerance::GROW_TOLERANCE;
 use meadow::geom::{orient2d, point_segment_distance, signed_area, Point2};
 use meadow::BakeSettings;
-
-/// Default [`SimplifyParams::grow`]: two region grid steps (≈ 1 mm).
-pub const GROW_TOLERANCE: f64 = 2.0 / GRID_SCALE;
 
 /// How far simplified ring edges may move from the vertices they replace, in metres.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -188,7 +187,15 @@ impl<'a> Simplifier<'a> {
                 run.iter().for_each(|&(_, i)| pinned[i] = true);
             }
         }
-        Simplifier { rings, params: *params, first, owner, pinned, grid: BoxGrid::new(&boxes, 2.0), near: Vec::new() }
+        Simplifier {
+            rings,
+            params: *params,
+            first,
+            owner,
+            pinned,
+            grid: BoxGrid::new(&boxes, BOX_GRID_ITEMS_PER_CELL),
+            near: Vec::new(),
+        }
     }
 
     /// The simplified ring `r` (the original if simplifying would leave it degenerate).
@@ -403,6 +410,7 @@ mod tests {
     use super::*;
     use crate::progress::NoProgress;
     use crate::region::AreaRegion;
+    use crate::tolerance::GRID_SCALE;
     use meadow::query::SplitMix64;
     use std::collections::BTreeSet;
 

@@ -104,13 +104,8 @@ fn ring_name(hole: Option<usize>) -> String {
     }
 }
 
-/// The largest coordinate magnitude accepted: beyond it the exact orientation predicate could
-/// overflow.
-pub const MAX_COORDINATE: f64 = 1e100;
-
-/// How far (in units of the largest coordinate's rounding error) a vertex may lie from another
-/// edge and still be taken as touching it, when a polygon is invalid as given.
-const SNAP_ULPS: f64 = 1024.0;
+pub use crate::tolerance::MAX_TRIANGULATE_COORDINATE as MAX_COORDINATE;
+use crate::tolerance::{EDGE_GRID_COLUMN_MARGIN, SNAP_ULPS};
 
 /// Ear-clips `polygon` (outer ring counter-clockwise, holes clockwise) into triangles that
 /// cover exactly its area.
@@ -367,8 +362,8 @@ impl Grid {
             let (z0, z1) = if slanted {
                 // The segment's z range over the column, the column a little widened.
                 let width = 1.0 / self.scale[0];
-                let x0 = (self.min[0] + (c as f64 - 0.01) * width).max(lo_x);
-                let x1 = (self.min[0] + (c as f64 + 1.01) * width).min(hi_x);
+                let x0 = (self.min[0] + (c as f64 - EDGE_GRID_COLUMN_MARGIN) * width).max(lo_x);
+                let x1 = (self.min[0] + (c as f64 + (1.0 + EDGE_GRID_COLUMN_MARGIN)) * width).min(hi_x);
                 let z_at = |x: f64| (a[1] + (x - a[0]) * (b[1] - a[1]) / (b[0] - a[0])).clamp(lo_z, hi_z);
                 (z_at(x0).min(z_at(x1)), z_at(x0).max(z_at(x1)))
             } else {

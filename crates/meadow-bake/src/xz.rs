@@ -6,6 +6,7 @@
 //! Input: triangles as three `[x, y, z]` corners, XZ points. Output: XZ rings, parameter
 //! intervals, heights. Nothing here rounds to the grid.
 
+use crate::tolerance::FLAT_DIFFERENCE;
 use meadow::geom::{self, Point2};
 
 /// A non-vertical plane as a height function over XZ.
@@ -114,7 +115,7 @@ pub(crate) fn segment_in_convex(a: Point2, b: Point2, poly: &[Point2]) -> Option
 /// `max_climb`" means).
 pub(crate) fn sub_interval(t0: f64, t1: f64, d0: f64, d1: f64, lo: f64, hi: f64) -> Option<[f64; 2]> {
     let inside = |d: f64| d >= lo && d <= hi;
-    if (d1 - d0).abs() < 1e-12 {
+    if (d1 - d0).abs() < FLAT_DIFFERENCE {
         return inside(d0).then_some([t0, t1]);
     }
     let at = |v: f64| t0 + (t1 - t0) * (v - d0) / (d1 - d0);
