@@ -24,6 +24,7 @@ mod grid;
 pub mod ingest;
 pub mod layers;
 pub mod links;
+mod overlay;
 pub mod portals;
 pub mod progress;
 pub mod region;
