@@ -1,4 +1,5 @@
-//! Stage 5, convex: triangles → convex polygons of at most `max_verts` vertices.
+//! Stage 5b (run by [`crate::polygons`]), convex: triangles → convex polygons of at most
+//! `max_verts` vertices.
 //!
 //! Greedy merging as Recast's `rcBuildPolyMesh` does it: of all pairs of neighbouring polygons
 //! whose union is convex and small enough, merge the pair with the longest shared edge, and

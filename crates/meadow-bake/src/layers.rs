@@ -1,6 +1,6 @@
-//! Layers of the walkable surface: groups of walkable triangles that form one height field,
-//! so that floors above one another (bridges, balconies, stories, spiral ramps) get their own
-//! free area instead of being flattened into one.
+//! Stage 3a (run by [`crate::region`]), layers of the walkable surface: groups of walkable
+//! triangles that form one height field, so that floors above one another (bridges, balconies,
+//! stories, spiral ramps) get their own free area instead of being flattened into one.
 //!
 //! Two walkable triangles *conflict* when their XZ footprints overlap and somewhere in the
 //! overlap their surfaces are more than `max_climb` apart: they can never be the same floor.

@@ -1,4 +1,4 @@
-//! Stage 3b, simplify: [`Regions`] → [`Regions`] with the near-collinear and millimetre-scale
+//! Stage 4, simplify: [`Regions`] → [`Regions`] with the near-collinear and millimetre-scale
 //! zigzag vertices of the region rings removed, then edges longer than the bake's
 //! `max_edge_length` split.
 //!

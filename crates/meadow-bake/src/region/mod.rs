@@ -61,6 +61,7 @@ use i_overlay::mesh::int::outline::offset::IntOutlineOffset;
 use i_overlay::mesh::int::style::{IntLineJoin, IntOutlineStyle};
 use meadow::geom::{self, Point2};
 use meadow::BakeSettings;
+pub use paint::volume_warnings;
 use paint::{paint_layer, split_painted, VolumePaint};
 use planes::{plane_groups, plane_tolerance};
 use scan::{merge_collinear, thin_quad, Found, Scan};

@@ -4,8 +4,11 @@
 //!
 //! Input: the area volumes, a layer's walkable triangles and free area. Output: the free area
 //! split by area type and surface group, and the area each volume painted.
+//! [`volume_warnings`] names the volumes that painted nothing.
 
+use super::Regions;
 use crate::grid::{Box2, BoxGrid};
+use crate::ingest::Scene;
 use crate::overlay::{int_ring, intersect, shapes_area, shapes_box, subtract, union, Frame, IntContour, IntShape};
 use crate::xz::{ccw_xz, clip};
 use meadow::geom::{self, Point2};
@@ -166,4 +169,22 @@ pub(super) fn slab_part(t: &[[f64; 3]; 3], lo: f64, hi: f64) -> Vec<Point2> {
         }
     }
     out
+}
+
+/// One warning per area volume of `scene` that painted nothing in `regions` (a volume placed
+/// off the floor or outside its height range, most likely by mistake).
+pub fn volume_warnings(scene: &Scene, regions: &Regions) -> Vec<String> {
+    let mut warnings = Vec::new();
+    for (volume, &painted) in scene.volumes.iter().zip(&regions.painted) {
+        if painted <= 0.0 {
+            let name = scene.nodes.get(volume.node as usize).map_or("?", String::as_str);
+            let area = scene.areas.get(volume.area as usize).map_or("?", |a| a.name.as_str());
+            warnings.push(format!(
+                "area volume '{name}' (area '{area}') paints nothing: no free walkable surface lies inside its \
+                 footprint within its height range y = {:.2} ..= {:.2} m",
+                volume.y_min, volume.y_max
+            ));
+        }
+    }
+    warnings
 }

@@ -1,5 +1,6 @@
-//! Stage 4, triangulate: a polygon with holes → triangles, by ear clipping with hole bridging,
-//! then edge flips to the constrained Delaunay triangulation ([`make_delaunay`]).
+//! Stage 5a (run by [`crate::polygons`]), triangulate: a polygon with holes → triangles, by ear
+//! clipping with hole bridging, then edge flips to the constrained Delaunay triangulation
+//! ([`make_delaunay`]).
 //!
 //! Steps 1 to 5 work on doubly linked rings of nodes (a node is one visit of a ring to a
 //! vertex):
