@@ -4,13 +4,10 @@
 
 use crate::grid::{triangle_box, Box2, BoxGrid};
 use crate::ingest::{AreaVolume, NavTag, Scene};
-use crate::region::{self, Frame};
+use crate::overlay::{self, Frame};
 use meadow::WalkableRule;
 
-/// Extra angle allowed beyond `max_slope`, in degrees, so that slopes modelled at exactly the
-/// limit count as walkable (exported floors bevel tiles at exactly 45°; a strict test would
-/// scatter them into islands).
-pub const SLOPE_TOLERANCE_DEG: f64 = 0.01;
+pub use crate::tolerance::SLOPE_TOLERANCE_DEG;
 
 /// Fraction of the walkable area (in XZ) that `obstacle`-tagged geometry must cover for the
 /// bake to warn: above half, an `obstacle` tag most likely sits on a floor by mistake.
@@ -168,27 +165,27 @@ fn obstacle_coverage(scene: &Scene, classified: &Classified) -> Option<Coverage>
         });
     let frame = Frame::around(bounds)?;
     let walkable_union =
-        region::union(classified.walkable.iter().filter_map(|w| region::walkable_contour(frame, &w.vertices)));
-    let walkable = region::shapes_area(&walkable_union);
+        overlay::union(classified.walkable.iter().filter_map(|w| overlay::walkable_contour(frame, &w.vertices)));
+    let walkable = overlay::shapes_area(&walkable_union);
     // Obstacle triangles clipped to the walkable bounds (the rest covers nothing, and far
     // coordinates would leave the grid), with their nodes.
-    let clipped = |t: &[[f64; 3]; 3]| -> Option<region::IntContour> {
-        let mut ring = region::ccw_xz(t);
-        region::clip(&mut ring, |q| q[0] - bounds[0]);
-        region::clip(&mut ring, |q| q[1] - bounds[1]);
-        region::clip(&mut ring, |q| bounds[2] - q[0]);
-        region::clip(&mut ring, |q| bounds[3] - q[1]);
-        region::int_ring(frame, &ring)
+    let clipped = |t: &[[f64; 3]; 3]| -> Option<overlay::IntContour> {
+        let mut ring = crate::xz::ccw_xz(t);
+        crate::xz::clip(&mut ring, |q| q[0] - bounds[0]);
+        crate::xz::clip(&mut ring, |q| q[1] - bounds[1]);
+        crate::xz::clip(&mut ring, |q| bounds[2] - q[0]);
+        crate::xz::clip(&mut ring, |q| bounds[3] - q[1]);
+        overlay::int_ring(frame, &ring)
     };
-    let mut obstacles: Vec<(u32, region::IntContour)> = scene
+    let mut obstacles: Vec<(u32, overlay::IntContour)> = scene
         .triangles
         .iter()
         .filter(|t| t.tag == NavTag::Obstacle)
         .filter_map(|t| clipped(&t.vertices).map(|c| (t.node, c)))
         .collect();
     obstacles.sort_by_key(|o| o.0);
-    let obstacle_union = region::union(obstacles.iter().map(|o| o.1.clone()));
-    let covered = region::shapes_area(&region::intersect(&walkable_union, &obstacle_union));
+    let obstacle_union = overlay::union(obstacles.iter().map(|o| o.1.clone()));
+    let covered = overlay::shapes_area(&overlay::intersect(&walkable_union, &obstacle_union));
     if covered <= OBSTACLE_COVERAGE_WARNING * walkable {
         return Some(Coverage { walkable, covered, per_node: Vec::new() });
     }
@@ -197,13 +194,13 @@ fn obstacle_coverage(scene: &Scene, classified: &Classified) -> Option<Coverage>
     let mut near = Vec::new();
     let mut per_node = Vec::new();
     for run in obstacles.chunk_by(|a, b| a.0 == b.0) {
-        let node_union = region::union(run.iter().map(|o| o.1.clone()));
-        let b = region::shapes_box(frame, &node_union);
+        let node_union = overlay::union(run.iter().map(|o| o.1.clone()));
+        let b = overlay::shapes_box(frame, &node_union);
         grid.query(&b, &mut near);
-        let under = region::union(
-            near.iter().filter_map(|&t| region::walkable_contour(frame, &classified.walkable[t as usize].vertices)),
+        let under = overlay::union(
+            near.iter().filter_map(|&t| overlay::walkable_contour(frame, &classified.walkable[t as usize].vertices)),
         );
-        let area = region::shapes_area(&region::intersect(&under, &node_union));
+        let area = overlay::shapes_area(&overlay::intersect(&under, &node_union));
         if area > 0.0 {
             per_node.push((run[0].0, area));
         }

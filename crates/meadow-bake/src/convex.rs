@@ -1,4 +1,5 @@
-//! Stage 5, convex: triangles → convex polygons of at most `max_verts` vertices.
+//! Stage 5b (run by [`crate::polygons`]), convex: triangles → convex polygons of at most
+//! `max_verts` vertices.
 //!
 //! Greedy merging as Recast's `rcBuildPolyMesh` does it: of all pairs of neighbouring polygons
 //! whose union is convex and small enough, merge the pair with the longest shared edge, and
@@ -220,9 +221,7 @@ pub fn merge_convex(triangulation: &Triangulation, max_verts: usize) -> Result<C
     merge_convex_flat(triangulation, None, max_verts)
 }
 
-/// Largest height of a polygon's vertex off the plane of its others that a merge may create:
-/// a polygon spanning a crease (a ramp's top edge) would give points on it wrong heights.
-pub const FLAT_TOLERANCE: f64 = 0.05;
+pub use crate::tolerance::FLAT_TOLERANCE;
 
 /// Whether points with heights `y` lie on one plane within [`FLAT_TOLERANCE`]: the plane
 /// through the first vertex and the two that span the largest triangle with it.

@@ -1,13 +1,8 @@
 //! A uniform grid over XZ bounding boxes, for finding the triangles near a point or a box.
 
-/// Most cell-list entries per item on average before the grid is coarsened.
-const MAX_ENTRIES_PER_ITEM: u64 = 16;
-
-/// Most cells along each axis of a grid.
-const MAX_DIM: usize = 4096;
-
-/// Most cells of a grid.
-const MAX_CELLS: usize = MAX_DIM * MAX_DIM;
+use crate::tolerance::{
+    BOX_GRID_MAX_CELLS, BOX_GRID_MAX_CELLS_ACROSS, BOX_GRID_MAX_DIM, BOX_GRID_MAX_ENTRIES_PER_ITEM, BOX_GRID_MIN_CELL,
+};
 
 /// Buckets of item indices over a uniform XZ grid (compressed rows: cell → items).
 #[derive(Clone, Debug)]
@@ -39,17 +34,21 @@ impl BoxGrid {
             lo = [0.0; 2];
             hi = [1.0; 2];
         }
-        let extent = [(hi[0] - lo[0]).max(1e-3), (hi[1] - lo[1]).max(1e-3)];
+        let extent = [(hi[0] - lo[0]).max(BOX_GRID_MIN_CELL), (hi[1] - lo[1]).max(BOX_GRID_MIN_CELL)];
         mean_extent /= boxes.len().max(1) as f64;
         // Cells about the size of a typical item, but no more than ~4 cells per item overall.
         let by_count = (extent[0] * extent[1] * per_cell / boxes.len().max(1) as f64).sqrt();
-        let mut cell = mean_extent.max(by_count).max(extent[0].max(extent[1]) / 2048.0).max(1e-3);
+        let mut cell =
+            mean_extent.max(by_count).max(extent[0].max(extent[1]) / BOX_GRID_MAX_CELLS_ACROSS).max(BOX_GRID_MIN_CELL);
         // A few huge boxes among many small ones (a sliver across the level) would each be
-        // listed in millions of cells: coarsen until the lists hold at most `MAX_ENTRIES_PER_ITEM`
+        // listed in millions of cells: coarsen until the lists hold at most `BOX_GRID_MAX_ENTRIES_PER_ITEM`
         // entries per item on average, which also keeps every count within u32.
-        let budget = (MAX_ENTRIES_PER_ITEM * boxes.len() as u64).saturating_add(MAX_CELLS as u64);
+        let budget = (BOX_GRID_MAX_ENTRIES_PER_ITEM * boxes.len() as u64).saturating_add(BOX_GRID_MAX_CELLS as u64);
         let mut grid = loop {
-            let dims = [((extent[0] / cell) as usize + 1).min(MAX_DIM), ((extent[1] / cell) as usize + 1).min(MAX_DIM)];
+            let dims = [
+                ((extent[0] / cell) as usize + 1).min(BOX_GRID_MAX_DIM),
+                ((extent[1] / cell) as usize + 1).min(BOX_GRID_MAX_DIM),
+            ];
             let grid =
                 BoxGrid { origin: lo, cell, dims, starts: Vec::new(), items: Vec::new(), stamp: Vec::new(), epoch: 0 };
             let entries: u64 = boxes

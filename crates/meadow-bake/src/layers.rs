@@ -1,6 +1,6 @@
-//! Layers of the walkable surface: groups of walkable triangles that form one height field,
-//! so that floors above one another (bridges, balconies, stories, spiral ramps) get their own
-//! free area instead of being flattened into one.
+//! Stage 3a (run by [`crate::region`]), layers of the walkable surface: groups of walkable
+//! triangles that form one height field, so that floors above one another (bridges, balconies,
+//! stories, spiral ramps) get their own free area instead of being flattened into one.
 //!
 //! Two walkable triangles *conflict* when their XZ footprints overlap and somewhere in the
 //! overlap their surfaces are more than `max_climb` apart: they can never be the same floor.
@@ -14,7 +14,8 @@
 
 use crate::classify::WalkableTriangle;
 use crate::grid::{triangle_box, BoxGrid};
-use crate::region::{ccw_edges, ccw_xz, clip, segment_in_triangle, sub_interval, Plane, GRID_SCALE};
+use crate::tolerance::{BOX_GRID_ITEMS_PER_CELL, GRID_STEP, HALF_GRID_STEP, LAYER_BOX_PAD, MIN_OVERLAP_AREA};
+use crate::xz::{ccw_edges, ccw_xz, clip, segment_in_triangle, sub_interval, Plane};
 use meadow::geom;
 
 /// Marks a triangle not yet placed in a layer.
@@ -58,7 +59,7 @@ enum Relation {
 /// Groups the walkable triangles into layers (see the module docs).
 pub fn assign_layers(walkable: &[WalkableTriangle], max_climb: f64) -> Layering {
     let n = walkable.len();
-    let pad = 2.0 / GRID_SCALE;
+    let pad = LAYER_BOX_PAD;
     let boxes: Vec<_> = walkable
         .iter()
         .map(|w| {
@@ -66,7 +67,7 @@ pub fn assign_layers(walkable: &[WalkableTriangle], max_climb: f64) -> Layering 
             [b[0] - pad, b[1] - pad, b[2] + pad, b[3] + pad]
         })
         .collect();
-    let mut grid = BoxGrid::new(&boxes, 2.0);
+    let mut grid = BoxGrid::new(&boxes, BOX_GRID_ITEMS_PER_CELL);
     let mut near = Vec::new();
     let mut conflicts: Vec<Vec<u32>> = vec![Vec::new(); n];
     let mut joined: Vec<Vec<u32>> = vec![Vec::new(); n];
@@ -144,11 +145,11 @@ fn relation(a: &[[f64; 3]; 3], b: &[[f64; 3]; 3], climb: f64) -> Relation {
     for (p, q) in ccw_edges(a) {
         clip(&mut overlap, |x| geom::orient2d(p, q, x));
     }
-    if overlap.len() >= 3 && geom::signed_area(&overlap) > 1e-9 {
+    if overlap.len() >= 3 && geom::signed_area(&overlap) > MIN_OVERLAP_AREA {
         for sign in [1.0, -1.0] {
             let mut apart = overlap.clone();
             clip(&mut apart, |x| sign * (pb.y(x) - pa.y(x)) - climb);
-            if apart.len() >= 3 && geom::signed_area(&apart) > 1e-9 {
+            if apart.len() >= 3 && geom::signed_area(&apart) > MIN_OVERLAP_AREA {
                 return Relation::Conflict;
             }
         }
@@ -169,17 +170,17 @@ fn touches(a: &[[f64; 3]; 3], b: &[[f64; 3]; 3], pb: &Plane, climb: f64) -> bool
         let (p, q) = (a[k], a[(k + 1) % 3]);
         let (p2, q2) = ([p[0], p[2]], [q[0], q[2]]);
         let len = ((q2[0] - p2[0]).powi(2) + (q2[1] - p2[1]).powi(2)).sqrt();
-        if len <= 1.0 / GRID_SCALE {
+        if len <= GRID_STEP {
             continue;
         }
-        let step = 0.5 / GRID_SCALE / len;
+        let step = HALF_GRID_STEP / len;
         let out = [(q2[1] - p2[1]) * step * orientation, -(q2[0] - p2[0]) * step * orientation];
         let (s, e) = ([p2[0] + out[0], p2[1] + out[1]], [q2[0] + out[0], q2[1] + out[1]]);
         let Some((t0, t1)) = segment_in_triangle(s, e, b) else { continue };
         let at = |t: f64| [s[0] + (e[0] - s[0]) * t, s[1] + (e[1] - s[1]) * t];
         let diff = |t: f64| pb.y(at(t)) - (p[1] + (q[1] - p[1]) * t);
         if let Some([u0, u1]) = sub_interval(t0, t1, diff(t0), diff(t1), -climb, climb) {
-            if (u1 - u0) * len > 1.0 / GRID_SCALE {
+            if (u1 - u0) * len > GRID_STEP {
                 return true;
             }
         }

@@ -1,34 +1,60 @@
 //! Meadow bake library: turns a glTF level into an exact convex navmesh ([`meadow::NavMesh`]).
 //!
-//! The pipeline is one module per stage, each a function from one named type to the next:
-//! [`ingest`] (`Scene`) → [`classify`] (`Classified`) → [`region`] (`Regions`) →
-//! [`simplify`] (`Regions`) → [`triangulate`] (`Triangulation`) → [`convex`] (`ConvexMesh`) → [`portals`] (edge links) →
-//! [`assemble`] (`NavMesh`) → [`links`] (`LinkedMesh`: the level's off-mesh links connected).
+//! The bake is a pipeline of stages, one module each, each a function from one named type to
+//! the next; [`bake`] only runs them in order, checks the work budgets between them and passes
+//! warnings on to its [`Progress`]. In the order data flows:
 //!
-//! The triangulate stage ear-clips each region polygon and then flips its triangles to the
+//! | # | stage | module | input | output | settings read |
+//! |---|-------|--------|-------|--------|---------------|
+//! | 1 | ingest | [`ingest`] | glTF file | [`ingest::Scene`] | — |
+//! | 2 | classify | [`classify`] | `Scene` | [`classify::Classified`] | `max_slope`, `walkable` |
+//! | 3 | region | [`region`] (layers: [`layers`]) | `Classified` | [`region::Regions`] | `radius`, `height`, `max_climb`, `arc_tolerance` ([`region::RegionParams`]) |
+//! | 4 | simplify | [`simplify`] | `Regions` | `Regions` | `arc_tolerance`, `max_edge_length` ([`simplify::SimplifyParams`]) |
+//! | 5 | polygons | [`polygons`] (runs [`triangulate`], then [`convex`]) | [`polygons::PolygonInput`] (`Regions` + walkable triangles) | [`portals::PolygonMesh`] | `max_climb`, `max_verts_per_poly` ([`polygons::PolygonParams`]) |
+//! | 6 | portals | [`portals`] | `PolygonMesh` | edge links (`Vec<Vec<EdgeLink>>`) | — |
+//! | 7 | assemble | [`assemble`] | `PolygonMesh` + edge links + area types | [`meadow::NavMesh`] | all (stored in the asset) |
+//! | 8 | links | [`links`] | [`links::LinkInput`] (`NavMesh` + `Scene`) | [`links::LinkedMesh`] | — |
+//!
+//! Work budgets ([`BakeSettings::budgets`]) are checked after classify (walkable triangles),
+//! within and after region (region vertices) and before polygons (triangles); see [`budget`].
+//! Every geometric tolerance and grid constant lives in [`tolerance`]. Below the stages sit
+//! helpers they share: XZ triangle geometry (`xz.rs`), the exact integer grid and its polygon
+//! booleans (`overlay.rs`), box grids for neighbour queries (`grid.rs`) and surface heights
+//! (`heights.rs`).
+//!
+//! The polygons stage ear-clips each region polygon and then flips its triangles to the
 //! constrained Delaunay triangulation of the polygon's rings ([`triangulate::make_delaunay`]),
-//! so that the convex stage merges fat triangles rather than long slivers: fewer polygons, and
+//! so that the convex merge works on fat triangles rather than long slivers: fewer polygons, and
 //! shorter portals whose midpoints guide path searches better.
 //!
 //! Tags (node `extras`, see [`ingest`]): untagged geometry is floor where its slope allows,
 //! whatever other nodes are tagged, unless the bake setting `walkable` is `tagged-only`
 //! ([`meadow::WalkableRule`]); the classify stage warns where tags cost floor
 //! ([`classify::tag_warnings`]). Area volumes neither walk nor block: the region stage paints
-//! the free surface inside them with their area ([`region::build_regions`]).
+//! the free surface inside them with their area ([`region::build_regions`]) and warns about
+//! volumes that paint nothing ([`region::volume_warnings`]).
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod assemble;
 pub mod budget;
 pub mod classify;
 pub mod convex;
 mod grid;
+mod heights;
 pub mod ingest;
 pub mod layers;
 pub mod links;
+mod overlay;
+pub mod polygons;
 pub mod portals;
 pub mod progress;
 pub mod region;
 pub mod simplify;
+pub mod tolerance;
 pub mod triangulate;
+mod xz;
 
 pub use budget::BudgetExceeded;
 pub use meadow::BakeSettings;
@@ -84,6 +110,17 @@ pub enum BakeError {
     Internal(#[from] ValidationError),
 }
 
+impl From<polygons::PolygonError> for BakeError {
+    fn from(e: polygons::PolygonError) -> Self {
+        match e {
+            polygons::PolygonError::Triangulate { area, polygon, source } => {
+                BakeError::Triangulate { area, polygon, source }
+            }
+            polygons::PolygonError::Convex { area, source } => BakeError::Convex { area, source },
+        }
+    }
+}
+
 /// Bakes a scene into a validated navmesh, reporting stages and warnings to `progress`.
 pub fn bake(scene: &Scene, settings: &BakeSettings, progress: &mut dyn Progress) -> Result<NavMesh, BakeError> {
     settings.validate()?;
@@ -100,16 +137,8 @@ pub fn bake(scene: &Scene, settings: &BakeSettings, progress: &mut dyn Progress)
 
     let params = region::RegionParams::from(settings);
     let regions = region::build_regions_within(&classified, &params, budgets.region_vertices, progress)?;
-    for (volume, &painted) in scene.volumes.iter().zip(&regions.painted) {
-        if painted <= 0.0 {
-            let name = scene.nodes.get(volume.node as usize).map_or("?", String::as_str);
-            let area = scene.areas.get(volume.area as usize).map_or("?", |a| a.name.as_str());
-            progress.warn(&format!(
-                "area volume '{name}' (area '{area}') paints nothing: no free walkable surface lies inside its \
-                 footprint within its height range y = {:.2} ..= {:.2} m",
-                volume.y_min, volume.y_max
-            ));
-        }
+    for warning in region::volume_warnings(scene, &regions) {
+        progress.warn(&warning);
     }
     if regions.areas.is_empty() {
         return Err(BakeError::NothingWalkable { radius: settings.radius, height: settings.height });
@@ -120,49 +149,12 @@ pub fn bake(scene: &Scene, settings: &BakeSettings, progress: &mut dyn Progress)
 
     let regions = simplify::simplify_regions(&regions, &simplify::SimplifyParams::from(settings), progress);
 
-    // A polygon with holes of v ring vertices and h holes triangulates into v + 2h - 2
-    // triangles, each at most one output polygon.
-    let triangle_total: u64 = regions
-        .areas
-        .iter()
-        .flat_map(|a| &a.polygons)
-        .map(|p| (p.outer.len() + p.holes.iter().map(|h| h.len() + 2).sum::<usize>()) as u64)
-        .sum();
-    if triangle_total > budgets.polygons {
+    if polygons::triangle_estimate(&regions) > budgets.polygons {
         return Err(BudgetExceeded::polygons(budgets.polygons).into());
     }
 
-    let polygon_total: usize = regions.areas.iter().map(|a| a.polygons.len()).sum();
-    progress.begin(Stage::Triangulate, polygon_total as u64);
-    let mut pieces = Vec::with_capacity(polygon_total);
-    for a in &regions.areas {
-        for (i, poly) in a.polygons.iter().enumerate() {
-            let mut tri = triangulate::triangulate(poly).map_err(|source| BakeError::Triangulate {
-                area: a.area,
-                polygon: i,
-                source,
-            })?;
-            triangulate::make_delaunay(&mut tri);
-            pieces.push((a.area, a.layer, tri));
-            progress.advance(Stage::Triangulate, pieces.len() as u64);
-        }
-    }
-    progress.finish(Stage::Triangulate);
-
-    progress.begin(Stage::Convex, pieces.len() as u64);
-    let mut mesh = portals::PolygonMesh::default();
-    let mut index = portals::VertexIndex::new(settings.max_climb);
-    let mut surface = assemble::SurfaceHeights::new(&classified.walkable, &regions.triangle_layers);
-    let mut heights = Vec::new();
-    for (k, (area, layer, tri)) in pieces.iter().enumerate() {
-        heights.clear();
-        heights.extend(tri.vertices.iter().map(|&p| surface.at(p, *layer as u32)));
-        let convex = convex::merge_convex_flat(tri, Some(&heights), settings.max_verts_per_poly as usize)
-            .map_err(|source| BakeError::Convex { area: *area, source })?;
-        mesh.add(&tri.vertices, &heights, &convex.polygons, *area, *layer, &mut index);
-        progress.advance(Stage::Convex, k as u64 + 1);
-    }
-    progress.finish(Stage::Convex);
+    let polygon_input = polygons::PolygonInput { regions: &regions, walkable: &classified.walkable };
+    let mesh = polygons::build_polygons(polygon_input, &polygons::PolygonParams::from(settings), progress)?;
 
     progress.begin(Stage::Portals, mesh.polygons.len() as u64);
     let links = portals::link_portals(&mesh);

@@ -1,0 +1,143 @@
+//! The exact integer grid the region stage (and the classify stage's warnings) compute on:
+//! [`Frame`] maps XZ points to grid units around a whole-metre origin and back, and the polygon
+//! booleans and offsets run on grid contours in i_overlay's integer engine.
+//!
+//! Input: XZ points, rings and triangles. Output: grid contours and shapes, their areas and
+//! boxes, and booleans of shapes.
+
+use crate::grid::Box2;
+use crate::tolerance::{GRID_BOUND, GRID_SCALE, MAX_EXTENT};
+use crate::xz::ccw_xz;
+use i_overlay::core::fill_rule::FillRule;
+use i_overlay::core::overlay::{Overlay, ShapeType};
+use i_overlay::core::overlay_rule::OverlayRule;
+use i_overlay::i_float::int::angle::Angle;
+use i_overlay::i_float::int::point::IntPoint;
+use i_overlay::mesh::int::arc::ArcOptions;
+use meadow::geom::Point2;
+
+pub(crate) type IntContour = Vec<IntPoint>;
+pub(crate) type IntShape = Vec<IntContour>;
+
+/// Maps XZ points to the integer grid around a whole-metre origin and back, exactly.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Frame {
+    origin: Point2,
+}
+
+impl Frame {
+    /// The frame centred on the XZ box `[min_x, min_z, max_x, max_z]`.
+    pub(crate) fn centred(b: Box2) -> Frame {
+        Frame { origin: [((b[0] + b[2]) * 0.5).floor(), ((b[1] + b[3]) * 0.5).floor()] }
+    }
+
+    /// The frame centred on an XZ box, if the box is finite and within [`MAX_EXTENT`].
+    pub(crate) fn around(b: Box2) -> Option<Frame> {
+        let extent = (b[2] - b[0]).max(b[3] - b[1]);
+        (b.iter().all(|c| c.is_finite()) && extent <= MAX_EXTENT).then(|| Frame::centred(b))
+    }
+
+    /// Grid point of an XZ point within the walkable bounds grown by the radius: its
+    /// coordinates are below [`GRID_BOUND`] (see [`MAX_EXTENT`]); the clamp only guards the
+    /// proof (a point outside would be moved, never wrapped).
+    pub(crate) fn to_int(self, p: Point2) -> IntPoint {
+        let bound = GRID_BOUND as f64;
+        let unit = |v: f64| ((v * GRID_SCALE).round().clamp(-bound, bound)) as i32;
+        IntPoint::new(unit(p[0] - self.origin[0]), unit(p[1] - self.origin[1]))
+    }
+
+    pub(crate) fn to_world(self, q: IntPoint) -> Point2 {
+        [self.origin[0] + q.x as f64 / GRID_SCALE, self.origin[1] + q.y as f64 / GRID_SCALE]
+    }
+
+    /// A distance in whole grid units, rounded up so that clearance is never below it.
+    pub(crate) fn units(metres: f64) -> i32 {
+        (metres * GRID_SCALE).ceil() as i32
+    }
+}
+
+/// The counter-clockwise integer footprint of a walkable triangle, if not degenerate on the grid.
+pub(crate) fn walkable_contour(frame: Frame, t: &[[f64; 3]; 3]) -> Option<IntContour> {
+    let ring: Vec<IntPoint> = ccw_xz(t).into_iter().map(|q| frame.to_int(q)).collect();
+    // Differences below 2^28 (see `GRID_BOUND`): products below 2^56, their difference 2^57.
+    let area2 = (ring[1].x as i64 - ring[0].x as i64) * (ring[2].y as i64 - ring[0].y as i64)
+        - (ring[1].y as i64 - ring[0].y as i64) * (ring[2].x as i64 - ring[0].x as i64);
+    (area2 > 0).then_some(ring)
+}
+
+/// A counter-clockwise XZ ring rounded to the grid, without repeated points, if it keeps a
+/// positive area there.
+pub(crate) fn int_ring(frame: Frame, ring: &[Point2]) -> Option<IntContour> {
+    let mut out: IntContour = ring.iter().map(|&q| frame.to_int(q)).collect();
+    out.dedup();
+    while out.len() > 1 && out.first() == out.last() {
+        out.pop();
+    }
+    (out.len() >= 3 && contour_area2(&out) > 0).then_some(out)
+}
+
+/// Twice the signed area of an integer ring, in square grid units.
+pub(crate) fn contour_area2(c: &IntContour) -> i128 {
+    (0..c.len())
+        .map(|i| {
+            let (a, b) = (c[i], c[(i + 1) % c.len()]);
+            a.x as i128 * b.y as i128 - b.x as i128 * a.y as i128
+        })
+        .sum()
+}
+
+/// The area of overlay output shapes (outer rings counter-clockwise, holes clockwise), m².
+pub(crate) fn shapes_area(shapes: &[IntShape]) -> f64 {
+    let area2: i128 = shapes.iter().flatten().map(contour_area2).sum();
+    area2 as f64 / (2.0 * GRID_SCALE * GRID_SCALE)
+}
+
+/// The XZ bounding box of shapes, in world coordinates (an inverted box when empty).
+pub(crate) fn shapes_box(frame: Frame, shapes: &[IntShape]) -> Box2 {
+    shapes.iter().flatten().flatten().fold(
+        [f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY],
+        |b, &q| {
+            let p = frame.to_world(q);
+            [b[0].min(p[0]), b[1].min(p[1]), b[2].max(p[0]), b[3].max(p[1])]
+        },
+    )
+}
+
+/// `a ∩ b`.
+pub(crate) fn intersect(a: &[IntShape], b: &[IntShape]) -> Vec<IntShape> {
+    if a.is_empty() || b.is_empty() {
+        return Vec::new();
+    }
+    let mut ov = Overlay::new(256);
+    ov.add_source(a, ShapeType::Subject);
+    ov.add_source(b, ShapeType::Clip);
+    ov.overlay(OverlayRule::Intersect, FillRule::NonZero)
+}
+
+/// `a − b`.
+pub(crate) fn subtract(a: &[IntShape], b: &[IntShape]) -> Vec<IntShape> {
+    if a.is_empty() || b.is_empty() {
+        return a.to_vec();
+    }
+    let mut ov = Overlay::new(256);
+    ov.add_source(a, ShapeType::Subject);
+    ov.add_source(b, ShapeType::Clip);
+    ov.overlay(OverlayRule::Difference, FillRule::NonZero)
+}
+
+pub(crate) fn union(contours: impl Iterator<Item = IntContour>) -> Vec<IntShape> {
+    let mut overlay = Overlay::new(1024);
+    for c in contours {
+        if c.len() >= 3 {
+            overlay.add_contour(&c, ShapeType::Subject);
+        }
+    }
+    overlay.overlay(OverlayRule::Subject, FillRule::NonZero)
+}
+
+/// Chord angle for radius arcs whose sagitta stays within `tolerance`.
+pub(crate) fn arc_options(radius: f64, tolerance: f64) -> ArcOptions {
+    let step = if radius > tolerance { 2.0 * (1.0 - tolerance / radius).acos() } else { std::f64::consts::FRAC_PI_4 };
+    let max_step = Angle::from_radians(step).unwrap_or(ArcOptions::MAX_STEP);
+    ArcOptions { max_step, ..ArcOptions::default() }
+}

@@ -1,0 +1,143 @@
+//! Stage 5, polygons: the simplified [`Regions`] → a [`PolygonMesh`] of convex polygons over
+//! shared vertices, each vertex with the height of the walkable surface under it.
+//!
+//! Every region polygon is triangulated ([`crate::triangulate`]: ear clipping, then flips to
+//! the constrained Delaunay triangulation, so that the merge below works on fat triangles
+//! rather than long slivers: fewer polygons, and shorter portals whose midpoints guide path
+//! searches better). Each triangulation then takes its vertex heights from its layer's
+//! walkable surface ([`SurfaceHeights`]), is merged into convex polygons that stay flat
+//! ([`crate::convex`]), and is added to the mesh, whose vertices are welded across regions
+//! within `max_climb` of each other ([`PortalVertexIndex`]). All polygons are triangulated
+//! before any is merged, in region order, so progress reports the two steps one after the other.
+
+use crate::classify::WalkableTriangle;
+use crate::convex::{self, ConvexError};
+use crate::heights::SurfaceHeights;
+use crate::portals::{PolygonMesh, VertexIndex as PortalVertexIndex};
+use crate::progress::{Progress, Stage};
+use crate::region::Regions;
+use crate::triangulate::{self, TriangulateError, Triangulation};
+use meadow::BakeSettings;
+
+/// The settings the polygons stage needs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PolygonParams {
+    /// Largest height difference, in metres, between vertices welded into one.
+    pub max_climb: f64,
+    /// Most vertices per convex polygon.
+    pub max_verts_per_poly: usize,
+}
+
+impl From<&BakeSettings> for PolygonParams {
+    fn from(s: &BakeSettings) -> Self {
+        PolygonParams { max_climb: s.max_climb, max_verts_per_poly: s.max_verts_per_poly as usize }
+    }
+}
+
+/// What the stage reads: the simplified regions and the walkable surface that gives heights.
+#[derive(Clone, Copy, Debug)]
+pub struct PolygonInput<'a> {
+    /// The simplified free area (its `triangle_layers` give each walkable triangle's layer).
+    pub regions: &'a Regions,
+    /// The walkable triangles of the classify stage.
+    pub walkable: &'a [WalkableTriangle],
+}
+
+/// Why the polygons could not be built.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum PolygonError {
+    /// A region polygon could not be triangulated.
+    #[error("cannot triangulate region polygon {polygon} of area type {area}: {source}")]
+    Triangulate {
+        /// Area type index.
+        area: u16,
+        /// Polygon index within the area's region.
+        polygon: usize,
+        /// What went wrong.
+        source: TriangulateError,
+    },
+    /// Merging triangles into convex polygons failed.
+    #[error("cannot merge triangles of area type {area} into convex polygons: {source}")]
+    Convex {
+        /// Area type index.
+        area: u16,
+        /// What went wrong.
+        source: ConvexError,
+    },
+}
+
+/// How many triangles triangulating `regions` makes, each at most one output polygon: a polygon
+/// with holes of v ring vertices and h holes triangulates into v + 2h - 2 triangles (counted
+/// here as v + 2h, an upper bound). Checked against the polygon budget before the stage runs.
+pub fn triangle_estimate(regions: &Regions) -> u64 {
+    regions
+        .areas
+        .iter()
+        .flat_map(|a| &a.polygons)
+        .map(|p| (p.outer.len() + p.holes.iter().map(|h| h.len() + 2).sum::<usize>()) as u64)
+        .sum()
+}
+
+/// Triangulates every region polygon and merges the triangles into convex polygons with
+/// surface heights (see the module docs).
+pub fn build_polygons(
+    input: PolygonInput<'_>,
+    params: &PolygonParams,
+    progress: &mut dyn Progress,
+) -> Result<PolygonMesh, PolygonError> {
+    let pieces = triangulate_regions(input.regions, progress)?;
+    merge_convex(&pieces, input, params, progress)
+}
+
+/// One triangulated region polygon: its area type, layer and triangles.
+struct Piece {
+    area: u16,
+    layer: u16,
+    triangulation: Triangulation,
+}
+
+/// Triangulates every region polygon, in region order, each flipped to Delaunay.
+fn triangulate_regions(regions: &Regions, progress: &mut dyn Progress) -> Result<Vec<Piece>, PolygonError> {
+    let polygon_total: usize = regions.areas.iter().map(|a| a.polygons.len()).sum();
+    progress.begin(Stage::Triangulate, polygon_total as u64);
+    let mut pieces = Vec::with_capacity(polygon_total);
+    for a in &regions.areas {
+        for (i, poly) in a.polygons.iter().enumerate() {
+            let mut triangulation = triangulate::triangulate(poly).map_err(|source| PolygonError::Triangulate {
+                area: a.area,
+                polygon: i,
+                source,
+            })?;
+            triangulate::make_delaunay(&mut triangulation);
+            pieces.push(Piece { area: a.area, layer: a.layer, triangulation });
+            progress.advance(Stage::Triangulate, pieces.len() as u64);
+        }
+    }
+    progress.finish(Stage::Triangulate);
+    Ok(pieces)
+}
+
+/// Merges each piece into convex polygons with surface heights and adds them to one mesh.
+fn merge_convex(
+    pieces: &[Piece],
+    input: PolygonInput<'_>,
+    params: &PolygonParams,
+    progress: &mut dyn Progress,
+) -> Result<PolygonMesh, PolygonError> {
+    progress.begin(Stage::Convex, pieces.len() as u64);
+    let mut mesh = PolygonMesh::default();
+    let mut index = PortalVertexIndex::new(params.max_climb);
+    let mut surface = SurfaceHeights::new(input.walkable, &input.regions.triangle_layers);
+    let mut heights = Vec::new();
+    for (k, piece) in pieces.iter().enumerate() {
+        let tri = &piece.triangulation;
+        heights.clear();
+        heights.extend(tri.vertices.iter().map(|&p| surface.at(p, piece.layer as u32)));
+        let convex = convex::merge_convex_flat(tri, Some(&heights), params.max_verts_per_poly)
+            .map_err(|source| PolygonError::Convex { area: piece.area, source })?;
+        mesh.add(&tri.vertices, &heights, &convex.polygons, piece.area, piece.layer, &mut index);
+        progress.advance(Stage::Convex, k as u64 + 1);
+    }
+    progress.finish(Stage::Convex);
+    Ok(mesh)
+}

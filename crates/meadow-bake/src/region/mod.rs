@@ -1,0 +1,479 @@
+//! Stage 3, region: [`Classified`] triangles → [`Regions`], the free walkable area of every area
+//! type as exact polygons with holes in XZ.
+//!
+//! ```text
+//! free = erode(∪ walkable, radius)          outer borders of the walkable surface are walls
+//!      − dilate(∪ column blockers, radius)  non-walkable geometry in the agent's column
+//!      − dilate(∪ wall segments, radius)    vertical faces in the column, and drop edges
+//! ```
+//! computed per layer of the walkable surface ([`crate::layers`]: floors above one another
+//! are separate layers, joined at seams where the surface continues within `max_climb`).
+//! Erosion sees every walkable surface within the radius, of any layer, so that the free area
+//! runs on across a seam; blockers and walls count for the layer of the floor triangle they
+//! were found over and for the layers across its seams, but not for layers it lies above or
+//! below (the table under a bridge does not cut the bridge). A walkable surface of another
+//! layer inside the agent's column is a ceiling and blocks like any other geometry.
+//! A column blocker is the part of a triangle that lies more than `max_climb` and at most
+//! `height` above a walkable triangle under it. A drop edge is a border of a walkable triangle
+//! where the surface across it (in XZ) is more than `max_climb` higher or lower and no surface
+//! across it is within `max_climb`. All booleans and offsets run in i_overlay's integer engine
+//! on a fixed grid of [`GRID_SCALE`] units per metre around a whole-metre origin, so every
+//! output coordinate is an exact binary fraction and the stage is deterministic. Radius arcs
+//! are approximated by chords whose sagitta is at most the arc tolerance.
+//!
+//! Each layer's free area is then split into regions by area type. Area volumes paint first:
+//! a volume takes the part of every walkable triangle of the layer whose height lies within
+//! the volume's `[y_min, y_max]` (the triangle's footprint cut by the two level lines of its
+//! plane, exactly, before rounding to the grid) inside the volume's footprint (the union of
+//! its triangles' XZ projections). Where volumes overlap, the one later in scene order wins.
+//! What no volume paints goes by the triangles' own area types, higher area indices winning
+//! where they overlap; on layers stacked over or under another, every piece is also split by
+//! surface plane. Painted and unpainted pieces of one area type and plane are united, so a
+//! volume painting the area already there leaves no seam.
+//!
+//! Files: this one sequences the stage ([`build_regions_within`]: scan, unions and offsets per
+//! layer, painting, shared vertices); `scan.rs` finds blockers, walls and hidden parts per floor
+//! triangle; `paint.rs` paints area volumes; `planes.rs` groups stacked surfaces by plane;
+//! `shared.rs` makes touching regions share vertices; `tests.rs` tests the stage. The grid
+//! frame and the polygon booleans are in `overlay.rs` (shared with the classify stage), the
+//! float XZ geometry in `xz.rs`.
+
+mod paint;
+mod planes;
+mod scan;
+mod shared;
+#[cfg(test)]
+mod tests;
+
+use crate::budget::{boolean_work, BudgetExceeded, Work};
+use crate::classify::Classified;
+use crate::grid::{triangle_box, BoxGrid};
+use crate::layers;
+use crate::overlay::{arc_options, union, walkable_contour, Frame, IntContour, IntShape};
+use crate::progress::{Progress, Stage};
+use crate::tolerance::{BOX_GRID_ITEMS_PER_CELL, LAYER_REACH_MARGIN, MAX_RADIUS, WALL_HALF_WIDTH_UNITS};
+pub use crate::tolerance::{GRID_BOUND, GRID_SCALE, MAX_EXTENT};
+use i_overlay::core::fill_rule::FillRule;
+use i_overlay::core::overlay::{IntOverlayOptions, Overlay, ShapeType};
+use i_overlay::core::overlay_rule::OverlayRule;
+use i_overlay::core::solver::Solver;
+use i_overlay::mesh::int::outline::offset::IntOutlineOffset;
+use i_overlay::mesh::int::style::{IntLineJoin, IntOutlineStyle};
+use meadow::geom::{self, Point2};
+use meadow::BakeSettings;
+pub use paint::volume_warnings;
+use paint::{paint_layer, split_painted, VolumePaint};
+use planes::{plane_groups, plane_tolerance};
+use scan::{merge_collinear, thin_quad, Found, Scan};
+use shared::insert_shared_vertices;
+
+/// A simple polygon with holes in XZ: outer ring counter-clockwise, holes clockwise; rings do
+/// not repeat their first vertex. Rings may touch at single points but never cross.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PolygonWithHoles {
+    /// The outer boundary, counter-clockwise.
+    pub outer: Vec<Point2>,
+    /// The holes, each clockwise.
+    pub holes: Vec<Vec<Point2>>,
+}
+
+impl PolygonWithHoles {
+    /// Area in square metres (outer minus holes).
+    pub fn area(&self) -> f64 {
+        geom::signed_area(&self.outer) + self.holes.iter().map(|h| geom::signed_area(h)).sum::<f64>()
+    }
+}
+
+/// The free area of one area type on one layer.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AreaRegion {
+    /// Area type index (into the scene's areas).
+    pub area: u16,
+    /// The layer (see [`crate::layers`]).
+    pub layer: u16,
+    /// Disjoint polygons with holes.
+    pub polygons: Vec<PolygonWithHoles>,
+}
+
+/// The output of [`build_regions`]: free walkable area per layer and area type.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Regions {
+    /// Non-empty regions, by ascending layer, then area index. Regions of one layer do not
+    /// overlap; regions of different layers overlap only where one floor lies above another.
+    /// Where regions touch (areas in a layer, layers at a seam) every ring vertex of one lies
+    /// on a ring vertex of the other.
+    pub areas: Vec<AreaRegion>,
+    /// Number of layers the walkable surface was split into.
+    pub layers: usize,
+    /// Per walkable triangle of the input: its layer.
+    pub triangle_layers: Vec<u32>,
+    /// Number of column-blocker polygons found.
+    pub blocker_count: usize,
+    /// Number of wall segments found (vertical faces and drop edges).
+    pub wall_count: usize,
+    /// Per area volume of the input (in order): the free area it paints, m² in XZ (before the
+    /// regions' borders are made to meet; 0 when it paints nothing).
+    pub painted: Vec<f64>,
+}
+
+/// The settings the region stage needs, in metres.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RegionParams {
+    /// Agent radius.
+    pub radius: f64,
+    /// Agent height.
+    pub height: f64,
+    /// Step height.
+    pub max_climb: f64,
+    /// Largest chord sagitta for radius arcs.
+    pub arc_tolerance: f64,
+}
+
+impl From<&BakeSettings> for RegionParams {
+    fn from(s: &BakeSettings) -> Self {
+        RegionParams { radius: s.radius, height: s.height, max_climb: s.max_climb, arc_tolerance: s.arc_tolerance }
+    }
+}
+
+/// Why the free area could not be computed.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum RegionError {
+    /// There is no walkable triangle at all.
+    #[error("the level has no walkable surface (no upward-facing triangle within the slope limit)")]
+    NoWalkableSurface,
+    /// The level is too large for the exact integer grid.
+    #[error(
+        "the walkable part of the level spans {extent:.0} m, more than the {MAX_EXTENT:.0} m the exact grid holds"
+    )]
+    TooLarge {
+        /// The level's larger XZ extent in metres.
+        extent: f64,
+    },
+    /// A coordinate is NaN or infinite.
+    #[error("a triangle has a non-finite coordinate")]
+    NonFinite,
+    /// The work budget of the stage ([`meadow::BakeSettings::max_region_vertices`]) is spent.
+    #[error(transparent)]
+    Budget(#[from] BudgetExceeded),
+    /// The walkable surface splits into more layers than the asset can number.
+    #[error("the walkable surface splits into {count} layers, more than the 65536 an asset holds")]
+    TooManyLayers {
+        /// Number of layers found.
+        count: usize,
+    },
+}
+
+/// Computes the free walkable area (see the module docs), with no work budget.
+pub fn build_regions(
+    classified: &Classified,
+    params: &RegionParams,
+    progress: &mut dyn Progress,
+) -> Result<Regions, RegionError> {
+    build_regions_within(classified, params, u64::MAX, progress)
+}
+
+/// Computes the free walkable area (see the module docs), failing with
+/// [`RegionError::Budget`] as soon as the vertices fed to its polygon booleans and their
+/// possible crossings (`budget::boolean_work`) would exceed `budget`: checked per floor triangle
+/// while scanning and per layer before the unions, so memory stays bounded.
+pub fn build_regions_within(
+    classified: &Classified,
+    params: &RegionParams,
+    budget: u64,
+    progress: &mut dyn Progress,
+) -> Result<Regions, RegionError> {
+    let walkable = &classified.walkable;
+    if walkable.is_empty() {
+        return Err(RegionError::NoWalkableSurface);
+    }
+    let all_tris =
+        || walkable.iter().map(|w| &w.vertices).chain(classified.blocking.iter()).chain(classified.obstacles.iter());
+    if all_tris().any(|t| t.iter().flatten().any(|c| !c.is_finite())) {
+        return Err(RegionError::NonFinite);
+    }
+    let walk_boxes: Vec<_> = walkable.iter().map(|w| triangle_box(&w.vertices)).collect();
+    let bounds =
+        walk_boxes.iter().fold([f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY], |a, b| {
+            [a[0].min(b[0]), a[1].min(b[1]), a[2].max(b[2]), a[3].max(b[3])]
+        });
+    let extent = (bounds[2] - bounds[0]).max(bounds[3] - bounds[1]);
+    // The radius is checked here too (the settings allow at most 1000 m), so that the bound of
+    // `GRID_BOUND` holds for any caller of this public function.
+    if extent > MAX_EXTENT || !(0.0..=MAX_RADIUS).contains(&params.radius) {
+        return Err(RegionError::TooLarge { extent: extent + 2.0 * params.radius });
+    }
+    let frame = Frame::centred(bounds);
+    progress.begin(Stage::Region, walkable.len() as u64);
+    let layering = layers::assign_layers(walkable, params.max_climb);
+    if layering.count > u16::MAX as u32 + 1 {
+        return Err(RegionError::TooManyLayers { count: layering.count as usize });
+    }
+
+    let boxes: Vec<_> = all_tris().map(triangle_box).collect();
+    let mut grid = BoxGrid::new(&boxes, BOX_GRID_ITEMS_PER_CELL);
+    let mut scan = Scan {
+        params,
+        walkable,
+        blocking: &classified.blocking,
+        obstacles: &classified.obstacles,
+        layer_of: &layering.layer_of,
+        grid: &mut grid,
+        frame,
+        near: Vec::new(),
+        work: Work { used: 0, limit: budget },
+    };
+    let mut found = Found::default();
+    for i in 0..walkable.len() {
+        scan.floor(i, &mut found)?;
+        if i % 4096 == 0 {
+            progress.advance(Stage::Region, i as u64);
+        }
+    }
+    let mut work = scan.work;
+    let Found { column: blockers, walls, hidden, mut ceilings } = found;
+    ceilings.sort_unstable();
+    ceilings.dedup();
+    let blocker_count = blockers.len();
+    let wall_count = walls.len();
+
+    // What stands on a floor triangle concerns the layers it does not conflict with that come
+    // within the radius of the triangle: its own layer, and the layers across its seams. Every
+    // item lies over its anchor triangle, so the layers are found once per anchor.
+    let reach = params.radius + LAYER_REACH_MARGIN;
+    let mut walk_grid = BoxGrid::new(&walk_boxes, BOX_GRID_ITEMS_PER_CELL);
+    let mut near = Vec::new();
+    let mut concerned_by_anchor: Vec<Vec<u32>> = vec![Vec::new(); walkable.len()];
+    let mut anchors: Vec<u32> = blockers.iter().map(|b| b.0).chain(walls.iter().map(|w| w.0)).collect();
+    anchors.sort_unstable();
+    anchors.dedup();
+    for &anchor in &anchors {
+        let b = walk_boxes[anchor as usize];
+        walk_grid.query(&[b[0] - reach, b[1] - reach, b[2] + reach, b[3] + reach], &mut near);
+        let out = &mut concerned_by_anchor[anchor as usize];
+        out.extend(near.iter().map(|&t| layering.layer_of[t as usize]));
+        out.push(layering.layer_of[anchor as usize]);
+        out.sort_unstable();
+        out.dedup();
+        let lo = ceilings.partition_point(|c| c.0 < anchor);
+        let hi = ceilings.partition_point(|c| c.0 <= anchor);
+        let under = &ceilings[lo..hi];
+        out.retain(|&l| layering.concerns(anchor as usize, l) || under.binary_search(&(anchor, l)).is_ok());
+    }
+    let layer_count = layering.count as usize;
+    let mut layer_blockers: Vec<Vec<IntContour>> = vec![Vec::new(); layer_count];
+    let mut layer_walls: Vec<Vec<[Point2; 2]>> = vec![Vec::new(); layer_count];
+    for (anchor, contour) in blockers {
+        for &l in &concerned_by_anchor[anchor as usize] {
+            layer_blockers[l as usize].push(contour.clone());
+        }
+    }
+    for (anchor, seg) in walls {
+        for &l in &concerned_by_anchor[anchor as usize] {
+            layer_walls[l as usize].push(seg);
+        }
+    }
+    let mut layer_hidden: Vec<Vec<IntContour>> = vec![Vec::new(); layer_count];
+    for (anchor, contour) in hidden {
+        layer_hidden[layering.layer_of[anchor as usize] as usize].push(contour);
+    }
+    let mut layer_tris: Vec<Vec<u32>> = vec![Vec::new(); layer_count];
+    // Per walkable triangle: its position in its layer's list.
+    let mut position_in_layer: Vec<u32> = vec![0; walkable.len()];
+    for (t, &l) in layering.layer_of.iter().enumerate() {
+        position_in_layer[t] = layer_tris[l as usize].len() as u32;
+        layer_tris[l as usize].push(t as u32);
+    }
+    let volumes: Vec<VolumePaint> =
+        classified.volumes.iter().map(|v| VolumePaint::new(v, frame, bounds, walkable, &mut walk_grid)).collect();
+    let mut painted = vec![0.0; volumes.len()];
+
+    let arc = arc_options(params.radius, params.arc_tolerance);
+    let radius_units = Frame::units(params.radius);
+    let dilate = |shapes: Vec<IntShape>, by: i32| {
+        if by > 0 {
+            shapes.outline(&IntOutlineStyle::new(by).line_join(IntLineJoin::Round(arc))).unwrap_or_default()
+        } else {
+            shapes
+        }
+    };
+    let mut per_region: Vec<(u16, u16, Vec<IntShape>)> = Vec::new();
+    for (l, tris) in layer_tris.iter().enumerate() {
+        // The layer's booleans take its floor triangles, blockers and wall quads (4 corners).
+        let floor_contours: Vec<IntContour> =
+            tris.iter().filter_map(|&t| walkable_contour(frame, &walkable[t as usize].vertices)).collect();
+        let inputs = floor_contours.iter().chain(&layer_blockers[l]).chain(&layer_hidden[l]);
+        work.add(boolean_work(inputs.map(|c| c.as_slice()), work.left()))?;
+        work.add(4 * layer_walls[l].len() as u64)?;
+        // The layer's own footprint, less what other layers cover within climb above it.
+        let own = union(floor_contours.into_iter());
+        let footprint = if layer_hidden[l].is_empty() {
+            own
+        } else {
+            let mut ov = Overlay::new(256);
+            ov.add_source(&own, ShapeType::Subject);
+            for c in &layer_hidden[l] {
+                ov.add_contour(c, ShapeType::Clip);
+            }
+            ov.overlay(OverlayRule::Difference, FillRule::NonZero)
+        };
+        if footprint.is_empty() {
+            continue;
+        }
+        // Erosion sees every walkable surface within the radius, of any layer: across a seam
+        // the floor goes on, and where it ends or drops the drop edges are walls anyway.
+        let eroded = if radius_units > 0 {
+            let b = tris
+                .iter()
+                .map(|&t| walk_boxes[t as usize])
+                .fold([f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY], |a, b| {
+                    [a[0].min(b[0]), a[1].min(b[1]), a[2].max(b[2]), a[3].max(b[3])]
+                });
+            walk_grid.query(&[b[0] - reach, b[1] - reach, b[2] + reach, b[3] + reach], &mut near);
+            let around = union(near.iter().filter_map(|&t| walkable_contour(frame, &walkable[t as usize].vertices)));
+            let eroded = around
+                .outline(&IntOutlineStyle::new(-radius_units).line_join(IntLineJoin::Round(arc)))
+                .unwrap_or_default();
+            let mut ov = Overlay::new(1024);
+            ov.add_source(&eroded, ShapeType::Subject);
+            ov.add_source(&footprint, ShapeType::Clip);
+            ov.overlay(OverlayRule::Intersect, FillRule::NonZero)
+        } else {
+            footprint.clone()
+        };
+        if eroded.is_empty() {
+            continue;
+        }
+        // Walls join the column blockers as thin quads, so that one union and one offset dilate
+        // everything: far cheaper than unioning thousands of overlapping capsules, and thick
+        // walls (two faces a few centimetres apart) merge before they are offset.
+        let wall_quads = merge_collinear(layer_walls[l].iter().map(|s| [frame.to_int(s[0]), frame.to_int(s[1])]))
+            .into_iter()
+            .map(|seg| thin_quad(seg[0], seg[1], WALL_HALF_WIDTH_UNITS));
+        let dilated_blockers = dilate(union(std::mem::take(&mut layer_blockers[l]).into_iter()), radius_units);
+        // The quads already reach their half-width beyond the wall line: offset them by the
+        // rest, so walls keep exactly the radius (a point agent keeps the half-width).
+        let dilated_walls = dilate(union(wall_quads), radius_units - WALL_HALF_WIDTH_UNITS as i32);
+        let mut cut = Overlay::new(1024);
+        cut.add_source(&eroded, ShapeType::Subject);
+        cut.add_source(&dilated_blockers, ShapeType::Clip);
+        cut.add_source(&dilated_walls, ShapeType::Clip);
+        let free = cut.overlay(OverlayRule::Difference, FillRule::NonZero);
+        if free.is_empty() {
+            continue;
+        }
+
+        // Split by area type (lower area indices give way to higher ones where they overlap)
+        // and, on a layer stacked over or under another, by surface plane (a region spanning a
+        // crease, such as a ramp's top edge, would give its polygons wrong heights, and a
+        // point could be located on the wrong floor).
+        // Only triangles stacked over or under another layer need it: elsewhere a height off
+        // by a crease cannot put a point on the wrong floor, and terrain would split into many
+        // small pieces.
+        let stacked: Vec<bool> = tris.iter().map(|&t| !layering.conflicts_with[t as usize].is_empty()).collect();
+        let groups = if stacked.iter().any(|&s| s) {
+            plane_groups(walkable, tris, &stacked, plane_tolerance(params.max_climb))
+        } else {
+            vec![0; tris.len()]
+        };
+        let mut keys: Vec<(u16, u32)> =
+            tris.iter().zip(&groups).map(|(&t, g)| (walkable[t as usize].area, *g)).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        let paints = paint_layer(&volumes, l as u32, &layering.layer_of, &position_in_layer, &groups, walkable, frame);
+        if !paints.is_empty() {
+            let key_union = |a: u16, g: u32| {
+                union(
+                    tris.iter()
+                        .zip(&groups)
+                        .filter(|&(&t, &gr)| walkable[t as usize].area == a && gr == g)
+                        .filter_map(|(&t, _)| walkable_contour(frame, &walkable[t as usize].vertices)),
+                )
+            };
+            let split = split_painted(&free, &paints, &volumes, &keys, key_union, &mut painted);
+            per_region.extend(split.into_iter().map(|(a, shapes)| (a, l as u16, shapes)));
+            continue;
+        }
+        if keys.len() == 1 {
+            per_region.push((keys[0].0, l as u16, free));
+            continue;
+        }
+        // Priority: higher area first, then lower group (groups are numbered from the highest
+        // surface down).
+        keys.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        let mut above: Vec<IntShape> = Vec::new();
+        for &(a, g) in &keys {
+            let key_union = union(
+                tris.iter()
+                    .zip(&groups)
+                    .filter(|&(&t, &gr)| walkable[t as usize].area == a && gr == g)
+                    .filter_map(|(&t, _)| walkable_contour(frame, &walkable[t as usize].vertices)),
+            );
+            let mut ex = Overlay::new(256);
+            ex.add_source(&key_union, ShapeType::Subject);
+            ex.add_source(&above, ShapeType::Clip);
+            let exclusive = ex.overlay(OverlayRule::Difference, FillRule::NonZero);
+            let mut clip = Overlay::new(256);
+            clip.add_source(&free, ShapeType::Subject);
+            clip.add_source(&exclusive, ShapeType::Clip);
+            per_region.push((a, l as u16, clip.overlay(OverlayRule::Intersect, FillRule::NonZero)));
+            above.extend(key_union);
+        }
+    }
+    per_region.retain(|(_, _, shapes)| !shapes.is_empty());
+    // Regions of different areas in a layer, and layers joined at seams, share whole edges.
+    if per_region.len() > 1 {
+        insert_shared_vertices(&mut per_region, &layering.seams);
+    }
+    if per_region.len() > 1 {
+        // Snapping can close a free strip narrower than a grid unit, leaving rings that share
+        // an edge: resolve them with one union that keeps every (shared) vertex.
+        for (_, _, shapes) in &mut per_region {
+            let mut ov = Overlay::new_custom(256, IntOverlayOptions::keep_all_points(), Solver::default());
+            ov.add_source(shapes, ShapeType::Subject);
+            *shapes = ov.overlay(OverlayRule::Subject, FillRule::NonZero);
+        }
+        per_region.retain(|(_, _, shapes)| !shapes.is_empty());
+    }
+
+    let areas = per_region
+        .into_iter()
+        .map(|(area, layer, shapes)| AreaRegion {
+            area,
+            layer,
+            polygons: shapes.iter().map(|s| to_polygon(frame, s)).collect(),
+        })
+        .collect();
+    progress.finish(Stage::Region);
+    Ok(Regions {
+        areas,
+        layers: layering.count as usize,
+        blocker_count,
+        wall_count,
+        triangle_layers: layering.layer_of,
+        painted,
+    })
+}
+
+/// Whether a shape is on average (twice its area over its perimeter) thinner than a wall quad's
+/// half-width.
+fn is_sliver(shape: &IntShape) -> bool {
+    // |x|, |y| < 2^27 units, so each term is below 2^55 in magnitude; the running sum of up to
+    // 2^64 terms is kept in i128 (a partial shoelace sum is not bounded by the area).
+    let mut area2 = 0i128;
+    let mut perimeter = 0.0f64;
+    for c in shape {
+        for i in 0..c.len() {
+            let (a, b) = (c[i], c[(i + 1) % c.len()]);
+            area2 += a.x as i128 * b.y as i128 - b.x as i128 * a.y as i128;
+            perimeter += ((b.x as f64 - a.x as f64).powi(2) + (b.y as f64 - a.y as f64).powi(2)).sqrt();
+        }
+    }
+    // A strip of length l and width d has area l·d and perimeter about 2·l.
+    (area2.abs() as f64) < WALL_HALF_WIDTH_UNITS as f64 * perimeter
+}
+
+/// The polygon with holes, in world coordinates, of an overlay output shape.
+fn to_polygon(frame: Frame, shape: &IntShape) -> PolygonWithHoles {
+    let ring = |c: &IntContour| c.iter().map(|&q| frame.to_world(q)).collect::<Vec<_>>();
+    PolygonWithHoles { outer: ring(&shape[0]), holes: shape[1..].iter().map(ring).collect() }
+}
