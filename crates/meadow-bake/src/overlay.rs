@@ -125,6 +125,38 @@ pub(crate) fn subtract(a: &[IntShape], b: &[IntShape]) -> Vec<IntShape> {
     ov.overlay(OverlayRule::Difference, FillRule::NonZero)
 }
 
+/// An axis-aligned box on the integer grid, bounds inclusive: a cheap test that two contours
+/// cannot meet, so that a boolean takes only the contours near its subject.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct IntBox {
+    min: [i32; 2],
+    max: [i32; 2],
+}
+
+impl IntBox {
+    /// The box of nothing (meets no box; merging with it gives the other box).
+    pub(crate) const EMPTY: IntBox = IntBox { min: [i32::MAX; 2], max: [i32::MIN; 2] };
+
+    /// The box of a contour's points.
+    pub(crate) fn of(c: &[IntPoint]) -> IntBox {
+        c.iter().fold(IntBox::EMPTY, |b, p| b.merge(IntBox { min: [p.x, p.y], max: [p.x, p.y] }))
+    }
+
+    /// The smallest box holding both.
+    pub(crate) fn merge(self, o: IntBox) -> IntBox {
+        IntBox {
+            min: [self.min[0].min(o.min[0]), self.min[1].min(o.min[1])],
+            max: [self.max[0].max(o.max[0]), self.max[1].max(o.max[1])],
+        }
+    }
+
+    /// Whether the boxes share a point (touching counts).
+    pub(crate) fn meets(&self, o: &IntBox) -> bool {
+        self.min[0] <= o.max[0] && o.min[0] <= self.max[0] && self.min[1] <= o.max[1] && o.min[1] <= self.max[1]
+    }
+}
+
+/// The union of `contours` (non-zero fill), as shapes.
 pub(crate) fn union(contours: impl Iterator<Item = IntContour>) -> Vec<IntShape> {
     let mut overlay = Overlay::new(1024);
     for c in contours {

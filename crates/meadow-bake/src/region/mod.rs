@@ -49,7 +49,7 @@ use crate::budget::{boolean_work, BudgetExceeded, Work};
 use crate::classify::Classified;
 use crate::grid::{triangle_box, BoxGrid};
 use crate::layers;
-use crate::overlay::{arc_options, union, walkable_contour, Frame, IntContour, IntShape};
+use crate::overlay::{arc_options, union, walkable_contour, Frame, IntBox, IntContour, IntShape};
 use crate::progress::{Progress, Stage};
 use crate::tolerance::{BOX_GRID_ITEMS_PER_CELL, LAYER_REACH_MARGIN, MAX_RADIUS, WALL_HALF_WIDTH_UNITS};
 pub use crate::tolerance::{GRID_BOUND, GRID_SCALE, MAX_EXTENT};
@@ -66,6 +66,7 @@ use paint::{paint_layer, split_painted, VolumePaint};
 use planes::{plane_groups, plane_tolerance};
 use scan::{merge_collinear, thin_quad, Found, Scan};
 use shared::insert_shared_vertices;
+use std::collections::BTreeMap;
 
 /// A simple polygon with holes in XZ: outer ring counter-clockwise, holes clockwise; rings do
 /// not repeat their first vertex. Rings may touch at single points but never cross.
@@ -400,23 +401,44 @@ pub fn build_regions_within(
         // Priority: higher area first, then lower group (groups are numbered from the highest
         // surface down).
         keys.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        let mut above: Vec<IntShape> = Vec::new();
+        // A layer under thousands of crates has thousands of keys: gather each key's triangles
+        // in one pass (in layer order), and give each boolean only the contours whose boxes meet
+        // the key's; a contour apart from the key's union cannot change the result, so the
+        // output is the same as with every contour, without work quadratic in the keys.
+        let mut key_tris: BTreeMap<(u16, u32), Vec<u32>> = BTreeMap::new();
+        for (&t, &g) in tris.iter().zip(&groups) {
+            key_tris.entry((walkable[t as usize].area, g)).or_default().push(t);
+        }
+        let free_boxes: Vec<Vec<IntBox>> =
+            free.iter().map(|shape| shape.iter().map(|c| IntBox::of(c)).collect()).collect();
+        let mut above: Vec<(IntBox, IntContour)> = Vec::new();
         for &(a, g) in &keys {
             let key_union = union(
-                tris.iter()
-                    .zip(&groups)
-                    .filter(|&(&t, &gr)| walkable[t as usize].area == a && gr == g)
-                    .filter_map(|(&t, _)| walkable_contour(frame, &walkable[t as usize].vertices)),
+                key_tris[&(a, g)].iter().filter_map(|&t| walkable_contour(frame, &walkable[t as usize].vertices)),
             );
+            let key_box = key_union.iter().flatten().map(|c| IntBox::of(c)).fold(IntBox::EMPTY, IntBox::merge);
             let mut ex = Overlay::new(256);
             ex.add_source(&key_union, ShapeType::Subject);
-            ex.add_source(&above, ShapeType::Clip);
+            for (b, c) in &above {
+                if b.meets(&key_box) {
+                    ex.add_contour(c, ShapeType::Clip);
+                }
+            }
             let exclusive = ex.overlay(OverlayRule::Difference, FillRule::NonZero);
             let mut clip = Overlay::new(256);
-            clip.add_source(&free, ShapeType::Subject);
+            for (shape, boxes) in free.iter().zip(&free_boxes) {
+                // A shape's holes lie inside its outer contour (the first).
+                if boxes.first().is_some_and(|b| b.meets(&key_box)) {
+                    for (c, b) in shape.iter().zip(boxes) {
+                        if b.meets(&key_box) {
+                            clip.add_contour(c, ShapeType::Subject);
+                        }
+                    }
+                }
+            }
             clip.add_source(&exclusive, ShapeType::Clip);
             per_region.push((a, l as u16, clip.overlay(OverlayRule::Intersect, FillRule::NonZero)));
-            above.extend(key_union);
+            above.extend(key_union.into_iter().flatten().map(|c| (IntBox::of(&c), c)));
         }
     }
     per_region.retain(|(_, _, shapes)| !shapes.is_empty());
