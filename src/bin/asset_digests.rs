@@ -48,9 +48,8 @@ fn settings_variants() -> Vec<(&'static str, BakeSettings)> {
 }
 
 fn levels_in(dir: &Path) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
-        .unwrap_or_default();
+    let mut out: Vec<PathBuf> =
+        std::fs::read_dir(dir).map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect()).unwrap_or_default();
     out.retain(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("glb" | "gltf")));
     out.sort();
     out
