@@ -1379,7 +1379,7 @@ fn convex_hull_perimeters_match_gift_wrapping() {
         let mut points: Vec<crate::geom::Point2> =
             (0..n).map(|_| [(rng.next_f64() * grid).floor() - 3.0, (rng.next_f64() * grid).floor() + 7.5]).collect();
         let want = gift_wrap_perimeter(&points);
-        let got = astar::convex_hull_perimeter(&mut points, &mut chain);
+        let got = obstacles::convex_hull_perimeter(&mut points, &mut chain);
         assert!((got - want).abs() <= 1e-9 * (1.0 + want), "case {case}: {got} vs {want} for {points:?}");
     }
 }
