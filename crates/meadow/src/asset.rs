@@ -518,9 +518,7 @@ fn validate(d: &NavMeshData) -> Result<(), ValidationError> {
     Ok(())
 }
 
-/// How far (metres, in XZ) a link's end point may lie outside its polygon's bounds: the bake
-/// places it on the polygon, and rounding of that nearest-point computation stays far below.
-pub const LINK_POINT_SLACK: f64 = 1e-3;
+pub use crate::tolerance::LINK_POINT_SLACK;
 
 /// Checks one off-mesh link of `d` (whose polygons are already validated).
 pub(crate) fn validate_link(d: &NavMeshData, l: &OffMeshLink) -> Result<(), &'static str> {

@@ -16,6 +16,7 @@ pub mod limits;
 pub mod orca;
 pub mod query;
 pub mod settings;
+mod tolerance;
 
 pub use asset::{AreaType, EdgeLink, LoadError, NavMesh, NavMeshData, Outline, PolygonData, ValidationError};
 pub use query::{Path, PathError, PathOptions, PathQuery, PathStyle, QueryError, QueryFilter, QueryMesh};

@@ -52,6 +52,7 @@ use super::graph::{assemble, start_arrival_id, Arrival, Entry, SurfEdge, GOAL, S
 use super::world::World;
 use super::{Circle, CirclePath, CirclesError, PathError, SearchStats};
 use crate::geom::Point2;
+use crate::tolerance::{CIRCLE_ANGLE_PAD, CIRCLE_BOUND_REL, CIRCLE_COSINE_SLACK, CIRCLE_REACH_REL};
 use std::collections::{BinaryHeap, HashMap};
 use std::f64::consts::{FRAC_PI_2, TAU};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -331,7 +332,7 @@ impl CirclePlanner {
         // First round: successors within half the largest obstacle radius of the node's own f
         // (never less than rounding could swallow); each later round at least doubles the
         // margin over it.
-        let step = (0.5 * self.world.max_radius).max(1e-9 * (1.0 + g.abs() + h));
+        let step = (0.5 * self.world.max_radius).max(CIRCLE_BOUND_REL * (1.0 + g.abs() + h));
         let (lo, hi) = match resumed {
             None => {
                 match arrival {
@@ -343,7 +344,7 @@ impl CirclePlanner {
             Some((done, key)) => (done, key.max(done) + (done - g - h).max(step)),
         };
         // Rounding must not lift a bound over a true cost.
-        let margin = 1e-9 * (1.0 + g.abs() + h);
+        let margin = CIRCLE_BOUND_REL * (1.0 + g.abs() + h);
         let stamp = self.search.next_mark();
         let mut targets = std::mem::take(&mut self.targets);
         targets.clear();
@@ -473,11 +474,12 @@ impl CirclePlanner {
                 if d > 0.0 {
                     // Every tangent to this circle is at least this long and leaves from a
                     // departure angle in the range below.
-                    let shortest = (d * d - (radius + target.radius).powi(2)).max(0.0).sqrt() * (1.0 - 1e-9);
+                    let shortest =
+                        (d * d - (radius + target.radius).powi(2)).max(0.0).sqrt() * (1.0 - CIRCLE_BOUND_REL);
                     let near = ((radius + target.radius) / d).clamp(-1.0, 1.0).acos();
                     let far = ((radius - target.radius) / d).clamp(-1.0, 1.0).acos();
                     let (x0, x1) = if s > 0.0 { (centre - far, centre - near) } else { (centre + near, centre + far) };
-                    if !may_see(&self.bins, x0 - 1e-9, x1 + 1e-9, shortest) {
+                    if !may_see(&self.bins, x0 - CIRCLE_ANGLE_PAD, x1 + CIRCLE_ANGLE_PAD, shortest) {
                         self.sweep_skipped += 1;
                         continue;
                     }
@@ -486,7 +488,7 @@ impl CirclePlanner {
             }
             start = end;
             // Every candidate closer than this has been visited.
-            let rho = (b + 1) as f64 * width * (1.0 - 1e-12);
+            let rho = (b + 1) as f64 * width * (1.0 - CIRCLE_REACH_REL);
             if start < sorted.len() {
                 if let Some(forever) = beyond_sight(&self.bins, origin, radius, s, rho, rmax, hi - g + margin, goal) {
                     // Blocked all round, the circles left are invisible for any later round too.
@@ -746,7 +748,7 @@ fn may_see(bins: &[f64], x0: f64, x1: f64, length: f64) -> bool {
 /// when `φ − ψ` has the sign of `−s`. The radius is shrunk a little so that "blocked here"
 /// implies the line-of-sight test says blocked too.
 fn add_blocker(bins: &mut [f64], radius: f64, blocker: &Circle, (rho, centre): (f64, f64), s: f64, eps: f64) {
-    let reach = blocker.radius * (1.0 - 1e-9) - 2.0 * eps;
+    let reach = blocker.radius * (1.0 - CIRCLE_BOUND_REL) - 2.0 * eps;
     if rho == 0.0 || reach <= 0.0 {
         return;
     }
@@ -799,9 +801,9 @@ fn beyond_sight(
     if t <= 0.0 || shortest2 <= 0.0 || d == 0.0 {
         return None;
     }
-    let shortest = shortest2.sqrt() * (1.0 - 1e-9);
-    let reach = (sum + radius) * (1.0 + 1e-12);
-    let kappa = (d * d - reach * reach + 2.0 * reach * t) / (2.0 * t * d) - 1e-12;
+    let shortest = shortest2.sqrt() * (1.0 - CIRCLE_BOUND_REL);
+    let reach = (sum + radius) * (1.0 + CIRCLE_REACH_REL);
+    let kappa = (d * d - reach * reach + 2.0 * reach * t) / (2.0 * t * d) - CIRCLE_COSINE_SLACK;
     if kappa > 1.0 {
         return Some(false);
     }
@@ -818,7 +820,7 @@ fn beyond_sight(
             (theta - half + FRAC_PI_2 - widen, theta + half + FRAC_PI_2)
         }
     };
-    (!may_see(bins, x0 - 1e-9, x1 + 1e-9, shortest)).then_some(all_round)
+    (!may_see(bins, x0 - CIRCLE_ANGLE_PAD, x1 + CIRCLE_ANGLE_PAD, shortest)).then_some(all_round)
 }
 
 #[cfg(test)]

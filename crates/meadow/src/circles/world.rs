@@ -5,6 +5,7 @@ use super::geometry::{covered_arc, distance, CoveredArc};
 use super::index::Grid;
 use super::{Circle, CirclesError, PathError};
 use crate::geom::Point2;
+use crate::tolerance::{CIRCLE_EPS_REL, CIRCLE_REACH_REL};
 use std::sync::OnceLock;
 
 #[derive(Clone, Debug)]
@@ -38,7 +39,7 @@ impl World {
             scale =
                 scale.max(c.center[0].abs() + c.radius + agent_radius).max(c.center[1].abs() + c.radius + agent_radius);
         }
-        let eps = 1e-12 * scale;
+        let eps = CIRCLE_EPS_REL * scale;
         // Zero-size obstacles block nothing (a segment must come strictly closer than the radius).
         let inflated: Vec<(usize, Circle)> = input
             .iter()
@@ -95,7 +96,7 @@ impl World {
                 let (dx, dy) = (other.center[0] - c.center[0], other.center[1] - c.center[1]);
                 let reach = c.radius + other.radius + eps;
                 // Only overlapping or touching neighbours cover part of the boundary.
-                if k as usize != i && dx * dx + dy * dy <= reach * reach * (1.0 + 1e-12) {
+                if k as usize != i && dx * dx + dy * dy <= reach * reach * (1.0 + CIRCLE_REACH_REL) {
                     neighbours.push(k);
                 }
             });

@@ -34,6 +34,7 @@ pub mod scenario;
 
 use crate::orca::{AgentParams, OrcaError, Simulator, Vec2};
 use crate::query::{Path, PathOptions, PathQuery, QueryFilter, QueryMesh};
+use crate::tolerance::{CROWD_FLAT_VERTEX_TOLERANCE, CROWD_LINK_REACH, CROWD_MITRE_MIN, CROWD_WALL_BACKOFF};
 
 pub use scenario::{CrowdScenario, CrowdScenarioAgent};
 
@@ -118,14 +119,6 @@ impl Default for CrowdConfig {
 /// How far (radians) a stalled agent turns its preferred velocity to the right.
 const NUDGE_ANGLE: f64 = std::f64::consts::FRAC_PI_4;
 
-/// How close (XZ, metres) an agent must come to a link's take-off point to take the link when
-/// the crowd's goal radius is smaller.
-const LINK_REACH: f64 = 0.05;
-
-/// A wall-hit point is pulled back this far along the move so the agent stays strictly inside
-/// the mesh, where the next raycast can start (metres).
-const WALL_BACKOFF: f64 = 1e-5;
-
 /// The state of one crowd agent.
 #[derive(Clone, Debug)]
 struct AgentState {
@@ -192,11 +185,6 @@ fn len2(v: [f64; 2]) -> f64 {
     (v[0] * v[0] + v[1] * v[1]).sqrt()
 }
 
-/// Outline vertices closer than this (metres) to the line through their neighbours are dropped
-/// before the walls are built: near-collinear runs (arc chords, split edges) give ORCA tiny
-/// obstacle edges with ill-defined corners that agents jam on.
-const FLAT_VERTEX_TOLERANCE: f64 = 1e-3;
-
 /// Removes ring vertices within `tolerance` of the segment joining their neighbours, repeatedly.
 fn drop_flat_vertices(mut ring: Vec<[f64; 2]>, tolerance: f64) -> Vec<[f64; 2]> {
     loop {
@@ -231,7 +219,7 @@ pub fn obstacle_polygons(mesh: &QueryMesh, offset: f64) -> Vec<Vec<Vec2>> {
         // Reversed ring in XZ.
         let ring: Vec<[f64; 2]> =
             outline.vertices.iter().rev().filter_map(|&v| verts.get(v as usize).map(|p| [p[0], p[2]])).collect();
-        let ring = drop_flat_vertices(ring, FLAT_VERTEX_TOLERANCE);
+        let ring = drop_flat_vertices(ring, CROWD_FLAT_VERTEX_TOLERANCE);
         let n = ring.len();
         if n < 2 {
             continue;
@@ -253,7 +241,7 @@ pub fn obstacle_polygons(mesh: &QueryMesh, offset: f64) -> Vec<Vec<Vec2>> {
             let (n1, n2) = (normal(p, c), normal(c, q));
             let sum = [n1[0] + n2[0], n1[1] + n2[1]];
             let s = len2(sum);
-            let shift = if s > 1e-12 {
+            let shift = if s > CROWD_MITRE_MIN {
                 // Mitre: the bisector scaled so both offset edges meet, capped so sharp tips do
                 // not poke far beyond the wall.
                 let cos_half = s / 2.0;
@@ -597,7 +585,7 @@ impl<'m> Crowd<'m> {
         let corner = a.corner;
         let target = a.path.points[corner];
         if a.path.link_at(corner).is_some()
-            && len2([target[0] - pos[0], target[2] - pos[2]]) <= self.config.goal_radius.max(LINK_REACH)
+            && len2([target[0] - pos[0], target[2] - pos[2]]) <= self.config.goal_radius.max(CROWD_LINK_REACH)
         {
             self.take_link(i, corner);
             return [0.0; 2];
@@ -654,7 +642,7 @@ impl<'m> Crowd<'m> {
                     return [p[0], h, p[1]];
                 }
                 Some(hit) => {
-                    let t = (hit.t - WALL_BACKOFF / dist).max(0.0);
+                    let t = (hit.t - CROWD_WALL_BACKOFF / dist).max(0.0);
                     let p = [cur[0] + d[0] * t, cur[2] + d[1] * t];
                     let stop = [p[0], self.mesh.surface_height(r.last_polygon, p), p[1]];
                     if !self.inside(stop) {

@@ -49,6 +49,7 @@
 mod fans;
 mod geometry;
 
+use crate::tolerance::SHORTEST_ROOT_SLACK;
 pub(crate) use fans::VertexFans;
 use fans::{corner_bits, vertex_at, CORNER, PINCH};
 use geometry::{clip, via_interval};
@@ -112,10 +113,6 @@ struct Node {
     from: u32,
     parent: u32,
 }
-
-/// Relative slack of the root-level pruning, so that the same vertex reached with the same
-/// length along different prefixes (equal up to rounding) is turned at from each of them.
-const ROOT_SLACK: f64 = 1e-12;
 
 /// Reusable state of [`find_shortest_path`](ShortestPathQuery::find_shortest_path) queries: node
 /// pool, open list and per-vertex / per-polygon tables stamped per query (never cleared). Queries
@@ -447,7 +444,7 @@ impl ShortestPathQuery {
     /// Whether a node rooted at `v` with cost `g` is dominated by an earlier root at `v`.
     fn root_dominated(&self, s: &Search, v: u32, g: f64) -> bool {
         // (Landing roots and the start are not vertices: landings are pruned per link.)
-        v < LANDING && self.root_stamp[v as usize] == s.gen && g > self.root_g[v as usize] * (1.0 + ROOT_SLACK)
+        v < LANDING && self.root_stamp[v as usize] == s.gen && g > self.root_g[v as usize] * (1.0 + SHORTEST_ROOT_SLACK)
     }
 
     /// Runs the search; returns the goal node, or `None` when the goal is unreachable.
@@ -740,8 +737,8 @@ impl ShortestPathQuery {
             None => 4,
         };
         let (pred, pred_point) = self.nodes.get(parent as usize).map_or((START, root_point), |n| (n.root_id, n.root));
-        if self.root_stamp[vi] == s.gen && g >= self.root_g[vi] * (1.0 - ROOT_SLACK) {
-            if g > self.root_g[vi] * (1.0 + ROOT_SLACK) {
+        if self.root_stamp[vi] == s.gen && g >= self.root_g[vi] * (1.0 - SHORTEST_ROOT_SLACK) {
+            if g > self.root_g[vi] * (1.0 + SHORTEST_ROOT_SLACK) {
                 return;
             }
             // As good as the best turn here (up to rounding): skip it when it repeats one

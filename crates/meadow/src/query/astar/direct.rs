@@ -28,7 +28,7 @@ impl PathQuery {
     /// shortcut pass would reduce an A* corridor to, so the search is skipped. (The outputs can
     /// differ only where the segment passes exactly through a mesh vertex, in which polygons
     /// the corridor lists there, or where the A* path bends by less than the shortcut pass's
-    /// 1e-9 relative threshold.)
+    /// `tolerance::SHORTCUT_MIN_GAIN` relative threshold.)
     pub(super) fn straight_corridor(&mut self, mesh: &QueryMesh, start: &Location, goal: &Location) -> Straight {
         if !self.costs_least(mesh, start.polygon) {
             return Straight::Searched;

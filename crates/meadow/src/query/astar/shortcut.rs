@@ -5,6 +5,7 @@ use super::PathQuery;
 use crate::geom::{orient2d_certain_sign, Point2};
 use crate::query::obstacles::convex_hull_perimeter;
 use crate::query::{dist2, funnel, xz, QueryFilter, QueryMesh, NONE};
+use crate::tolerance::SHORTCUT_MIN_GAIN;
 
 /// Upper bound on accepted shortcuts per query; each one strictly shortens the path, so this
 /// only caps the work on pathological corridors.
@@ -171,7 +172,7 @@ impl PathQuery {
         if side == 0 || a == b || (first..=last).any(|j| orient2d_certain_sign(a, b, xz(points[j])) != side) {
             return false;
         }
-        let current = xz_length(&points[first - 1..=last + 1]) * (1.0 - 1e-9);
+        let current = xz_length(&points[first - 1..=last + 1]) * (1.0 - SHORTCUT_MIN_GAIN);
         let ab = dist2(a, b);
         // Quick bounds first: the same holds for the ray from any point of the island beyond
         // the line, such as the far point of a disk inside it, or an island vertex.
@@ -324,7 +325,7 @@ impl PathQuery {
                 && (jb + 1 == k || keeps_turn(jb, self.points_alt[n - 2], points[jb + 1]));
             if taut && !self.full_repulls {
                 let new_length = xz_length(&points[..=ja]) + xz_length(&self.points_alt) + xz_length(&points[jb..]);
-                if new_length >= *length - 1e-9 * (1.0 + *length) {
+                if new_length >= *length - SHORTCUT_MIN_GAIN * (1.0 + *length) {
                     return false;
                 }
                 points.splice(ja..=jb, self.points_alt.iter().copied());
@@ -340,7 +341,7 @@ impl PathQuery {
         let portals = &self.portals_alt;
         funnel::string_pull(start, end, portals, &mut self.points_alt, &mut self.corner_alt, &mut self.funnel);
         let new_length = xz_length(&self.points_alt);
-        if new_length >= *length - 1e-9 * (1.0 + *length) {
+        if new_length >= *length - SHORTCUT_MIN_GAIN * (1.0 + *length) {
             return false;
         }
         // Copied, not swapped, so the caller's buffer keeps its own capacity.
