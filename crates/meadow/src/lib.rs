@@ -18,6 +18,18 @@ pub mod query;
 pub mod settings;
 mod tolerance;
 
+// The unit tests share the test meshes and the path oracle of `meadow-testkit`, compiled into
+// this crate: through a dev-dependency they would see a second, incompatible copy of its types.
+#[cfg(test)]
+extern crate self as meadow;
+#[cfg(test)]
+#[path = "../../meadow-testkit/src/oracle.rs"]
+mod oracle;
+#[cfg(test)]
+#[path = "../../meadow-testkit/src/testmesh.rs"]
+#[allow(dead_code)] // Not every helper serves a unit test.
+mod testmesh;
+
 pub use asset::{AreaType, EdgeLink, LoadError, NavMesh, NavMeshData, Outline, PolygonData, ValidationError};
 pub use query::{Path, PathError, PathOptions, PathQuery, PathStyle, QueryError, QueryFilter, QueryMesh};
 pub use settings::{BakeSettings, Budgets, SettingsError, WalkableRule};

@@ -733,8 +733,8 @@ impl<'m> Crowd<'m> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::query::testmesh::{random_blocked, GridSpec};
     use crate::query::SplitMix64;
+    use crate::testmesh::{random_blocked, GridSpec};
     use crate::NavMesh;
 
     fn params() -> AgentParams {

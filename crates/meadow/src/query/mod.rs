@@ -10,7 +10,7 @@
 //!
 //! ```
 //! use meadow::query::{PathQuery, QueryFilter, QueryMesh};
-//! # let data = meadow::query::testmesh::GridSpec { cols: 4, rows: 4, ..Default::default() }.build();
+//! # let data = meadow_testkit::testmesh::GridSpec { cols: 4, rows: 4, ..Default::default() }.build();
 //! let mesh = QueryMesh::new(meadow::NavMesh::new(data)?); // or NavMesh::load("level.nav")?
 //! let mut query = PathQuery::new(&mesh); // one per thread, reused for every query
 //! let path = query.find_path(&mesh, [0.5, 0.0, 0.5], [3.5, 0.0, 3.5], &QueryFilter::new())?;
@@ -35,8 +35,6 @@ mod random;
 mod raycast;
 mod refine;
 mod shortest;
-#[doc(hidden)]
-pub mod testmesh;
 #[cfg(test)]
 mod tests;
 mod types;

@@ -128,7 +128,7 @@ struct Node {
 ///
 /// ```
 /// use meadow::query::{QueryFilter, QueryMesh, ShortestPathQuery};
-/// # let data = meadow::query::testmesh::GridSpec {
+/// # let data = meadow_testkit::testmesh::GridSpec {
 /// #     cols: 3, rows: 3, blocked: vec![false, false, false, false, true], ..Default::default()
 /// # }.build();
 /// let mesh = QueryMesh::new(meadow::NavMesh::new(data)?); // a 3 × 3 grid, centre cell blocked

@@ -4,11 +4,12 @@
 //! location).
 
 use super::chains::DEAD_END;
-use super::testmesh::{check_path_in_corridor, combine, corridor_portals as corridor_portal, random_blocked};
-use super::testmesh::{segments_intersect, sign, GridSpec};
 use super::*;
 use crate::asset::{AreaType, NavMesh};
 use crate::geom::orient2d;
+use crate::oracle::{Oracle, Visibility};
+use crate::testmesh::{check_path_in_corridor, combine, corridor_portals as corridor_portal, random_blocked};
+use crate::testmesh::{segments_intersect, GridSpec};
 use std::collections::BTreeSet;
 
 mod direct;
@@ -24,118 +25,6 @@ mod string_pull;
 
 fn query_mesh(data: crate::asset::NavMeshData) -> QueryMesh {
     QueryMesh::new(NavMesh::new(data).expect("test mesh is valid"))
-}
-
-/// The brute-force shortest-path oracle: the visibility graph of all wall endpoints, built
-/// naively (every pair against every wall), searched with Dijkstra. Valid for single-layer
-/// meshes.
-struct Oracle<'a> {
-    mesh: &'a QueryMesh,
-    walls: Vec<(Point2, Point2)>,
-    corners: Vec<Point2>,
-    corner_edges: Vec<Vec<(usize, f64)>>,
-}
-
-impl<'a> Oracle<'a> {
-    fn new(mesh: &'a QueryMesh) -> Oracle<'a> {
-        let mut walls = Vec::new();
-        let mut corner_ids = BTreeSet::new();
-        let data = mesh.mesh().data();
-        for (h, link) in data.edge_links.iter().enumerate() {
-            if *link == crate::asset::EdgeLink::Wall {
-                let (a, b) = mesh.edge_endpoints(h);
-                walls.push((xz(a), xz(b)));
-                let owner = mesh.edge_owner[h];
-                let k = h - mesh.poly_first(owner);
-                let n = mesh.poly_len(owner);
-                corner_ids.insert(data.polygon_vertices[h]);
-                corner_ids.insert(data.polygon_vertices[mesh.poly_first(owner) + (k + 1) % n]);
-            }
-        }
-        let corners: Vec<Point2> = corner_ids.iter().map(|&v| xz(mesh.mesh().vertices()[v as usize])).collect();
-        let mut oracle = Oracle { mesh, walls, corners, corner_edges: Vec::new() };
-        let n = oracle.corners.len();
-        let mut edges = vec![Vec::new(); n];
-        for i in 0..n {
-            for j in i + 1..n {
-                if oracle.visible(oracle.corners[i], oracle.corners[j]) {
-                    let d = dist2(oracle.corners[i], oracle.corners[j]);
-                    edges[i].push((j, d));
-                    edges[j].push((i, d));
-                }
-            }
-        }
-        oracle.corner_edges = edges;
-        oracle
-    }
-
-    fn inside(&self, p: Point2) -> bool {
-        (0..self.mesh.mesh().polygon_count() as u32).any(|poly| self.mesh.polygon_contains(poly, p))
-    }
-
-    /// Whether the segment `p q` stays on the mesh: it crosses no wall properly, and every piece
-    /// between the wall corners it touches has its midpoint on the mesh.
-    fn visible(&self, p: Point2, q: Point2) -> bool {
-        for &(a, b) in &self.walls {
-            let (o1, o2) = (sign(orient2d(p, q, a)), sign(orient2d(p, q, b)));
-            let (o3, o4) = (sign(orient2d(a, b, p)), sign(orient2d(a, b, q)));
-            if o1 * o2 < 0 && o3 * o4 < 0 {
-                return false;
-            }
-        }
-        let mut stops = vec![p, q];
-        for &c in &self.corners {
-            if orient2d(p, q, c) == 0.0 && segments_intersect(p, q, c, c) {
-                stops.push(c);
-            }
-        }
-        let axis = if (q[0] - p[0]).abs() >= (q[1] - p[1]).abs() { 0 } else { 1 };
-        let dir = q[axis] >= p[axis];
-        stops.sort_by(|a, b| if dir { a[axis].total_cmp(&b[axis]) } else { b[axis].total_cmp(&a[axis]) });
-        // A rounded midpoint can fall just off the mesh when the piece runs along a slanted wall;
-        // a piece with both ends (exact points) in one convex polygon is inside for sure.
-        stops.windows(2).all(|w| {
-            w[0] == w[1]
-                || self.inside([(w[0][0] + w[1][0]) * 0.5, (w[0][1] + w[1][1]) * 0.5])
-                || (0..self.mesh.mesh().polygon_count() as u32)
-                    .any(|poly| self.mesh.polygon_contains(poly, w[0]) && self.mesh.polygon_contains(poly, w[1]))
-        })
-    }
-
-    /// The shortest walkable length from `s` to `g`, or `None` when unreachable.
-    fn shortest(&self, s: Point2, g: Point2) -> Option<f64> {
-        if self.visible(s, g) {
-            return Some(dist2(s, g));
-        }
-        let n = self.corners.len();
-        // Nodes 0..n are corners, n is the start; the goal is reached from visible corners.
-        let to_goal: Vec<bool> = self.corners.iter().map(|&c| self.visible(c, g)).collect();
-        let mut dist = vec![f64::INFINITY; n];
-        let mut done = vec![false; n];
-        for (i, &c) in self.corners.iter().enumerate() {
-            if self.visible(s, c) {
-                dist[i] = dist2(s, c);
-            }
-        }
-        let mut best = f64::INFINITY;
-        while let Some(u) =
-            (0..n).filter(|&i| !done[i] && dist[i].is_finite()).min_by(|&a, &b| dist[a].total_cmp(&dist[b]))
-        {
-            if dist[u] >= best {
-                break;
-            }
-            done[u] = true;
-            if to_goal[u] {
-                best = best.min(dist[u] + dist2(self.corners[u], g));
-            }
-            for &(v, d) in &self.corner_edges[u] {
-                if dist[u] + d < dist[v] {
-                    dist[v] = dist[u] + d;
-                }
-            }
-        }
-        best.is_finite().then_some(best)
-    }
 }
 
 /// Panics unless the path lies in its corridor ([`check_path_in_corridor`]).
@@ -178,7 +67,7 @@ struct Excess {
 
 /// Runs `pairs` random queries on a mesh and checks every invariant.
 fn check_random_paths(mesh: &QueryMesh, pairs: usize, seed: u64, exact_midpoints: bool, max_excess: f64) -> Excess {
-    let oracle = Oracle::new(mesh);
+    let oracle = Oracle::new(mesh, Visibility::ClosedSegment);
     let mut rng = SplitMix64::new(seed);
     let mut q = PathQuery::new(mesh);
     let (mut excess_sum, mut pulled_sum, mut found) = (0.0, 0.0, 0);
@@ -297,5 +186,5 @@ fn merged_rectangles(cols: usize, rows: usize, seed: u64, shear: f64, origin: [f
         })
         .collect();
     let areas = vec![AreaType { name: "default".into(), cost: 1.0 }];
-    super::testmesh::assemble(crate::BakeSettings::DEFAULT, vertices, &rings, areas, 0)
+    crate::testmesh::assemble(crate::BakeSettings::DEFAULT, vertices, &rings, areas, 0)
 }

@@ -20,7 +20,7 @@ fn visible_goals_get_the_straight_segment_and_costly_areas_still_go_to_the_searc
         ..GridSpec::default()
     };
     let mesh = query_mesh(spec.build());
-    let oracle = Oracle::new(&mesh);
+    let oracle = Oracle::new(&mesh, Visibility::ClosedSegment);
     let mut rng = SplitMix64::new(31);
     let mut q = PathQuery::new(&mesh);
     let plain = QueryFilter::new().with_cost(1, 1.0);
@@ -112,7 +112,7 @@ fn paths_certified_round_one_island_are_shortest_by_the_oracle() {
             ..GridSpec::default()
         };
         let mesh = query_mesh(spec.build());
-        let oracle = Oracle::new(&mesh);
+        let oracle = Oracle::new(&mesh, Visibility::ClosedSegment);
         let mut rng = SplitMix64::new(seed);
         let mut q = PathQuery::new(&mesh);
         let mut path = Path::default();
@@ -191,7 +191,7 @@ fn costly_areas_and_covered_islands_are_not_certified() {
     rings.push((vec![d1, e1, e2, d2], 0));
     rings.push((vec![e1, g1, g2, g3, g4, e2], 0));
     rings.push((vec![3 * 8 + 7, g4, g3, 4 * 8 + 7], 0));
-    let data = super::testmesh::assemble(crate::BakeSettings::DEFAULT, vertices, &rings, floor.areas.clone(), 0);
+    let data = crate::testmesh::assemble(crate::BakeSettings::DEFAULT, vertices, &rings, floor.areas.clone(), 0);
     let mesh = query_mesh(data);
     let mut q = PathQuery::new(&mesh);
     q.find_path_into(&mesh, s, g, &QueryFilter::new(), PathOptions::default(), &mut path).unwrap();

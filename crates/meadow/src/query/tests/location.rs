@@ -104,7 +104,7 @@ fn locate_grid_stays_linear_for_long_diagonal_strips() {
         rings.push((vec![base, base + 1, base + 2, base + 3], 0u16));
     }
     let areas = vec![AreaType { name: "default".into(), cost: 1.0 }];
-    let data = super::testmesh::assemble(crate::BakeSettings::DEFAULT, vertices, &rings, areas, 0);
+    let data = crate::testmesh::assemble(crate::BakeSettings::DEFAULT, vertices, &rings, areas, 0);
     let mesh = query_mesh(data);
     assert!(mesh.locate_index().entry_count() <= 16 * n + 64, "{} entries", mesh.locate_index().entry_count());
     let mut rng = SplitMix64::new(8);

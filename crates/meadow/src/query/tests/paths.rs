@@ -227,7 +227,7 @@ fn paths_from_points_on_portals_do_not_turn_at_the_portal_ends() {
             ..GridSpec::default()
         };
         let mesh = query_mesh(spec.build());
-        let oracle = Oracle::new(&mesh);
+        let oracle = Oracle::new(&mesh, Visibility::ClosedSegment);
         let mut q = PathQuery::new(&mesh);
         let mut rng = SplitMix64::new(seed + 99);
         for _ in 0..300 {

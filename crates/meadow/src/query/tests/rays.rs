@@ -13,7 +13,7 @@ fn raycast_agrees_with_the_visibility_oracle() {
         ..GridSpec::default()
     };
     let mesh = query_mesh(spec.build());
-    let oracle = Oracle::new(&mesh);
+    let oracle = Oracle::new(&mesh, Visibility::ClosedSegment);
     let mut rng = SplitMix64::new(32);
     let mut visited = Vec::new();
     let (mut hits, mut clear) = (0, 0);
@@ -79,7 +79,7 @@ fn rays_leave_through_the_right_one_of_collinear_edges() {
         (vec![3, 10, 4], 0),
     ];
     let areas = vec![AreaType { name: "default".into(), cost: 1.0 }];
-    let data = super::testmesh::assemble(crate::BakeSettings::DEFAULT, vertices, &rings, areas, 0);
+    let data = crate::testmesh::assemble(crate::BakeSettings::DEFAULT, vertices, &rings, areas, 0);
     let mesh = query_mesh(data);
     let mut visited = Vec::new();
     for (x, below) in [(0.5, Some(1u32)), (1.5, Some(2)), (3.7, Some(3)), (2.5, None)] {
@@ -212,7 +212,7 @@ fn merged_rectangles(cols: usize, rows: usize, seed: u64, shear: f64, origin: [f
         })
         .collect();
     let areas = vec![AreaType { name: "default".into(), cost: 1.0 }];
-    super::testmesh::assemble(crate::BakeSettings::DEFAULT, vertices, &rings, areas, 0)
+    crate::testmesh::assemble(crate::BakeSettings::DEFAULT, vertices, &rings, areas, 0)
 }
 
 #[test]
