@@ -50,7 +50,7 @@ use super::geometry::{
 };
 use super::graph::{assemble, start_arrival_id, Arrival, Entry, SurfEdge, GOAL, START};
 use super::world::World;
-use super::{Circle, CirclePath, CirclesError, PathError, SearchStats};
+use super::{Circle, CirclePath, CirclePathError, CirclesError, SearchStats};
 use crate::geom::Point2;
 use crate::tolerance::{CIRCLE_ANGLE_PAD, CIRCLE_BOUND_REL, CIRCLE_COSINE_SLACK, CIRCLE_REACH_REL};
 use std::collections::{BinaryHeap, HashMap};
@@ -278,7 +278,7 @@ impl CirclePlanner {
     }
 
     /// The shortest path from `from` to `to` for the agent, as segments and arcs.
-    pub fn find_path(&mut self, from: Point2, to: Point2) -> Result<CirclePath, PathError> {
+    pub fn find_path(&mut self, from: Point2, to: Point2) -> Result<CirclePath, CirclePathError> {
         self.stats = SearchStats::default();
         self.world.check_query(from, to)?;
         let n = self.world.circles.len();
@@ -301,7 +301,7 @@ impl CirclePlanner {
             }
             self.expand(node, entry.g, None);
         }
-        Err(PathError::NoPath)
+        Err(CirclePathError::NoPath)
     }
 
     fn node_count(&self) -> usize {
@@ -859,8 +859,8 @@ mod tests {
         for sweep_from in [0, SWEEP_FROM] {
             let mut lazy = CirclePlanner::new(&circles, 0.1).unwrap();
             lazy.sweep_from = sweep_from;
-            assert_eq!(lazy.find_path([0.0, 0.0], [30.0, 1.0]), Err(PathError::NoPath));
-            assert_eq!(lazy.find_path([30.0, 1.0], [0.0, 0.0]), Err(PathError::NoPath));
+            assert_eq!(lazy.find_path([0.0, 0.0], [30.0, 1.0]), Err(CirclePathError::NoPath));
+            assert_eq!(lazy.find_path([30.0, 1.0], [0.0, 0.0]), Err(CirclePathError::NoPath));
             let inside = lazy.find_path([-5.0, 1.0], [6.0, -2.0]).unwrap().length;
             assert!((inside - eager.find_path([-5.0, 1.0], [6.0, -2.0]).unwrap().length).abs() < 1e-9);
             let outside = lazy.find_path([-30.0, 0.0], [30.0, 2.0]).unwrap().length;
