@@ -149,46 +149,116 @@ pub enum ValidationError {
     Settings(#[from] SettingsError),
     /// A vertex coordinate is NaN or infinite.
     #[error("vertex {vertex} has a non-finite coordinate")]
-    NonFiniteVertex { vertex: usize },
+    NonFiniteVertex {
+        /// Index of the vertex.
+        vertex: usize,
+    },
     /// A vertex coordinate lies beyond [`crate::limits::MAX_COORDINATE`].
     #[error("vertex {vertex} has a coordinate beyond {} m", crate::limits::MAX_COORDINATE)]
-    VertexBeyondLimit { vertex: usize },
+    VertexBeyondLimit {
+        /// Index of the vertex.
+        vertex: usize,
+    },
     /// The vertices span more than [`crate::limits::MAX_EXTENT`] along an axis (0 = x, 1 = y, 2 = z).
     #[error("the mesh spans {extent} m along axis {axis}, more than {} m", crate::limits::MAX_EXTENT)]
-    ExtentTooLarge { axis: usize, extent: f64 },
+    ExtentTooLarge {
+        /// The axis (0 = x, 1 = y, 2 = z).
+        axis: usize,
+        /// The span along it (metres).
+        extent: f64,
+    },
     /// `edge_links` and `polygon_vertices` differ in length.
     #[error("edge_links has {links} entries but polygon_vertices has {vertices}")]
-    LinkCountMismatch { links: usize, vertices: usize },
+    LinkCountMismatch {
+        /// Entries of `edge_links`.
+        links: usize,
+        /// Entries of `polygon_vertices`.
+        vertices: usize,
+    },
     /// A polygon's vertex run is out of range or has too few/many vertices.
     #[error("polygon {polygon} has a bad vertex run (first {first}, count {count})")]
-    BadPolygonRun { polygon: usize, first: u32, count: u8 },
+    BadPolygonRun {
+        /// Index of the polygon.
+        polygon: usize,
+        /// Its first index into `polygon_vertices`.
+        first: u32,
+        /// Its vertex count.
+        count: u8,
+    },
     /// Polygon runs overlap or leave gaps in `polygon_vertices`.
     #[error("polygon {polygon} does not start where the previous one ended")]
-    NonContiguousRuns { polygon: usize },
+    NonContiguousRuns {
+        /// Index of the polygon.
+        polygon: usize,
+    },
     /// A vertex index is out of range.
     #[error("polygon {polygon} refers to vertex {vertex}, but there are only {count} vertices")]
-    VertexOutOfRange { polygon: usize, vertex: u32, count: usize },
+    VertexOutOfRange {
+        /// Index of the polygon.
+        polygon: usize,
+        /// The vertex index it refers to.
+        vertex: u32,
+        /// Number of vertices in the mesh.
+        count: usize,
+    },
     /// A polygon's area index is out of range.
     #[error("polygon {polygon} has area {area}, but there are only {count} area types")]
-    AreaOutOfRange { polygon: usize, area: u16, count: usize },
+    AreaOutOfRange {
+        /// Index of the polygon.
+        polygon: usize,
+        /// Its area index.
+        area: u16,
+        /// Number of area types in the mesh.
+        count: usize,
+    },
     /// An area cost is not a finite number >= 1.
     #[error("area {area} has cost {cost}; costs must be finite and >= 1")]
-    BadAreaCost { area: usize, cost: f32 },
+    BadAreaCost {
+        /// Index of the area type.
+        area: usize,
+        /// Its cost.
+        cost: f32,
+    },
     /// A polygon is not convex and counter-clockwise in XZ.
     #[error("polygon {polygon} is not convex and counter-clockwise")]
-    NotConvex { polygon: usize },
+    NotConvex {
+        /// Index of the polygon.
+        polygon: usize,
+    },
     /// A portal points at a polygon out of range or at itself.
     #[error("polygon {polygon} edge {edge} links to polygon {target}, which is out of range or itself")]
-    BadLink { polygon: usize, edge: usize, target: u32 },
+    BadLink {
+        /// Index of the polygon.
+        polygon: usize,
+        /// Index of the edge within the polygon.
+        edge: usize,
+        /// The polygon the edge links to.
+        target: u32,
+    },
     /// A portal is not matched by the same edge, reversed, linking back.
     #[error("polygon {polygon} edge {edge} links to polygon {target}, which does not link back over the same edge")]
-    AsymmetricLink { polygon: usize, edge: usize, target: u32 },
+    AsymmetricLink {
+        /// Index of the polygon.
+        polygon: usize,
+        /// Index of the edge within the polygon.
+        edge: usize,
+        /// The polygon the edge links to.
+        target: u32,
+    },
     /// An outline is too short or refers to a vertex out of range.
     #[error("outline {outline} is malformed (fewer than 3 vertices or a vertex out of range)")]
-    BadOutline { outline: usize },
+    BadOutline {
+        /// Index of the outline.
+        outline: usize,
+    },
     /// An off-mesh link has a bad end point, polygon, cost or area.
     #[error("off-mesh link {link} is invalid: {reason}")]
-    BadOffMeshLink { link: usize, reason: &'static str },
+    BadOffMeshLink {
+        /// Index of the off-mesh link.
+        link: usize,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
 }
 
 /// Why an asset could not be loaded.
@@ -199,7 +269,10 @@ pub enum LoadError {
     Io(#[from] std::io::Error),
     /// Fewer bytes than the header.
     #[error("not a Meadow navmesh: {len} bytes is shorter than the {HEADER_LEN}-byte header")]
-    TooShort { len: usize },
+    TooShort {
+        /// Length of the input (bytes).
+        len: usize,
+    },
     /// The magic bytes are wrong.
     #[error("not a Meadow navmesh: wrong magic bytes")]
     BadMagic,
@@ -208,13 +281,26 @@ pub enum LoadError {
         "navmesh format version {found} is not supported (this build of Meadow reads version {FORMAT_VERSION}); \
          re-bake the level with this version of Meadow"
     )]
-    UnsupportedVersion { found: u32 },
+    UnsupportedVersion {
+        /// The format version of the file.
+        found: u32,
+    },
     /// The payload is shorter or longer than the header says.
     #[error("navmesh is truncated or padded: header says {expected} payload bytes, file has {actual}")]
-    LengthMismatch { expected: u64, actual: u64 },
+    LengthMismatch {
+        /// Payload length the header gives (bytes).
+        expected: u64,
+        /// Payload length of the file (bytes).
+        actual: u64,
+    },
     /// The payload's CRC32 does not match the header.
     #[error("navmesh is corrupt: payload checksum {actual:#010x} does not match header {expected:#010x}")]
-    Checksum { expected: u32, actual: u32 },
+    Checksum {
+        /// The CRC32 in the header.
+        expected: u32,
+        /// The CRC32 of the payload.
+        actual: u32,
+    },
     /// The payload does not decode.
     #[error("navmesh payload does not decode: {0}")]
     Decode(String),

@@ -8,6 +8,9 @@
 //! as an ordinary math plane, i.e. its signed area `Σ (x_i z_{i+1} − x_{i+1} z_i) / 2` is
 //! positive (see [`geom::signed_area`]). Holes and obstacle outlines run the other way.
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
 pub mod asset;
 pub mod circles;
 pub mod crowd;

@@ -37,7 +37,12 @@ pub enum PathError {
     StartExcluded,
     /// A cost override in the filter is not a finite number > 0.
     #[error("filter has cost {cost} for area {area}; costs must be finite and > 0")]
-    InvalidFilter { area: u16, cost: f32 },
+    InvalidFilter {
+        /// The area index.
+        area: u16,
+        /// The cost the filter gives it.
+        cost: f32,
+    },
     /// No path leads from the start to the goal (and a partial path was not asked for).
     #[error("goal is unreachable from the start")]
     Unreachable,
