@@ -431,15 +431,16 @@ impl PathQuery {
     }
 
     /// Whether the last found path went round one island by the certificate of
-    /// `round_one_island` (for tests that check those paths are shortest).
-    #[doc(hidden)]
+    /// `round_one_island` (for tests that check those paths are shortest). They read the
+    /// search's internals, which no other API shows, hence the `test-hooks` feature.
+    #[cfg(any(test, feature = "test-hooks"))]
     pub fn last_went_round_one_island(&self) -> bool {
         self.round_island
     }
 
     /// Makes the shortcut pass pull the whole corridor after every splice (for tests that check
     /// pulling only the changed stretch changes no path).
-    #[doc(hidden)]
+    #[cfg(any(test, feature = "test-hooks"))]
     pub fn set_full_repulls(&mut self, on: bool) {
         self.full_repulls = on;
     }
