@@ -217,7 +217,7 @@ fn check_island_certificates(levels: Vec<std::path::PathBuf>) {
             assert!(path.points.len() >= 3, "{name}: a certified path bends");
             assert_eq!(path.corridor.first(), Some(&a.polygon), "{name}");
             assert_eq!(path.corridor.last(), Some(&b.polygon), "{name}");
-            if let Err(e) = meadow::query::testmesh::check_path_in_corridor(&mesh, &path) {
+            if let Err(e) = meadow_testkit::testmesh::check_path_in_corridor(&mesh, &path) {
                 panic!("{name}: {:?} -> {:?}: {e}", a.point, b.point);
             }
         }

@@ -1,12 +1,14 @@
-//! `find_shortest_path` on every baked fixture level against a brute-force oracle written here
-//! from the public API only: the visibility graph of all wall endpoints (every pair tested
-//! against every wall, exact predicates), searched with Dijkstra. The oracle works in XZ, so it
-//! needs levels whose polygons do not overlap in XZ; that is checked (exactly) first.
+//! `find_shortest_path` on every baked fixture level against the brute-force oracle of
+//! `meadow_testkit::oracle` (written from the public API only: the visibility graph of all wall
+//! endpoints, every pair tested against every wall with exact predicates, searched with
+//! Dijkstra). The oracle works in XZ, so it needs levels whose polygons do not overlap in XZ;
+//! that is checked (exactly) first.
 
 use meadow::geom::{orient2d, Point2};
 use meadow::query::{PathQuery, QueryFilter, QueryMesh, ShortestPathQuery, SplitMix64};
-use meadow::{BakeSettings, EdgeLink, PathError};
+use meadow::{BakeSettings, PathError};
 use meadow_suite::fixture_levels;
+use meadow_testkit::oracle::{Oracle, Visibility};
 
 fn xz(p: [f64; 3]) -> Point2 {
     [p[0], p[2]]
@@ -16,17 +18,9 @@ fn dist(a: Point2, b: Point2) -> f64 {
     ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
 }
 
-fn sign(v: f64) -> i32 {
-    (v > 0.0) as i32 - (v < 0.0) as i32
-}
-
 /// XZ rings of every polygon.
 fn rings(mesh: &QueryMesh) -> Vec<Vec<Point2>> {
     (0..mesh.mesh().polygon_count()).map(|p| mesh.mesh().polygon_points(p).collect()).collect()
-}
-
-fn contains(ring: &[Point2], p: Point2) -> bool {
-    (0..ring.len()).all(|k| orient2d(ring[k], ring[(k + 1) % ring.len()], p) >= 0.0)
 }
 
 /// Whether two convex CCW rings have disjoint interiors: some edge line of one has the other
@@ -36,100 +30,6 @@ fn interiors_disjoint(a: &[Point2], b: &[Point2]) -> bool {
         (0..r.len()).any(|k| o.iter().all(|&p| orient2d(r[k], r[(k + 1) % r.len()], p) <= 0.0))
     };
     separates(a, b) || separates(b, a)
-}
-
-struct Oracle {
-    rings: Vec<Vec<Point2>>,
-    walls: Vec<(Point2, Point2)>,
-    corners: Vec<Point2>,
-    graph: Vec<Vec<(usize, f64)>>,
-}
-
-impl Oracle {
-    fn new(mesh: &QueryMesh) -> Oracle {
-        let data = mesh.mesh().data();
-        let verts = mesh.mesh().vertices();
-        let mut walls = Vec::new();
-        let mut corner_ids = std::collections::BTreeSet::new();
-        for p in &data.polygons {
-            let (first, n) = (p.first as usize, p.vertex_count as usize);
-            for k in 0..n {
-                if data.edge_links[first + k] == EdgeLink::Wall {
-                    let (a, b) = (data.polygon_vertices[first + k], data.polygon_vertices[first + (k + 1) % n]);
-                    walls.push((xz(verts[a as usize]), xz(verts[b as usize])));
-                    corner_ids.insert(a);
-                    corner_ids.insert(b);
-                }
-            }
-        }
-        let corners: Vec<Point2> = corner_ids.iter().map(|&v| xz(verts[v as usize])).collect();
-        let mut o = Oracle { rings: rings(mesh), walls, corners, graph: Vec::new() };
-        let n = o.corners.len();
-        let mut graph = vec![Vec::new(); n];
-        for i in 0..n {
-            for j in i + 1..n {
-                if o.visible(o.corners[i], o.corners[j]) {
-                    let d = dist(o.corners[i], o.corners[j]);
-                    graph[i].push((j, d));
-                    graph[j].push((i, d));
-                }
-            }
-        }
-        o.graph = graph;
-        o
-    }
-
-    /// Whether segment `p q` stays in the union of the polygons: it crosses no wall properly, and
-    /// every piece between the corners on it lies in the mesh (its midpoint in some polygon, or
-    /// both its ends in one convex polygon).
-    fn visible(&self, p: Point2, q: Point2) -> bool {
-        if p == q {
-            return true;
-        }
-        for &(a, b) in &self.walls {
-            let (o1, o2) = (sign(orient2d(p, q, a)), sign(orient2d(p, q, b)));
-            let (o3, o4) = (sign(orient2d(a, b, p)), sign(orient2d(a, b, q)));
-            if o1 * o2 < 0 && o3 * o4 < 0 {
-                return false;
-            }
-        }
-        let axis = if (q[0] - p[0]).abs() >= (q[1] - p[1]).abs() { 0 } else { 1 };
-        let (lo, hi) = (p[axis].min(q[axis]), p[axis].max(q[axis]));
-        let mut stops = vec![p, q];
-        stops.extend(self.corners.iter().filter(|c| orient2d(p, q, **c) == 0.0 && c[axis] > lo && c[axis] < hi));
-        stops.sort_by(|a, b| a[axis].total_cmp(&b[axis]));
-        stops.windows(2).all(|w| {
-            let mid = [(w[0][0] + w[1][0]) * 0.5, (w[0][1] + w[1][1]) * 0.5];
-            w[0] == w[1]
-                || self.rings.iter().any(|r| contains(r, mid))
-                || self.rings.iter().any(|r| contains(r, w[0]) && contains(r, w[1]))
-        })
-    }
-
-    fn shortest(&self, s: Point2, g: Point2) -> Option<f64> {
-        if self.visible(s, g) {
-            return Some(dist(s, g));
-        }
-        let n = self.corners.len();
-        let mut d: Vec<f64> =
-            self.corners.iter().map(|&c| if self.visible(s, c) { dist(s, c) } else { f64::INFINITY }).collect();
-        let to_goal: Vec<bool> = self.corners.iter().map(|&c| self.visible(c, g)).collect();
-        let mut done = vec![false; n];
-        let mut best = f64::INFINITY;
-        while let Some(u) = (0..n).filter(|&i| !done[i] && d[i].is_finite()).min_by(|&a, &b| d[a].total_cmp(&d[b])) {
-            if d[u] >= best {
-                break;
-            }
-            done[u] = true;
-            if to_goal[u] {
-                best = best.min(d[u] + dist(self.corners[u], g));
-            }
-            for &(v, w) in &self.graph[u] {
-                d[v] = d[v].min(d[u] + w);
-            }
-        }
-        best.is_finite().then_some(best)
-    }
 }
 
 #[test]
@@ -152,7 +52,7 @@ fn shortest_paths_match_the_oracle_on_every_fixture() {
                 assert!(interiors_disjoint(&r[i], &r[j]), "{name}: polygons {i} and {j} overlap in XZ");
             }
         }
-        let oracle = Oracle::new(&mesh);
+        let oracle = Oracle::new(&mesh, Visibility::OpenSegment);
         let verts = mesh.mesh().vertices();
         let mut rng = SplitMix64::new(7);
         let mut sq = ShortestPathQuery::new(&mesh);

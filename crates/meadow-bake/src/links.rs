@@ -104,8 +104,8 @@ fn skip_message(scene: &Scene, request: &LinkRequest, error: &LinkError, agent_r
 #[cfg(test)]
 mod tests {
     use super::*;
-    use meadow::query::testmesh::GridSpec;
     use meadow::AreaType;
+    use meadow_testkit::testmesh::GridSpec;
 
     #[derive(Default)]
     struct Warnings(Vec<String>, Vec<Stage>);

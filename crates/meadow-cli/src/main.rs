@@ -1,5 +1,8 @@
 //! `meadow`: bake glTF levels into navmeshes, inspect and draw them.
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
 mod bake_cmd;
 mod circles_cmd;
 mod info_cmd;

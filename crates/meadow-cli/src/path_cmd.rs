@@ -288,7 +288,7 @@ pub fn run(args: &PathArgs) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use meadow::query::testmesh::GridSpec;
+    use meadow_testkit::testmesh::GridSpec;
 
     #[test]
     fn points_parse_and_reject_garbage() {

@@ -1,4 +1,6 @@
 //! Test support shared by Meadow's tests, benches and fixture generator (not published).
 
 pub mod gltf;
+pub mod oracle;
 pub mod rng;
+pub mod testmesh;

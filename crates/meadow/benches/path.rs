@@ -2,9 +2,9 @@
 //! cells blocked: about 64 000 triangles). Every timed query also checks its answer.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use meadow::query::testmesh::{random_blocked, GridSpec};
 use meadow::query::{Path, PathOptions, PathQuery, PathStyle, QueryFilter, QueryMesh, ShortestPathQuery, SplitMix64};
 use meadow::NavMesh;
+use meadow_testkit::testmesh::{random_blocked, GridSpec};
 use std::hint::black_box;
 
 fn large_mesh() -> QueryMesh {

@@ -14,10 +14,18 @@
 //! either a valid [`NavMesh`] or a typed [`LoadError`].
 
 use crate::geom::{self, Point2};
-use crate::settings::{BakeSettings, SettingsError};
+use crate::settings::BakeSettings;
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::Path;
+
+mod error;
+mod validate;
+
+pub use crate::tolerance::LINK_POINT_SLACK;
+pub use error::{LoadError, ValidationError};
+use validate::validate;
+pub(crate) use validate::validate_link;
 
 /// The first eight bytes of every asset.
 pub const MAGIC: [u8; 8] = *b"MEADOWNV";
@@ -139,88 +147,6 @@ pub struct PolygonRef<'a> {
     pub area: u16,
     /// The polygon's layer.
     pub layer: u16,
-}
-
-/// A structural defect found while validating navmesh data; names the offending item.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-pub enum ValidationError {
-    /// The stored settings are outside their limits.
-    #[error("stored settings are invalid: {0}")]
-    Settings(#[from] SettingsError),
-    /// A vertex coordinate is NaN or infinite.
-    #[error("vertex {vertex} has a non-finite coordinate")]
-    NonFiniteVertex { vertex: usize },
-    /// A vertex coordinate lies beyond [`crate::limits::MAX_COORDINATE`].
-    #[error("vertex {vertex} has a coordinate beyond {} m", crate::limits::MAX_COORDINATE)]
-    VertexBeyondLimit { vertex: usize },
-    /// The vertices span more than [`crate::limits::MAX_EXTENT`] along an axis (0 = x, 1 = y, 2 = z).
-    #[error("the mesh spans {extent} m along axis {axis}, more than {} m", crate::limits::MAX_EXTENT)]
-    ExtentTooLarge { axis: usize, extent: f64 },
-    /// `edge_links` and `polygon_vertices` differ in length.
-    #[error("edge_links has {links} entries but polygon_vertices has {vertices}")]
-    LinkCountMismatch { links: usize, vertices: usize },
-    /// A polygon's vertex run is out of range or has too few/many vertices.
-    #[error("polygon {polygon} has a bad vertex run (first {first}, count {count})")]
-    BadPolygonRun { polygon: usize, first: u32, count: u8 },
-    /// Polygon runs overlap or leave gaps in `polygon_vertices`.
-    #[error("polygon {polygon} does not start where the previous one ended")]
-    NonContiguousRuns { polygon: usize },
-    /// A vertex index is out of range.
-    #[error("polygon {polygon} refers to vertex {vertex}, but there are only {count} vertices")]
-    VertexOutOfRange { polygon: usize, vertex: u32, count: usize },
-    /// A polygon's area index is out of range.
-    #[error("polygon {polygon} has area {area}, but there are only {count} area types")]
-    AreaOutOfRange { polygon: usize, area: u16, count: usize },
-    /// An area cost is not a finite number >= 1.
-    #[error("area {area} has cost {cost}; costs must be finite and >= 1")]
-    BadAreaCost { area: usize, cost: f32 },
-    /// A polygon is not convex and counter-clockwise in XZ.
-    #[error("polygon {polygon} is not convex and counter-clockwise")]
-    NotConvex { polygon: usize },
-    /// A portal points at a polygon out of range or at itself.
-    #[error("polygon {polygon} edge {edge} links to polygon {target}, which is out of range or itself")]
-    BadLink { polygon: usize, edge: usize, target: u32 },
-    /// A portal is not matched by the same edge, reversed, linking back.
-    #[error("polygon {polygon} edge {edge} links to polygon {target}, which does not link back over the same edge")]
-    AsymmetricLink { polygon: usize, edge: usize, target: u32 },
-    /// An outline is too short or refers to a vertex out of range.
-    #[error("outline {outline} is malformed (fewer than 3 vertices or a vertex out of range)")]
-    BadOutline { outline: usize },
-    /// An off-mesh link has a bad end point, polygon, cost or area.
-    #[error("off-mesh link {link} is invalid: {reason}")]
-    BadOffMeshLink { link: usize, reason: &'static str },
-}
-
-/// Why an asset could not be loaded.
-#[derive(Debug, thiserror::Error)]
-pub enum LoadError {
-    /// Reading the file failed.
-    #[error("cannot read asset: {0}")]
-    Io(#[from] std::io::Error),
-    /// Fewer bytes than the header.
-    #[error("not a Meadow navmesh: {len} bytes is shorter than the {HEADER_LEN}-byte header")]
-    TooShort { len: usize },
-    /// The magic bytes are wrong.
-    #[error("not a Meadow navmesh: wrong magic bytes")]
-    BadMagic,
-    /// Written by another format version.
-    #[error(
-        "navmesh format version {found} is not supported (this build of Meadow reads version {FORMAT_VERSION}); \
-         re-bake the level with this version of Meadow"
-    )]
-    UnsupportedVersion { found: u32 },
-    /// The payload is shorter or longer than the header says.
-    #[error("navmesh is truncated or padded: header says {expected} payload bytes, file has {actual}")]
-    LengthMismatch { expected: u64, actual: u64 },
-    /// The payload's CRC32 does not match the header.
-    #[error("navmesh is corrupt: payload checksum {actual:#010x} does not match header {expected:#010x}")]
-    Checksum { expected: u32, actual: u32 },
-    /// The payload does not decode.
-    #[error("navmesh payload does not decode: {0}")]
-    Decode(String),
-    /// The payload decodes but is structurally invalid.
-    #[error("navmesh is invalid: {0}")]
-    Invalid(#[from] ValidationError),
 }
 
 fn bincode_config() -> impl bincode::config::Config {
@@ -417,142 +343,6 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         let _ = std::fs::remove_file(&tmp);
     }
     result
-}
-
-fn validate(d: &NavMeshData) -> Result<(), ValidationError> {
-    d.settings.validate()?;
-    if let Some(vertex) = d.vertices.iter().position(|v| v.iter().any(|c| !c.is_finite())) {
-        return Err(ValidationError::NonFiniteVertex { vertex });
-    }
-    // The coordinate contract: every later computation on the mesh (query lengths, heights,
-    // squared distances) stays finite for vertices within it.
-    if let Some(vertex) = d.vertices.iter().position(|&v| !crate::limits::in_range(v)) {
-        return Err(ValidationError::VertexBeyondLimit { vertex });
-    }
-    if let Some(first) = d.vertices.first() {
-        let (lo, hi) = d.vertices.iter().fold((*first, *first), |(mut lo, mut hi), v| {
-            for k in 0..3 {
-                lo[k] = lo[k].min(v[k]);
-                hi[k] = hi[k].max(v[k]);
-            }
-            (lo, hi)
-        });
-        if let Some(axis) = (0..3).find(|&k| hi[k] - lo[k] > crate::limits::MAX_EXTENT) {
-            return Err(ValidationError::ExtentTooLarge { axis, extent: hi[axis] - lo[axis] });
-        }
-    }
-    if d.edge_links.len() != d.polygon_vertices.len() {
-        return Err(ValidationError::LinkCountMismatch {
-            links: d.edge_links.len(),
-            vertices: d.polygon_vertices.len(),
-        });
-    }
-    for (area, a) in d.areas.iter().enumerate() {
-        if !(a.cost.is_finite() && a.cost >= 1.0) {
-            return Err(ValidationError::BadAreaCost { area, cost: a.cost });
-        }
-    }
-    let nv = d.vertices.len();
-    let mut expected_first = 0u64;
-    let mut pts: Vec<Point2> = Vec::with_capacity(12);
-    for (polygon, p) in d.polygons.iter().enumerate() {
-        let bad_run = ValidationError::BadPolygonRun { polygon, first: p.first, count: p.vertex_count };
-        if !(3..=12).contains(&p.vertex_count)
-            || p.first as u64 + p.vertex_count as u64 > d.polygon_vertices.len() as u64
-        {
-            return Err(bad_run);
-        }
-        if p.first as u64 != expected_first {
-            return Err(ValidationError::NonContiguousRuns { polygon });
-        }
-        expected_first += p.vertex_count as u64;
-        if p.area as usize >= d.areas.len() {
-            return Err(ValidationError::AreaOutOfRange { polygon, area: p.area, count: d.areas.len() });
-        }
-        let run = &d.polygon_vertices[p.first as usize..p.first as usize + p.vertex_count as usize];
-        pts.clear();
-        for &v in run {
-            if v as usize >= nv {
-                return Err(ValidationError::VertexOutOfRange { polygon, vertex: v, count: nv });
-            }
-            let q = d.vertices[v as usize];
-            pts.push([q[0], q[2]]);
-        }
-        if !geom::is_convex_ccw(&pts) {
-            return Err(ValidationError::NotConvex { polygon });
-        }
-    }
-    if expected_first != d.polygon_vertices.len() as u64 {
-        return Err(ValidationError::NonContiguousRuns { polygon: d.polygons.len() });
-    }
-    // Adjacency: edge (a -> b) of P linking to Q needs an edge (b -> a) of Q linking to P.
-    let edge = |poly: &PolygonData, k: usize| -> (u32, u32, EdgeLink) {
-        let n = poly.vertex_count as usize;
-        let f = poly.first as usize;
-        (d.polygon_vertices[f + k], d.polygon_vertices[f + (k + 1) % n], d.edge_links[f + k])
-    };
-    for (polygon, p) in d.polygons.iter().enumerate() {
-        for k in 0..p.vertex_count as usize {
-            let (a, b, link) = edge(p, k);
-            let EdgeLink::Polygon(target) = link else { continue };
-            if target as usize >= d.polygons.len() || target as usize == polygon {
-                return Err(ValidationError::BadLink { polygon, edge: k, target });
-            }
-            let q = &d.polygons[target as usize];
-            let back = (0..q.vertex_count as usize)
-                .map(|j| edge(q, j))
-                .any(|(qa, qb, ql)| qa == b && qb == a && ql == EdgeLink::Polygon(polygon as u32));
-            if !back {
-                return Err(ValidationError::AsymmetricLink { polygon, edge: k, target });
-            }
-        }
-    }
-    for (outline, o) in d.outlines.iter().enumerate() {
-        if o.vertices.len() < 3 || o.vertices.iter().any(|&v| v as usize >= nv) {
-            return Err(ValidationError::BadOutline { outline });
-        }
-    }
-    for (link, l) in d.links.iter().enumerate() {
-        validate_link(d, l).map_err(|reason| ValidationError::BadOffMeshLink { link, reason })?;
-    }
-    Ok(())
-}
-
-/// How far (metres, in XZ) a link's end point may lie outside its polygon's bounds: the bake
-/// places it on the polygon, and rounding of that nearest-point computation stays far below.
-pub const LINK_POINT_SLACK: f64 = 1e-3;
-
-/// Checks one off-mesh link of `d` (whose polygons are already validated).
-pub(crate) fn validate_link(d: &NavMeshData, l: &OffMeshLink) -> Result<(), &'static str> {
-    if !(l.start.iter().chain(&l.end).all(|c| c.is_finite())) {
-        return Err("an end point has a non-finite coordinate");
-    }
-    if !(l.cost.is_finite() && (0.0..=crate::query::MAX_LINK_COST).contains(&l.cost)) {
-        return Err("its cost must be finite, >= 0 and at most MAX_LINK_COST");
-    }
-    if l.area as usize >= d.areas.len() {
-        return Err("its area index is out of range");
-    }
-    for (poly, p) in [(l.start_polygon, l.start), (l.end_polygon, l.end)] {
-        let Some(pd) = d.polygons.get(poly as usize) else {
-            return Err("a polygon index is out of range");
-        };
-        let run = &d.polygon_vertices[pd.first as usize..pd.first as usize + pd.vertex_count as usize];
-        let mut lo = [f64::INFINITY; 3];
-        let mut hi = [f64::NEG_INFINITY; 3];
-        for &v in run {
-            let q = d.vertices[v as usize];
-            for k in 0..3 {
-                lo[k] = lo[k].min(q[k]);
-                hi[k] = hi[k].max(q[k]);
-            }
-        }
-        let outside = |k: usize| p[k] < lo[k] - LINK_POINT_SLACK || p[k] > hi[k] + LINK_POINT_SLACK;
-        if outside(0) || outside(1) || outside(2) {
-            return Err("an end point does not lie on its polygon");
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

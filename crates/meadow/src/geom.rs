@@ -3,6 +3,7 @@
 //! Orientation decisions go through [`orient2d`] (Shewchuk's adaptive exact predicate), never
 //! through an ad-hoc epsilon; so do in-circle decisions, through [`incircle`].
 
+use crate::tolerance::{ORIENT2D_FILTER_BOUND, WINDING_TOLERANCE};
 /// A point in the XZ plane: `[x, z]`.
 pub type Point2 = [f64; 2];
 
@@ -17,7 +18,7 @@ pub fn orient2d(a: Point2, b: Point2, c: Point2) -> f64 {
     let left = (a[0] - c[0]) * (b[1] - c[1]);
     let right = (a[1] - c[1]) * (b[0] - c[0]);
     let det = left - right;
-    if det.abs() >= 3.3306690621773722e-16 * (left + right).abs() {
+    if det.abs() >= ORIENT2D_FILTER_BOUND * (left + right).abs() {
         return det;
     }
     robust::orient2d(
@@ -35,7 +36,7 @@ pub fn orient2d_certain_sign(a: Point2, b: Point2, c: Point2) -> i8 {
     let left = (a[0] - c[0]) * (b[1] - c[1]);
     let right = (a[1] - c[1]) * (b[0] - c[0]);
     let det = left - right;
-    let bound = 3.3306690621773722e-16 * (left + right).abs() + f64::MIN_POSITIVE;
+    let bound = ORIENT2D_FILTER_BOUND * (left + right).abs() + f64::MIN_POSITIVE;
     if det > bound {
         1
     } else if -det > bound {
@@ -102,7 +103,7 @@ pub fn is_convex_ccw(ring: &[Point2]) -> bool {
         turning += (d1[0] * d2[1] - d1[1] * d2[0]).atan2(d1[0] * d2[0] + d1[1] * d2[1]);
     }
     // A star polygon with only left turns winds twice (4π); a simple convex one winds once.
-    any_left && (turning - std::f64::consts::TAU).abs() < 1e-6
+    any_left && (turning - std::f64::consts::TAU).abs() < WINDING_TOLERANCE
 }
 
 /// The convex hull of `points`, counter-clockwise without collinear or repeated points, into

@@ -8,6 +8,9 @@
 //! as an ordinary math plane, i.e. its signed area `Σ (x_i z_{i+1} − x_{i+1} z_i) / 2` is
 //! positive (see [`geom::signed_area`]). Holes and obstacle outlines run the other way.
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
 pub mod asset;
 pub mod circles;
 pub mod crowd;
@@ -16,6 +19,19 @@ pub mod limits;
 pub mod orca;
 pub mod query;
 pub mod settings;
+mod tolerance;
+
+// The unit tests share the test meshes and the path oracle of `meadow-testkit`, compiled into
+// this crate: through a dev-dependency they would see a second, incompatible copy of its types.
+#[cfg(test)]
+extern crate self as meadow;
+#[cfg(test)]
+#[path = "../../meadow-testkit/src/oracle.rs"]
+mod oracle;
+#[cfg(test)]
+#[path = "../../meadow-testkit/src/testmesh.rs"]
+#[allow(dead_code)] // Not every helper serves a unit test.
+mod testmesh;
 
 pub use asset::{AreaType, EdgeLink, LoadError, NavMesh, NavMeshData, Outline, PolygonData, ValidationError};
 pub use query::{Path, PathError, PathOptions, PathQuery, PathStyle, QueryError, QueryFilter, QueryMesh};

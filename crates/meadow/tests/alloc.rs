@@ -1,11 +1,11 @@
 //! Warmed-up queries must not allocate: a counting global allocator checks it.
 //! (Its own test binary, since it installs a `#[global_allocator]`.)
 
-use meadow::query::testmesh::{random_blocked, GridSpec};
 use meadow::query::{
     LinkSpec, Path, PathOptions, PathQuery, PathStyle, QueryFilter, QueryMesh, ShortestPathQuery, SplitMix64,
 };
 use meadow::NavMesh;
+use meadow_testkit::testmesh::{random_blocked, GridSpec};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 

@@ -1,7 +1,7 @@
 //! Round-obstacle planner: lazy A* against the eager reference on thousands of random forests,
 //! path invariants (clearance, continuity, no cusps), and an independent polygon oracle.
 
-use meadow::circles::{Circle, CirclePath, CirclePlanner, Direction, EagerPlanner, PathError, Piece};
+use meadow::circles::{Circle, CirclePath, CirclePathError, CirclePlanner, Direction, EagerPlanner, Piece};
 use meadow::geom::Point2;
 use meadow_testkit::rng::{Draw, SplitMix64};
 
@@ -128,7 +128,11 @@ fn check_path(path: &CirclePath, from: Point2, to: Point2, circles: &[Circle], a
     }
 }
 
-fn same_outcome(lazy: &Result<CirclePath, PathError>, eager: &Result<CirclePath, PathError>, context: &str) {
+fn same_outcome(
+    lazy: &Result<CirclePath, CirclePathError>,
+    eager: &Result<CirclePath, CirclePathError>,
+    context: &str,
+) {
     match (lazy, eager) {
         (Ok(a), Ok(b)) => {
             assert!(
@@ -202,9 +206,9 @@ fn blocked_endpoints_are_reported() {
     let circles = [Circle { center: [0.0, 0.0], radius: 1.0 }, Circle { center: [10.0, 0.0], radius: 1.0 }];
     let mut lazy = CirclePlanner::new(&circles, 0.5).unwrap();
     // Outside the obstacle but inside its inflation.
-    assert_eq!(lazy.find_path([1.2, 0.0], [5.0, 5.0]), Err(PathError::StartBlocked { circle: 0 }));
-    assert_eq!(lazy.find_path([5.0, 5.0], [10.0, 1.4]), Err(PathError::GoalBlocked { circle: 1 }));
-    assert!(matches!(lazy.find_path([f64::NAN, 0.0], [5.0, 5.0]), Err(PathError::InvalidPoint(_))));
+    assert_eq!(lazy.find_path([1.2, 0.0], [5.0, 5.0]), Err(CirclePathError::StartBlocked { circle: 0 }));
+    assert_eq!(lazy.find_path([5.0, 5.0], [10.0, 1.4]), Err(CirclePathError::GoalBlocked { circle: 1 }));
+    assert!(matches!(lazy.find_path([f64::NAN, 0.0], [5.0, 5.0]), Err(CirclePathError::InvalidPoint(_))));
     // A ring of overlapping circles walls the goal off.
     let ring: Vec<Circle> = (0..24)
         .map(|k| {
@@ -214,8 +218,8 @@ fn blocked_endpoints_are_reported() {
         .collect();
     let mut lazy = CirclePlanner::new(&ring, 0.0).unwrap();
     let mut eager = EagerPlanner::new(&ring, 0.0).unwrap();
-    assert_eq!(lazy.find_path([0.0, 0.0], [20.0, 0.0]), Err(PathError::NoPath));
-    assert_eq!(eager.find_path([0.0, 0.0], [20.0, 0.0]), Err(PathError::NoPath));
+    assert_eq!(lazy.find_path([0.0, 0.0], [20.0, 0.0]), Err(CirclePathError::NoPath));
+    assert_eq!(eager.find_path([0.0, 0.0], [20.0, 0.0]), Err(CirclePathError::NoPath));
     // With a gap the path leaves through it.
     let gapped: Vec<Circle> = ring.iter().copied().skip(1).collect();
     let mut lazy = CirclePlanner::new(&gapped, 0.0).unwrap();
@@ -471,7 +475,7 @@ fn exact_length_is_the_limit_of_polygon_paths() {
             let (from, to) = (free(&mut rng), free(&mut rng));
             let exact = match lazy.find_path(from, to) {
                 Ok(path) => path.length,
-                Err(PathError::NoPath) => f64::INFINITY,
+                Err(CirclePathError::NoPath) => f64::INFINITY,
                 Err(e) => panic!("{e}"),
             };
             let mut previous = f64::INFINITY;

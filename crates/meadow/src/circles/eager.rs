@@ -9,7 +9,7 @@
 use super::geometry::{arc_blocked, distance, segments_cross, strictly_covered, sweep, tangent, Tangent};
 use super::graph::{assemble, start_arrival_id, Arrival, Entry, SurfEdge, GOAL, START};
 use super::world::World;
-use super::{Circle, CirclePath, CirclesError, PathError, SearchStats};
+use super::{Circle, CirclePath, CirclePathError, CirclesError, SearchStats};
 use crate::geom::Point2;
 use std::collections::BinaryHeap;
 
@@ -106,7 +106,7 @@ impl EagerPlanner {
     }
 
     /// The shortest path from `from` to `to` for the agent, as segments and arcs.
-    pub fn find_path(&mut self, from: Point2, to: Point2) -> Result<CirclePath, PathError> {
+    pub fn find_path(&mut self, from: Point2, to: Point2) -> Result<CirclePath, CirclePathError> {
         self.stats = SearchStats::default();
         self.world.check_query(from, to)?;
         let world = &self.world;
@@ -205,7 +205,7 @@ impl EagerPlanner {
             }
         }
         if !g[GOAL as usize].is_finite() {
-            return Err(PathError::NoPath);
+            return Err(CirclePathError::NoPath);
         }
         let mut node = parent[GOAL as usize];
         let last = if node == START {

@@ -8,9 +8,7 @@
 use crate::geom::{orient2d, Point2};
 use std::f64::consts::TAU;
 
-/// Sweeps this close to a full turn are treated as no turn: they only arise from rounding when a
-/// path leaves a circle where it arrived (three circles on one tangent line).
-pub(crate) const FULL_TURN_SNAP: f64 = 1e-12;
+pub(crate) use crate::tolerance::FULL_TURN_SNAP;
 
 /// A straight tangent segment between two circles (or a point and a circle).
 #[derive(Clone, Copy, Debug, PartialEq)]

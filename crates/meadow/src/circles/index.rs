@@ -4,6 +4,7 @@
 use super::geometry::point_segment_distance2;
 use super::Circle;
 use crate::geom::Point2;
+use crate::tolerance::{CIRCLE_GRID_PAD, CIRCLE_REACH_REL};
 
 /// A uniform grid; each circle is listed in every cell its (slightly padded) bounding box meets.
 #[derive(Clone, Debug)]
@@ -52,7 +53,7 @@ impl Grid {
         // About one circle per cell, but never cells much smaller than a circle: a circle then
         // sits in a handful of cells and a segment's walk stays short.
         let spacing = (extent[0] * extent[1] / n).sqrt();
-        let mut cell = spacing.max(radius_sum / n).max(1e-9 * (1.0 + extent[0] + extent[1]));
+        let mut cell = spacing.max(radius_sum / n).max(CIRCLE_GRID_PAD * (1.0 + extent[0] + extent[1]));
         // Cap the cell count at a few per circle (very elongated worlds).
         while (extent[0] / cell + 1.0) * (extent[1] / cell + 1.0) > 4.0 * n + 16.0 {
             cell *= 1.5;
@@ -60,7 +61,7 @@ impl Grid {
         let columns = ((extent[0] / cell).floor() as usize + 1).max(1);
         let rows = ((extent[1] / cell).floor() as usize + 1).max(1);
         let mut grid = Grid { origin: lo, cell, columns, rows, cell_start: vec![0; columns * rows + 1], items: vec![] };
-        let pad = pad + cell * 1e-9;
+        let pad = pad + cell * CIRCLE_GRID_PAD;
         let ranges: Vec<_> = circles
             .iter()
             .map(|c| {
@@ -176,7 +177,7 @@ impl Grid {
         slack: f64,
         tests: &mut u64,
     ) -> bool {
-        let pad = self.cell * 1e-9;
+        let pad = self.cell * CIRCLE_GRID_PAD;
         let (ca, cb) = (self.column_of(a[0]), self.column_of(b[0]));
         let step = if cb >= ca { 1 } else { -1 };
         // Columns outside the grid hold nothing: walk only from just outside it.
@@ -232,7 +233,7 @@ impl Grid {
             return false;
         }
         // Padded against rounding: every cell is visited that holds a point of the exact ellipse.
-        let pad = self.cell * 1e-9 + sum.abs() * 1e-12;
+        let pad = self.cell * CIRCLE_GRID_PAD + sum.abs() * CIRCLE_REACH_REL;
         let major = major + pad;
         let minor = ((major - focal) * (major + focal)).sqrt().max(pad);
         let (ux, uy) = if focal > 0.0 { (dx / (2.0 * focal), dy / (2.0 * focal)) } else { (1.0, 0.0) };

@@ -50,8 +50,9 @@ use super::geometry::{
 };
 use super::graph::{assemble, start_arrival_id, Arrival, Entry, SurfEdge, GOAL, START};
 use super::world::World;
-use super::{Circle, CirclePath, CirclesError, PathError, SearchStats};
+use super::{Circle, CirclePath, CirclePathError, CirclesError, SearchStats};
 use crate::geom::Point2;
+use crate::tolerance::{CIRCLE_ANGLE_PAD, CIRCLE_BOUND_REL, CIRCLE_COSINE_SLACK, CIRCLE_REACH_REL};
 use std::collections::{BinaryHeap, HashMap};
 use std::f64::consts::{FRAC_PI_2, TAU};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -277,7 +278,7 @@ impl CirclePlanner {
     }
 
     /// The shortest path from `from` to `to` for the agent, as segments and arcs.
-    pub fn find_path(&mut self, from: Point2, to: Point2) -> Result<CirclePath, PathError> {
+    pub fn find_path(&mut self, from: Point2, to: Point2) -> Result<CirclePath, CirclePathError> {
         self.stats = SearchStats::default();
         self.world.check_query(from, to)?;
         let n = self.world.circles.len();
@@ -300,7 +301,7 @@ impl CirclePlanner {
             }
             self.expand(node, entry.g, None);
         }
-        Err(PathError::NoPath)
+        Err(CirclePathError::NoPath)
     }
 
     fn node_count(&self) -> usize {
@@ -331,7 +332,7 @@ impl CirclePlanner {
         // First round: successors within half the largest obstacle radius of the node's own f
         // (never less than rounding could swallow); each later round at least doubles the
         // margin over it.
-        let step = (0.5 * self.world.max_radius).max(1e-9 * (1.0 + g.abs() + h));
+        let step = (0.5 * self.world.max_radius).max(CIRCLE_BOUND_REL * (1.0 + g.abs() + h));
         let (lo, hi) = match resumed {
             None => {
                 match arrival {
@@ -343,7 +344,7 @@ impl CirclePlanner {
             Some((done, key)) => (done, key.max(done) + (done - g - h).max(step)),
         };
         // Rounding must not lift a bound over a true cost.
-        let margin = 1e-9 * (1.0 + g.abs() + h);
+        let margin = CIRCLE_BOUND_REL * (1.0 + g.abs() + h);
         let stamp = self.search.next_mark();
         let mut targets = std::mem::take(&mut self.targets);
         targets.clear();
@@ -473,11 +474,12 @@ impl CirclePlanner {
                 if d > 0.0 {
                     // Every tangent to this circle is at least this long and leaves from a
                     // departure angle in the range below.
-                    let shortest = (d * d - (radius + target.radius).powi(2)).max(0.0).sqrt() * (1.0 - 1e-9);
+                    let shortest =
+                        (d * d - (radius + target.radius).powi(2)).max(0.0).sqrt() * (1.0 - CIRCLE_BOUND_REL);
                     let near = ((radius + target.radius) / d).clamp(-1.0, 1.0).acos();
                     let far = ((radius - target.radius) / d).clamp(-1.0, 1.0).acos();
                     let (x0, x1) = if s > 0.0 { (centre - far, centre - near) } else { (centre + near, centre + far) };
-                    if !may_see(&self.bins, x0 - 1e-9, x1 + 1e-9, shortest) {
+                    if !may_see(&self.bins, x0 - CIRCLE_ANGLE_PAD, x1 + CIRCLE_ANGLE_PAD, shortest) {
                         self.sweep_skipped += 1;
                         continue;
                     }
@@ -486,7 +488,7 @@ impl CirclePlanner {
             }
             start = end;
             // Every candidate closer than this has been visited.
-            let rho = (b + 1) as f64 * width * (1.0 - 1e-12);
+            let rho = (b + 1) as f64 * width * (1.0 - CIRCLE_REACH_REL);
             if start < sorted.len() {
                 if let Some(forever) = beyond_sight(&self.bins, origin, radius, s, rho, rmax, hi - g + margin, goal) {
                     // Blocked all round, the circles left are invisible for any later round too.
@@ -746,7 +748,7 @@ fn may_see(bins: &[f64], x0: f64, x1: f64, length: f64) -> bool {
 /// when `φ − ψ` has the sign of `−s`. The radius is shrunk a little so that "blocked here"
 /// implies the line-of-sight test says blocked too.
 fn add_blocker(bins: &mut [f64], radius: f64, blocker: &Circle, (rho, centre): (f64, f64), s: f64, eps: f64) {
-    let reach = blocker.radius * (1.0 - 1e-9) - 2.0 * eps;
+    let reach = blocker.radius * (1.0 - CIRCLE_BOUND_REL) - 2.0 * eps;
     if rho == 0.0 || reach <= 0.0 {
         return;
     }
@@ -799,9 +801,9 @@ fn beyond_sight(
     if t <= 0.0 || shortest2 <= 0.0 || d == 0.0 {
         return None;
     }
-    let shortest = shortest2.sqrt() * (1.0 - 1e-9);
-    let reach = (sum + radius) * (1.0 + 1e-12);
-    let kappa = (d * d - reach * reach + 2.0 * reach * t) / (2.0 * t * d) - 1e-12;
+    let shortest = shortest2.sqrt() * (1.0 - CIRCLE_BOUND_REL);
+    let reach = (sum + radius) * (1.0 + CIRCLE_REACH_REL);
+    let kappa = (d * d - reach * reach + 2.0 * reach * t) / (2.0 * t * d) - CIRCLE_COSINE_SLACK;
     if kappa > 1.0 {
         return Some(false);
     }
@@ -818,89 +820,8 @@ fn beyond_sight(
             (theta - half + FRAC_PI_2 - widen, theta + half + FRAC_PI_2)
         }
     };
-    (!may_see(bins, x0 - 1e-9, x1 + 1e-9, shortest)).then_some(all_round)
+    (!may_see(bins, x0 - CIRCLE_ANGLE_PAD, x1 + CIRCLE_ANGLE_PAD, shortest)).then_some(all_round)
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::circles::EagerPlanner;
-    use meadow_testkit::rng::{Draw, Xorshift64};
-
-    /// A start walled in by a closed ring, with many circles outside: the sweeps stop at the
-    /// ring in every direction, and the search must still end (no path out; paths inside).
-    #[test]
-    fn swept_search_ends_inside_a_closed_ring() {
-        let mut rng = Xorshift64::new(99);
-        let mut circles: Vec<Circle> = (0..48)
-            .map(|k| {
-                let a = k as f64 * TAU / 48.0;
-                Circle { center: [12.0 * a.cos(), 12.0 * a.sin()], radius: 1.2 }
-            })
-            .collect();
-        while circles.len() < 110 {
-            let c = Circle { center: [rng.uniform(-40.0, 40.0), rng.uniform(-40.0, 40.0)], radius: 0.8 };
-            if distance(c.center, [0.0, 0.0]) > 16.0 {
-                circles.push(c);
-            }
-        }
-        let mut eager = EagerPlanner::new(&circles, 0.1).unwrap();
-        for sweep_from in [0, SWEEP_FROM] {
-            let mut lazy = CirclePlanner::new(&circles, 0.1).unwrap();
-            lazy.sweep_from = sweep_from;
-            assert_eq!(lazy.find_path([0.0, 0.0], [30.0, 1.0]), Err(PathError::NoPath));
-            assert_eq!(lazy.find_path([30.0, 1.0], [0.0, 0.0]), Err(PathError::NoPath));
-            let inside = lazy.find_path([-5.0, 1.0], [6.0, -2.0]).unwrap().length;
-            assert!((inside - eager.find_path([-5.0, 1.0], [6.0, -2.0]).unwrap().length).abs() < 1e-9);
-            let outside = lazy.find_path([-30.0, 0.0], [30.0, 2.0]).unwrap().length;
-            assert!((outside - eager.find_path([-30.0, 0.0], [30.0, 2.0]).unwrap().length).abs() < 1e-9);
-        }
-    }
-
-    /// Every round swept (nearest first, blocking bins, early stop), in sparse and dense,
-    /// separate and overlapping forests: the same lengths as the eager reference, and the sweep
-    /// must actually stop early and skip candidates.
-    #[test]
-    fn swept_rounds_match_eager() {
-        let mut rng = Xorshift64::new(0x2545f4914f6cdd1d);
-        let (mut stopped, mut skipped, mut checked) = (0, 0, 0);
-        for round in 0..60 {
-            let n = 20 + (round % 6) * 12;
-            let side = 6.0 + (n as f64).sqrt() * if round % 2 == 0 { 2.0 } else { 3.5 };
-            let overlapping = round % 3 == 0;
-            let mut circles: Vec<Circle> = Vec::new();
-            while circles.len() < n {
-                let c =
-                    Circle { center: [rng.uniform(0.0, side), rng.uniform(0.0, side)], radius: rng.uniform(0.3, 1.5) };
-                let clear = circles.iter().all(|o| distance(o.center, c.center) > o.radius + c.radius + 0.05);
-                if overlapping || clear {
-                    circles.push(c);
-                }
-            }
-            let agent = rng.uniform(0.0, 0.3);
-            let mut swept = CirclePlanner::new(&circles, agent).unwrap();
-            swept.sweep_from = 0;
-            let mut eager = EagerPlanner::new(&circles, agent).unwrap();
-            for _ in 0..8 {
-                let mut free = || loop {
-                    let p = [rng.uniform(-1.0, side + 1.0), rng.uniform(-1.0, side + 1.0)];
-                    if swept.world.check_point(p).unwrap().is_none() {
-                        return p;
-                    }
-                };
-                let (from, to) = (free(), free());
-                let lazy = swept.find_path(from, to).map(|p| p.length);
-                let reference = eager.find_path(from, to).map(|p| p.length);
-                match (&lazy, &reference) {
-                    (Ok(a), Ok(b)) => assert!((a - b).abs() <= 1e-9 * (1.0 + b), "round {round}: {a} vs {b}"),
-                    _ => assert_eq!(lazy, reference, "round {round}"),
-                }
-                checked += 1;
-            }
-            stopped += swept.sweeps_stopped;
-            skipped += swept.sweep_skipped;
-        }
-        assert_eq!(checked, 480);
-        assert!(stopped > 100 && skipped > 1000, "sweeps stopped early {stopped} times, skipped {skipped} circles");
-    }
-}
+mod tests;

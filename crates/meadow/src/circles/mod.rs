@@ -80,24 +80,33 @@ impl Direction {
 pub enum CirclesError {
     /// A centre is not finite or a radius is negative or not finite.
     #[error("circle {index} has a non-finite centre or a negative or non-finite radius")]
-    InvalidCircle { index: usize },
+    InvalidCircle {
+        /// Index of the circle in the input.
+        index: usize,
+    },
     /// The agent radius is negative or not finite.
     #[error("agent radius {0} must be finite and >= 0")]
     InvalidAgentRadius(f64),
 }
 
-/// Why a query found no path.
+/// Why a circle-planner query found no path (the navmesh queries have [`crate::PathError`]).
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
-pub enum PathError {
+pub enum CirclePathError {
     /// The start or goal has a non-finite coordinate.
     #[error("query point {0:?} is not finite")]
     InvalidPoint(Point2),
     /// The start lies inside an obstacle grown by the agent radius (index into the input).
     #[error("start lies inside obstacle {circle} (grown by the agent radius)")]
-    StartBlocked { circle: usize },
+    StartBlocked {
+        /// Index of the obstacle in the input.
+        circle: usize,
+    },
     /// The goal lies inside an obstacle grown by the agent radius (index into the input).
     #[error("goal lies inside obstacle {circle} (grown by the agent radius)")]
-    GoalBlocked { circle: usize },
+    GoalBlocked {
+        /// Index of the obstacle in the input.
+        circle: usize,
+    },
     /// Start and goal are in different connected parts of the free space.
     #[error("no path: the goal is walled off from the start")]
     NoPath,

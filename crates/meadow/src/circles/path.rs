@@ -10,10 +10,26 @@ use std::f64::consts::TAU;
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Piece {
     /// A straight segment.
-    Segment { from: Point2, to: Point2 },
+    Segment {
+        /// Where it starts.
+        from: Point2,
+        /// Where it ends.
+        to: Point2,
+    },
     /// An arc of the circle (`center`, `radius`) from `start_angle` to `end_angle`; the angles
     /// are not reduced, so the arc sweeps `|end_angle − start_angle|` radians in `direction`.
-    Arc { center: Point2, radius: f64, start_angle: f64, end_angle: f64, direction: Direction },
+    Arc {
+        /// Centre of the circle.
+        center: Point2,
+        /// Radius of the circle (metres).
+        radius: f64,
+        /// Angle where the arc starts (radians).
+        start_angle: f64,
+        /// Angle where the arc ends (radians).
+        end_angle: f64,
+        /// Which way round the circle the arc goes.
+        direction: Direction,
+    },
 }
 
 impl Piece {

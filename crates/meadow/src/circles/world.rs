@@ -3,8 +3,9 @@
 
 use super::geometry::{covered_arc, distance, CoveredArc};
 use super::index::Grid;
-use super::{Circle, CirclesError, PathError};
+use super::{Circle, CirclePathError, CirclesError};
 use crate::geom::Point2;
+use crate::tolerance::{CIRCLE_EPS_REL, CIRCLE_REACH_REL};
 use std::sync::OnceLock;
 
 #[derive(Clone, Debug)]
@@ -38,7 +39,7 @@ impl World {
             scale =
                 scale.max(c.center[0].abs() + c.radius + agent_radius).max(c.center[1].abs() + c.radius + agent_radius);
         }
-        let eps = 1e-12 * scale;
+        let eps = CIRCLE_EPS_REL * scale;
         // Zero-size obstacles block nothing (a segment must come strictly closer than the radius).
         let inflated: Vec<(usize, Circle)> = input
             .iter()
@@ -95,7 +96,7 @@ impl World {
                 let (dx, dy) = (other.center[0] - c.center[0], other.center[1] - c.center[1]);
                 let reach = c.radius + other.radius + eps;
                 // Only overlapping or touching neighbours cover part of the boundary.
-                if k as usize != i && dx * dx + dy * dy <= reach * reach * (1.0 + 1e-12) {
+                if k as usize != i && dx * dx + dy * dy <= reach * reach * (1.0 + CIRCLE_REACH_REL) {
                     neighbours.push(k);
                 }
             });
@@ -113,9 +114,9 @@ impl World {
 
     /// Checks that a query point is finite and not strictly inside an inflated obstacle; on
     /// failure returns the index (in the caller's list) of the obstacle it is in.
-    pub(crate) fn check_point(&self, p: Point2) -> Result<Option<usize>, PathError> {
+    pub(crate) fn check_point(&self, p: Point2) -> Result<Option<usize>, CirclePathError> {
         if !(p[0].is_finite() && p[1].is_finite()) {
-            return Err(PathError::InvalidPoint(p));
+            return Err(CirclePathError::InvalidPoint(p));
         }
         Ok(self
             .grid
@@ -135,12 +136,12 @@ impl World {
     }
 
     /// Rejects a query whose start or goal is invalid or inside an obstacle.
-    pub(crate) fn check_query(&self, from: Point2, to: Point2) -> Result<(), PathError> {
+    pub(crate) fn check_query(&self, from: Point2, to: Point2) -> Result<(), CirclePathError> {
         if let Some(circle) = self.check_point(from)? {
-            return Err(PathError::StartBlocked { circle });
+            return Err(CirclePathError::StartBlocked { circle });
         }
         if let Some(circle) = self.check_point(to)? {
-            return Err(PathError::GoalBlocked { circle });
+            return Err(CirclePathError::GoalBlocked { circle });
         }
         Ok(())
     }

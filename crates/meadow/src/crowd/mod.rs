@@ -34,6 +34,7 @@ pub mod scenario;
 
 use crate::orca::{AgentParams, OrcaError, Simulator, Vec2};
 use crate::query::{Path, PathOptions, PathQuery, QueryFilter, QueryMesh};
+use crate::tolerance::{CROWD_FLAT_VERTEX_TOLERANCE, CROWD_LINK_REACH, CROWD_MITRE_MIN, CROWD_WALL_BACKOFF};
 
 pub use scenario::{CrowdScenario, CrowdScenarioAgent};
 
@@ -118,14 +119,6 @@ impl Default for CrowdConfig {
 /// How far (radians) a stalled agent turns its preferred velocity to the right.
 const NUDGE_ANGLE: f64 = std::f64::consts::FRAC_PI_4;
 
-/// How close (XZ, metres) an agent must come to a link's take-off point to take the link when
-/// the crowd's goal radius is smaller.
-const LINK_REACH: f64 = 0.05;
-
-/// A wall-hit point is pulled back this far along the move so the agent stays strictly inside
-/// the mesh, where the next raycast can start (metres).
-const WALL_BACKOFF: f64 = 1e-5;
-
 /// The state of one crowd agent.
 #[derive(Clone, Debug)]
 struct AgentState {
@@ -192,11 +185,6 @@ fn len2(v: [f64; 2]) -> f64 {
     (v[0] * v[0] + v[1] * v[1]).sqrt()
 }
 
-/// Outline vertices closer than this (metres) to the line through their neighbours are dropped
-/// before the walls are built: near-collinear runs (arc chords, split edges) give ORCA tiny
-/// obstacle edges with ill-defined corners that agents jam on.
-const FLAT_VERTEX_TOLERANCE: f64 = 1e-3;
-
 /// Removes ring vertices within `tolerance` of the segment joining their neighbours, repeatedly.
 fn drop_flat_vertices(mut ring: Vec<[f64; 2]>, tolerance: f64) -> Vec<[f64; 2]> {
     loop {
@@ -231,7 +219,7 @@ pub fn obstacle_polygons(mesh: &QueryMesh, offset: f64) -> Vec<Vec<Vec2>> {
         // Reversed ring in XZ.
         let ring: Vec<[f64; 2]> =
             outline.vertices.iter().rev().filter_map(|&v| verts.get(v as usize).map(|p| [p[0], p[2]])).collect();
-        let ring = drop_flat_vertices(ring, FLAT_VERTEX_TOLERANCE);
+        let ring = drop_flat_vertices(ring, CROWD_FLAT_VERTEX_TOLERANCE);
         let n = ring.len();
         if n < 2 {
             continue;
@@ -253,7 +241,7 @@ pub fn obstacle_polygons(mesh: &QueryMesh, offset: f64) -> Vec<Vec<Vec2>> {
             let (n1, n2) = (normal(p, c), normal(c, q));
             let sum = [n1[0] + n2[0], n1[1] + n2[1]];
             let s = len2(sum);
-            let shift = if s > 1e-12 {
+            let shift = if s > CROWD_MITRE_MIN {
                 // Mitre: the bisector scaled so both offset edges meet, capped so sharp tips do
                 // not poke far beyond the wall.
                 let cos_half = s / 2.0;
@@ -597,7 +585,7 @@ impl<'m> Crowd<'m> {
         let corner = a.corner;
         let target = a.path.points[corner];
         if a.path.link_at(corner).is_some()
-            && len2([target[0] - pos[0], target[2] - pos[2]]) <= self.config.goal_radius.max(LINK_REACH)
+            && len2([target[0] - pos[0], target[2] - pos[2]]) <= self.config.goal_radius.max(CROWD_LINK_REACH)
         {
             self.take_link(i, corner);
             return [0.0; 2];
@@ -654,7 +642,7 @@ impl<'m> Crowd<'m> {
                     return [p[0], h, p[1]];
                 }
                 Some(hit) => {
-                    let t = (hit.t - WALL_BACKOFF / dist).max(0.0);
+                    let t = (hit.t - CROWD_WALL_BACKOFF / dist).max(0.0);
                     let p = [cur[0] + d[0] * t, cur[2] + d[1] * t];
                     let stop = [p[0], self.mesh.surface_height(r.last_polygon, p), p[1]];
                     if !self.inside(stop) {
@@ -743,119 +731,4 @@ impl<'m> Crowd<'m> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::query::testmesh::{random_blocked, GridSpec};
-    use crate::query::SplitMix64;
-    use crate::NavMesh;
-
-    fn params() -> AgentParams {
-        AgentParams {
-            neighbor_dist: 4.0,
-            max_neighbors: 8,
-            time_horizon: 2.0,
-            time_horizon_obst: 1.0,
-            radius: 0.3,
-            max_speed: 1.5,
-        }
-    }
-
-    /// On a sloped grid with blocked cells (and no outlines, so no ORCA walls at all) the
-    /// keep-on-mesh move alone holds every agent on the surface, overlaps stay within the bound,
-    /// and everyone arrives.
-    #[test]
-    fn agents_stay_on_a_sloped_mesh_with_holes() {
-        let spec = GridSpec {
-            cols: 12,
-            rows: 12,
-            cell: 1.0,
-            slope: [0.1, -0.05],
-            blocked: random_blocked(12, 12, 0.2, 7),
-            ..Default::default()
-        };
-        let mut data = spec.build();
-        data.outlines.clear();
-        let mesh = QueryMesh::new(NavMesh::new(data).unwrap());
-        let mut crowd = Crowd::new(&mesh, CrowdConfig::default()).unwrap();
-        let mut rng = SplitMix64::new(11);
-        let mut starts: Vec<[f64; 3]> = Vec::new();
-        while starts.len() < 12 {
-            let p = mesh.random_point(&mut rng).unwrap().point;
-            let clear = starts.iter().all(|q| len2([p[0] - q[0], p[2] - q[2]]) >= 0.6);
-            if clear {
-                starts.push(p);
-            }
-        }
-        // Everyone walks to the start of the agent after it (a cyclic shift keeps goals apart).
-        for (i, &s) in starts.iter().enumerate() {
-            crowd.add_agent(s, starts[(i + 1) % starts.len()], params()).unwrap();
-        }
-        let mut steps = 0;
-        while !crowd.all_arrived() {
-            assert!(steps < 3000, "not all arrived");
-            crowd.step();
-            steps += 1;
-            for (i, &p) in crowd.positions().iter().enumerate() {
-                let at = mesh.locate(p).unwrap_or_else(|e| panic!("step {steps}: agent {i} at {p:?}: {e}"));
-                assert!((at.point[1] - p[1]).abs() < 1e-9, "agent {i} off the surface");
-            }
-            assert!(crowd.max_overlap_ratio() <= 0.01, "step {steps}: overlap {}", crowd.max_overlap_ratio());
-        }
-    }
-
-    /// A blocked column splits the grid; a one-way jump link crosses it. Every agent walks to
-    /// the take-off, moves along the link outside ORCA and lands on the far side; nobody ever
-    /// stands in the gap, and agents on the mesh keep the overlap bound.
-    #[test]
-    fn agents_cross_a_gap_by_a_jump_link() {
-        let (cols, rows) = (12, 6);
-        let blocked: Vec<bool> = (0..cols * rows).map(|i| i % cols == 5 || i % cols == 6).collect();
-        let mesh =
-            QueryMesh::new(NavMesh::new(GridSpec { cols, rows, blocked, ..Default::default() }.build()).unwrap());
-        let spec = crate::query::LinkSpec {
-            bidirectional: false,
-            id: 9,
-            ..crate::query::LinkSpec::new([4.8, 0.0, 3.0], [7.2, 0.0, 3.0])
-        };
-        mesh.add_link(&spec).unwrap();
-        let mut crowd = Crowd::new(&mesh, CrowdConfig::default()).unwrap();
-        for k in 0..6 {
-            let z = 0.5 + k as f64;
-            crowd.add_agent([1.0, 0.0, z], [10.5, 0.0, z], params()).unwrap();
-        }
-        let mut jumped = [false; 6];
-        let mut steps = 0;
-        while !crowd.all_arrived() {
-            assert!(steps < 4000, "not all arrived: {:?}", crowd.positions());
-            crowd.step();
-            steps += 1;
-            for (i, &p) in crowd.positions().iter().enumerate() {
-                if crowd.on_link(i) {
-                    jumped[i] = true;
-                    assert!((p[2] - 3.0).abs() < 1e-9, "agent {i} off the link line at {p:?}");
-                } else {
-                    assert!(mesh.locate(p).is_ok(), "step {steps}: agent {i} off the mesh at {p:?}");
-                }
-            }
-            assert!(crowd.max_overlap_ratio() <= 0.01, "step {steps}: overlap {}", crowd.max_overlap_ratio());
-        }
-        assert_eq!(jumped, [true; 6], "every agent took the link");
-    }
-
-    #[test]
-    fn invalid_config_and_agents_are_rejected() {
-        let mesh = QueryMesh::new(NavMesh::new(GridSpec { cols: 2, rows: 2, ..Default::default() }.build()).unwrap());
-        let bad = CrowdConfig { goal_radius: f64::NAN, ..CrowdConfig::default() };
-        assert!(matches!(Crowd::new(&mesh, bad), Err(CrowdError::InvalidConfig { .. })));
-        let bad = CrowdConfig { time_step: 0.0, ..CrowdConfig::default() };
-        assert!(matches!(Crowd::new(&mesh, bad), Err(CrowdError::Orca(_))));
-        let mut crowd = Crowd::new(&mesh, CrowdConfig::default()).unwrap();
-        let far = [50.0, 0.0, 50.0];
-        assert!(matches!(crowd.add_agent(far, [0.5, 0.0, 0.5], params()), Err(CrowdError::StartOffMesh { .. })));
-        assert!(matches!(crowd.add_agent([0.5, 0.0, 0.5], far, params()), Err(CrowdError::GoalOffMesh { .. })));
-        let nan = [f64::NAN, 0.0, 0.0];
-        assert!(matches!(crowd.add_agent(nan, [0.5, 0.0, 0.5], params()), Err(CrowdError::NonFinite { .. })));
-        assert!(matches!(crowd.set_goal(3, [0.5, 0.0, 0.5]), Err(CrowdError::UnknownAgent { agent: 3 })));
-        assert_eq!(crowd.num_agents(), 0);
-    }
-}
+mod tests;

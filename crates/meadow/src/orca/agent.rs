@@ -1,9 +1,10 @@
 //! Per-agent parameters and the ORCA velocity computation for one agent.
 
 use super::kdtree::{Neighbor, TreeAgent};
-use super::linear_program::{linear_program_2, linear_program_3, Line, EPSILON};
+use super::linear_program::{linear_program_2, linear_program_3, Line};
 use super::obstacle::ObstacleVertex;
 use super::vector::{sqr, Vec2};
+use crate::tolerance::RVO_EPSILON;
 
 /// The ORCA parameters of one agent (RVO2's per-agent settings).
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -78,10 +79,10 @@ fn obstacle_lines(
         let already_covered = lines.iter().any(|line| {
             (inv_time_horizon_obst * relative_position1 - line.point).det(line.direction)
                 - inv_time_horizon_obst * radius
-                >= -EPSILON
+                >= -RVO_EPSILON
                 && (inv_time_horizon_obst * relative_position2 - line.point).det(line.direction)
                     - inv_time_horizon_obst * radius
-                    >= -EPSILON
+                    >= -RVO_EPSILON
         });
         if already_covered {
             continue;

@@ -8,8 +8,7 @@
 
 use super::vector::{max_f, min_f, sqr, Vec2};
 
-/// RVO2's `RVO_EPSILON`: parallel-line threshold and the "already covered" slack.
-pub(crate) const EPSILON: f32 = 0.00001;
+use crate::tolerance::RVO_EPSILON;
 
 /// A directed line bounding a half-plane of permitted velocities (the left side of `direction`).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -43,7 +42,7 @@ fn linear_program_1(
     for earlier in &lines[..line_no] {
         let denominator = line.direction.det(earlier.direction);
         let numerator = earlier.direction.det(line.point - earlier.point);
-        if denominator.abs() <= EPSILON {
+        if denominator.abs() <= RVO_EPSILON {
             // (Almost) parallel: either this line is entirely forbidden or unaffected.
             if numerator < 0.0 {
                 return None;
@@ -130,7 +129,7 @@ pub(crate) fn linear_program_3(
             proj_lines.extend_from_slice(&lines[..num_obstacle_lines]);
             for line_j in &lines[num_obstacle_lines..i] {
                 let determinant = line_i.direction.det(line_j.direction);
-                let point = if determinant.abs() <= EPSILON {
+                let point = if determinant.abs() <= RVO_EPSILON {
                     if line_i.direction.dot(line_j.direction) > 0.0 {
                         // Parallel, same direction: line j adds nothing.
                         continue;

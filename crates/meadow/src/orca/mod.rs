@@ -24,8 +24,10 @@ mod simulator;
 mod vector;
 
 pub use agent::AgentParams;
+// Only the ORCA benchmark uses these, to give the peer library it is compared with the same
+// neighbour search; they are no part of the simulator's API.
+#[doc(hidden)]
 pub use kdtree::{AgentIndex, NeighborList};
-pub use linear_program::Line;
 pub use scenario::{Scenario, ScenarioRun};
 pub use simulator::Simulator;
 pub use vector::Vec2;

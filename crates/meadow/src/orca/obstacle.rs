@@ -5,8 +5,8 @@
 //! supporting line, and edges straddling that line are cut in two (the new vertex gets the next
 //! free id), exactly as RVO2 does, so that every edge lies on one side of each ancestor line.
 
-use super::linear_program::EPSILON;
 use super::vector::{dist_sq_point_segment, left_of, sqr, Vec2};
+use crate::tolerance::RVO_EPSILON;
 
 /// One obstacle vertex: the start of the edge to `next`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -89,9 +89,9 @@ impl ObstacleTree {
             let j2 = self.vertices[j1.next as usize];
             let j1_left = left_of(i1.point, i2.point, j1.point);
             let j2_left = left_of(i1.point, i2.point, j2.point);
-            if j1_left >= -EPSILON && j2_left >= -EPSILON {
+            if j1_left >= -RVO_EPSILON && j2_left >= -RVO_EPSILON {
                 left_edges.push(edge);
-            } else if j1_left <= EPSILON && j2_left <= EPSILON {
+            } else if j1_left <= RVO_EPSILON && j2_left <= RVO_EPSILON {
                 right_edges.push(edge);
             } else {
                 // Edge j straddles the split line: cut it at the crossing.
@@ -147,9 +147,9 @@ impl ObstacleTree {
                 let j2 = self.vertices[j1.next as usize];
                 let j1_left = left_of(i1.point, i2.point, j1.point);
                 let j2_left = left_of(i1.point, i2.point, j2.point);
-                if j1_left >= -EPSILON && j2_left >= -EPSILON {
+                if j1_left >= -RVO_EPSILON && j2_left >= -RVO_EPSILON {
                     left_size += 1;
-                } else if j1_left <= EPSILON && j2_left <= EPSILON {
+                } else if j1_left <= RVO_EPSILON && j2_left <= RVO_EPSILON {
                     right_size += 1;
                 } else {
                     left_size += 1;

@@ -1,5 +1,6 @@
 //! The ORCA simulator: agents, obstacles and the two-phase step.
 
+#[cfg(feature = "parallel")]
 use rayon::prelude::*;
 
 use super::agent::{compute_new_velocity, AgentParams, Scratch, SelfState};
@@ -9,14 +10,15 @@ use super::vector::{sqr, Vec2};
 use super::OrcaError;
 
 /// Agents per rayon task; enough work per task to hide the scheduling cost.
+#[cfg(feature = "parallel")]
 const MIN_AGENTS_PER_TASK: usize = 64;
 
 /// An ORCA simulation (RVO2's `RVOSimulator`): agents, polygon obstacles and a fixed time step.
 ///
 /// Each [`step`](Simulator::step) first computes every agent's new velocity from the state
 /// before the step, then moves every agent, so the result does not depend on agent order. The
-/// velocity phase runs on the current rayon thread pool and gives bit-identical results for any
-/// number of threads.
+/// velocity phase runs on the current rayon thread pool (with the default `parallel` feature)
+/// and gives bit-identical results for any number of threads.
 #[derive(Clone, Debug)]
 pub struct Simulator {
     time_step: f32,
@@ -182,30 +184,40 @@ impl Simulator {
         let params = &self.params;
         let pref_velocities = &self.pref_velocities;
         let time_step = self.time_step;
-        self.new_velocities.par_iter_mut().with_min_len(MIN_AGENTS_PER_TASK).enumerate().for_each_init(
-            Scratch::default,
-            |scratch, (slot, new_velocity)| {
-                let tree_agent = &tree.agents[slot];
-                let index = tree_agent.index as usize;
-                let me = SelfState {
-                    position: tree_agent.position,
-                    velocity: tree_agent.velocity,
-                    pref_velocity: pref_velocities[index],
-                    params: params[index],
-                    index: tree_agent.index,
-                };
-                let p = &me.params;
-                let obstacle_range_sq = sqr(p.time_horizon_obst * p.max_speed + p.radius);
-                obstacles.neighbors(
-                    me.position,
-                    obstacle_range_sq,
-                    &mut scratch.obstacle_neighbors,
-                    &mut scratch.obstacle_stack,
-                );
-                tree.neighbors(slot, sqr(p.neighbor_dist), p.max_neighbors, &mut scratch.agent_neighbors);
-                *new_velocity = compute_new_velocity(&me, &tree.agents, &obstacles.vertices, time_step, scratch);
-            },
-        );
+        let velocity_of = |scratch: &mut Scratch, (slot, new_velocity): (usize, &mut Vec2)| {
+            let tree_agent = &tree.agents[slot];
+            let index = tree_agent.index as usize;
+            let me = SelfState {
+                position: tree_agent.position,
+                velocity: tree_agent.velocity,
+                pref_velocity: pref_velocities[index],
+                params: params[index],
+                index: tree_agent.index,
+            };
+            let p = &me.params;
+            let obstacle_range_sq = sqr(p.time_horizon_obst * p.max_speed + p.radius);
+            obstacles.neighbors(
+                me.position,
+                obstacle_range_sq,
+                &mut scratch.obstacle_neighbors,
+                &mut scratch.obstacle_stack,
+            );
+            tree.neighbors(slot, sqr(p.neighbor_dist), p.max_neighbors, &mut scratch.agent_neighbors);
+            *new_velocity = compute_new_velocity(&me, &tree.agents, &obstacles.vertices, time_step, scratch);
+        };
+        // Each agent's velocity depends only on the old state, so the order of the work does
+        // not change the result.
+        #[cfg(feature = "parallel")]
+        self.new_velocities
+            .par_iter_mut()
+            .with_min_len(MIN_AGENTS_PER_TASK)
+            .enumerate()
+            .for_each_init(Scratch::default, velocity_of);
+        #[cfg(not(feature = "parallel"))]
+        {
+            let mut scratch = Scratch::default();
+            self.new_velocities.iter_mut().enumerate().for_each(|item| velocity_of(&mut scratch, item));
+        }
 
         // Phase two: move everyone.
         for (tree_agent, &velocity) in self.agent_tree.agents.iter().zip(&self.new_velocities) {

@@ -3,6 +3,7 @@
 
 use super::xz;
 use crate::geom::orient2d;
+use crate::tolerance::FUNNEL_HEIGHT_REL;
 
 /// A funnel vertex: a point and the virtual portal it was last taken from.
 #[derive(Clone, Copy, Debug)]
@@ -176,7 +177,7 @@ fn drop_straight_corners(out: &mut Vec<[f64; 3]>, corner_at: &mut Vec<u32>) {
                 let t = ((p[0] - a[0]) * ab[0] + (p[2] - a[2]) * ab[1]) / len2;
                 let y = a[1] + (b[1] - a[1]) * t;
                 let scale = 1.0 + a[1].abs().max(b[1].abs());
-                if (0.0..=1.0).contains(&t) && (p[1] - y).abs() <= 1e-12 * scale {
+                if (0.0..=1.0).contains(&t) && (p[1] - y).abs() <= FUNNEL_HEIGHT_REL * scale {
                     continue;
                 }
             }

@@ -220,7 +220,7 @@ impl Graph<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::query::testmesh::{random_blocked, GridSpec};
+    use crate::testmesh::{random_blocked, GridSpec};
     use crate::NavMesh;
 
     /// All-pairs portal distances by Floyd–Warshall over the undirected portal graph, built

@@ -9,6 +9,7 @@
 
 use super::{check_input, finite3, xz, Location, QueryError, QueryMesh};
 use crate::geom::{orient2d, Point2};
+use crate::tolerance::{LOCATE_MARGIN_CELLS, LOCATE_MARGIN_REL};
 
 /// A uniform grid over the XZ bounds of the mesh; each cell lists the polygons that overlap it
 /// (compressed sparse rows).
@@ -132,7 +133,8 @@ impl LocateIndex {
     fn cell_overlaps(&self, col: usize, row: usize, ring: &[Point2]) -> bool {
         let margin = |axis: usize| {
             let span = self.far[axis] - self.origin[axis];
-            1e-9 * (self.origin[axis].abs() + self.far[axis].abs() + span) + 1e-6 * self.cell_size[axis]
+            LOCATE_MARGIN_REL * (self.origin[axis].abs() + self.far[axis].abs() + span)
+                + LOCATE_MARGIN_CELLS * self.cell_size[axis]
         };
         let (mx, mz) = (margin(0), margin(1));
         let x0 = self.origin[0] + col as f64 * self.cell_size[0] - mx;

@@ -315,6 +315,14 @@ fn ring_side(ring: &[Point2], p: Point2) -> Side {
     }
 }
 
+/// Perimeter of the convex hull of `points` (reordered; `chain` is scratch): Andrew's
+/// monotone chain with exact orientation tests.
+pub(crate) fn convex_hull_perimeter(points: &mut [Point2], chain: &mut Vec<Point2>) -> f64 {
+    crate::geom::convex_hull(points, |p| *p, chain);
+    let n = chain.len();
+    (0..n).map(|i| crate::query::dist2(chain[i], chain[(i + 1) % n])).sum()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -386,7 +394,7 @@ mod tests {
         let pts = [[-0.0, 2.0], [0.0, 0.0], [0.0, 1.0], [1.0, 1.0]];
         assert_eq!(hull_ids(&pts), vec![1, 3, 0]);
         let mut flat: Vec<Point2> = pts.to_vec();
-        let perimeter = crate::query::astar::convex_hull_perimeter(&mut flat, &mut Vec::new());
+        let perimeter = convex_hull_perimeter(&mut flat, &mut Vec::new());
         assert!((perimeter - (2.0 + 2.0 * 2f64.sqrt())).abs() < 1e-12, "{perimeter}");
     }
 

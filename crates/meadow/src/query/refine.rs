@@ -3,6 +3,7 @@
 //! until no point moves.
 
 use super::{dist2, xz};
+use crate::tolerance::REFINE_MIN_GAIN;
 
 /// Sweeps are capped so that float ties can never loop; each accepted move strictly shortens
 /// the path, so in practice a handful of sweeps suffice.
@@ -41,7 +42,7 @@ pub(crate) fn meadow_refine(
             for c in 0..3u8 {
                 let d = through(c);
                 // A relative margin keeps rounding noise from counting as an improvement.
-                if d < best.0 - 1e-12 * (1.0 + current) {
+                if d < best.0 - REFINE_MIN_GAIN * (1.0 + current) {
                     best = (d, c);
                 }
             }

@@ -46,78 +46,19 @@
 //! Euclidean search treats every included area as cost 1 (use `PathQuery::find_path` for costed
 //! paths). The search is in XZ; on slopes the XZ-shortest path need not be the 3D-shortest.
 
+mod fans;
+mod geometry;
+
+use crate::tolerance::SHORTEST_ROOT_SLACK;
+pub(crate) use fans::VertexFans;
+use fans::{corner_bits, vertex_at, CORNER, PINCH};
+use geometry::{clip, via_interval};
+
 use super::links::LinkState;
 use super::{check_endpoints, dist2, locate_endpoints, polyline_length, xz};
-use super::{DisjointSets, Location, OpenEntry, Path, PathError, PathLink, QueryFilter, QueryMesh, NONE};
+use super::{Location, OpenEntry, Path, PathError, PathLink, QueryFilter, QueryMesh, NONE};
 use crate::geom::{orient2d, Point2};
 use std::collections::BinaryHeap;
-
-/// Per-vertex adjacency the search needs, derived once from a [`QueryMesh`].
-#[derive(Clone, Debug, Default)]
-pub(crate) struct VertexFans {
-    /// CSR offsets into `fan` per vertex (`vertex_count + 1` entries).
-    fan_start: Vec<u32>,
-    /// The polygons around each vertex, with the vertex's index in that polygon.
-    fan: Vec<(u32, u32)>,
-    /// Per polygon: its connected component, polygons being connected when they share a vertex
-    /// (a superset of portal adjacency: paths may pass where polygons touch at a point). With
-    /// no area excluded, a goal in another component is unreachable without a search.
-    component: Vec<u32>,
-    /// Per vertex: `CORNER | PINCH` bits with every polygon included (the common filter).
-    corner: Vec<u8>,
-}
-
-impl QueryMesh {
-    /// The vertex fans of this mesh (built on first use, then shared).
-    pub(crate) fn vertex_fans(&self) -> &VertexFans {
-        self.vertex_fans.get_or_init(|| VertexFans::build(self))
-    }
-}
-
-impl VertexFans {
-    /// Builds the vertex-to-polygon table of a mesh.
-    pub(crate) fn build(mesh: &QueryMesh) -> VertexFans {
-        let data = mesh.mesh().data();
-        let vcount = mesh.mesh().vertices().len();
-        let mut counts = vec![0u32; vcount + 1];
-        for &v in &data.polygon_vertices {
-            counts[v as usize + 1] += 1;
-        }
-        for i in 0..vcount {
-            counts[i + 1] += counts[i];
-        }
-        let mut fill = counts.clone();
-        let mut fan = vec![(0u32, 0u32); data.polygon_vertices.len()];
-        for poly in 0..mesh.mesh().polygon_count() as u32 {
-            let first = mesh.poly_first(poly);
-            for k in 0..mesh.poly_len(poly) {
-                let v = data.polygon_vertices[first + k] as usize;
-                fan[fill[v] as usize] = (poly, k as u32);
-                fill[v] += 1;
-            }
-        }
-        // Union-find over polygons sharing a vertex.
-        let polys = mesh.mesh().polygon_count();
-        let mut sets = DisjointSets::new(polys);
-        for v in 0..vcount {
-            let group = &fan[counts[v] as usize..counts[v + 1] as usize];
-            if let Some(&(first, _)) = group.first() {
-                for &(q, _) in &group[1..] {
-                    sets.union(first, q);
-                }
-            }
-        }
-        let component = (0..polys as u32).map(|p| sets.root(p)).collect();
-        let mut fans = VertexFans { fan_start: counts, fan, component, corner: Vec::new() };
-        fans.corner = (0..vcount as u32).map(|v| corner_bits(mesh, &fans, v, |_| true)).collect();
-        fans
-    }
-
-    fn fan(&self, v: u32) -> &[(u32, u32)] {
-        let (a, b) = (self.fan_start[v as usize] as usize, self.fan_start[v as usize + 1] as usize);
-        &self.fan[a..b]
-    }
-}
 
 /// Root id of the start point when it is not a mesh vertex.
 const START: u32 = u32::MAX;
@@ -173,14 +114,6 @@ struct Node {
     parent: u32,
 }
 
-/// Per-vertex corner status bits (the filter's exclusions change them).
-const CORNER: u8 = 1;
-const PINCH: u8 = 2;
-
-/// Relative slack of the root-level pruning, so that the same vertex reached with the same
-/// length along different prefixes (equal up to rounding) is turned at from each of them.
-const ROOT_SLACK: f64 = 1e-12;
-
 /// Reusable state of [`find_shortest_path`](ShortestPathQuery::find_shortest_path) queries: node
 /// pool, open list and per-vertex / per-polygon tables stamped per query (never cleared). Queries
 /// allocate only when they need more room than any before them; keep one per thread.
@@ -195,7 +128,7 @@ const ROOT_SLACK: f64 = 1e-12;
 ///
 /// ```
 /// use meadow::query::{QueryFilter, QueryMesh, ShortestPathQuery};
-/// # let data = meadow::query::testmesh::GridSpec {
+/// # let data = meadow_testkit::testmesh::GridSpec {
 /// #     cols: 3, rows: 3, blocked: vec![false, false, false, false, true], ..Default::default()
 /// # }.build();
 /// let mesh = QueryMesh::new(meadow::NavMesh::new(data)?); // a 3 × 3 grid, centre cell blocked
@@ -238,124 +171,6 @@ pub struct ShortestPathQuery {
     succ: Vec<Node>,
     /// Buffers of `find_shortest_path`'s result before it is copied out.
     scratch_path: Path,
-}
-
-/// Where the start or goal sits: a mesh vertex (exactly) or not.
-fn vertex_at(mesh: &QueryMesh, poly: u32, p: Point2) -> Option<u32> {
-    let first = mesh.poly_first(poly);
-    let data = mesh.mesh().data();
-    (0..mesh.poly_len(poly)).find_map(|k| {
-        let v = data.polygon_vertices[first + k];
-        (xz(mesh.mesh().vertices()[v as usize]) == p).then_some(v)
-    })
-}
-
-/// `CORNER` / `PINCH` bits of vertex `v` under `included` (the polygons the path may enter).
-/// Boundary edges are walls and edges into polygons not included. An ordinary boundary vertex
-/// has two of them around it (one ending, one starting there) and is a corner only when the
-/// walkable angle there exceeds 180°: a taut path never bends where the free space is locally
-/// convex (a chord would cut the bend). Four or more make a pinch: walkable sectors touching
-/// only at the vertex.
-fn corner_bits(mesh: &QueryMesh, fans: &VertexFans, v: u32, included: impl Fn(u32) -> bool) -> u8 {
-    let data = mesh.mesh().data();
-    let verts = mesh.mesh().vertices();
-    let passable = |h: usize| mesh.edge_neighbour(h).is_some_and(&included);
-    let (mut boundary, mut prev, mut next) = (0, None, None);
-    for &(q, k) in fans.fan(v) {
-        if !included(q) {
-            continue;
-        }
-        let first = mesh.poly_first(q);
-        let n = mesh.poly_len(q);
-        let k = k as usize;
-        let (out_h, in_h) = (first + k, first + (k + n - 1) % n);
-        if !passable(out_h) {
-            boundary += 1;
-            next = Some(data.polygon_vertices[first + (k + 1) % n]);
-        }
-        if !passable(in_h) {
-            boundary += 1;
-            prev = Some(data.polygon_vertices[in_h]);
-        }
-    }
-    match (boundary, prev, next) {
-        (0, _, _) => 0,
-        (2, Some(a), Some(b)) => {
-            let (a, p, b) = (xz(verts[a as usize]), xz(verts[v as usize]), xz(verts[b as usize]));
-            let o = orient2d(a, p, b);
-            // In line: straight (180°, no corner) or, with both walls on the same side, the
-            // tip of a wall with walkable space all around (360°).
-            let same_side = (a[0] - p[0]) * (b[0] - p[0]) + (a[1] - p[1]) * (b[1] - p[1]) > 0.0;
-            if o < 0.0 || (o == 0.0 && same_side) {
-                CORNER
-            } else {
-                0
-            }
-        }
-        (b, _, _) if b >= 4 => CORNER | PINCH,
-        _ => CORNER,
-    }
-}
-
-/// Clips segment `u -> v` to the closed half-plane `side * orient2d(p0, p1, x) >= 0`; `None`
-/// when nothing remains. Ends that need no clipping are returned unchanged (bit-exact), and an
-/// end on the boundary line is kept as is, so vertex identity survives clipping.
-#[inline]
-fn clip(u: Point2, v: Point2, p0: Point2, p1: Point2, side: f64) -> Option<(Point2, Point2)> {
-    let ou = orient2d(p0, p1, u) * side;
-    let ov = orient2d(p0, p1, v) * side;
-    match (ou >= 0.0, ov >= 0.0) {
-        (true, true) => Some((u, v)),
-        (false, false) => None,
-        (false, true) => Some((if ov == 0.0 { v } else { lerp_at(u, v, ou, ov) }, v)),
-        (true, false) => Some((u, if ou == 0.0 { u } else { lerp_at(u, v, ou, ov) })),
-    }
-}
-
-/// The point of `u -> v` where an affine function with values `fu`, `fv` at the ends is zero.
-#[inline]
-fn lerp_at(u: Point2, v: Point2, fu: f64, fv: f64) -> Point2 {
-    let t = (fu / (fu - fv)).clamp(0.0, 1.0);
-    [u[0] + (v[0] - u[0]) * t, u[1] + (v[1] - u[1]) * t]
-}
-
-/// Reflection of `p` across the line through `a` and `b`.
-fn mirror(p: Point2, a: Point2, b: Point2) -> Point2 {
-    let d = [b[0] - a[0], b[1] - a[1]];
-    let len2 = d[0] * d[0] + d[1] * d[1];
-    if len2 == 0.0 {
-        return p;
-    }
-    let t = ((p[0] - a[0]) * d[0] + (p[1] - a[1]) * d[1]) / len2;
-    let foot = [a[0] + d[0] * t, a[1] + d[1] * t];
-    [2.0 * foot[0] - p[0], 2.0 * foot[1] - p[1]]
-}
-
-/// Length of the shortest path from `root` through the interval `[ia, ib]` (seen from the root
-/// with `ia` on the right) to `goal`, which lies beyond the interval's line (mirrored if not);
-/// also the interval point where that path bends (`None` when straight).
-fn via_interval(
-    root: Point2,
-    ia: Point2,
-    ib: Point2,
-    ra: [Point2; 2],
-    rb: [Point2; 2],
-    goal: Point2,
-) -> (f64, Option<Point2>) {
-    if ia == ib {
-        return (dist2(root, ia) + dist2(ia, goal), (ia != goal).then_some(ia));
-    }
-    // Beyond = on the side of the line opposite the root; a goal on the root's side is mirrored.
-    let side_root = orient2d(ia, ib, root);
-    let side_goal = orient2d(ia, ib, goal);
-    let g = if ia != ib && side_root * side_goal > 0.0 { mirror(goal, ia, ib) } else { goal };
-    if orient2d(ra[0], ra[1], g) < 0.0 {
-        (dist2(root, ia) + dist2(ia, g), Some(ia))
-    } else if orient2d(rb[0], rb[1], g) > 0.0 {
-        (dist2(root, ib) + dist2(ib, g), Some(ib))
-    } else {
-        (dist2(root, g), None)
-    }
 }
 
 /// The search context of one query (borrowed pieces of the query state and the inputs).
@@ -629,7 +444,7 @@ impl ShortestPathQuery {
     /// Whether a node rooted at `v` with cost `g` is dominated by an earlier root at `v`.
     fn root_dominated(&self, s: &Search, v: u32, g: f64) -> bool {
         // (Landing roots and the start are not vertices: landings are pruned per link.)
-        v < LANDING && self.root_stamp[v as usize] == s.gen && g > self.root_g[v as usize] * (1.0 + ROOT_SLACK)
+        v < LANDING && self.root_stamp[v as usize] == s.gen && g > self.root_g[v as usize] * (1.0 + SHORTEST_ROOT_SLACK)
     }
 
     /// Runs the search; returns the goal node, or `None` when the goal is unreachable.
@@ -922,8 +737,8 @@ impl ShortestPathQuery {
             None => 4,
         };
         let (pred, pred_point) = self.nodes.get(parent as usize).map_or((START, root_point), |n| (n.root_id, n.root));
-        if self.root_stamp[vi] == s.gen && g >= self.root_g[vi] * (1.0 - ROOT_SLACK) {
-            if g > self.root_g[vi] * (1.0 + ROOT_SLACK) {
+        if self.root_stamp[vi] == s.gen && g >= self.root_g[vi] * (1.0 - SHORTEST_ROOT_SLACK) {
+            if g > self.root_g[vi] * (1.0 + SHORTEST_ROOT_SLACK) {
                 return;
             }
             // As good as the best turn here (up to rounding): skip it when it repeats one

@@ -329,7 +329,7 @@ fn a_link_over_an_island_beats_the_way_round_it() {
     let blocked: Vec<bool> = (0..81).map(|i| (3..6).contains(&(i % 9)) && (3..6).contains(&(i / 9))).collect();
     let spec = GridSpec { cols: 9, rows: 9, blocked, ..GridSpec::default() };
     let mut data = spec.build();
-    data.outlines = super::testmesh::boundary_rings(&data);
+    data.outlines = crate::testmesh::boundary_rings(&data);
     let mesh = QueryMesh::new(NavMesh::new(data).unwrap());
     let (s, g) = ([1.0, 0.0, 4.5], [8.0, 0.0, 4.5]);
     let mut q = PathQuery::new(&mesh);

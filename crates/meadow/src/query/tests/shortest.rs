@@ -34,7 +34,7 @@ fn sample_points(mesh: &QueryMesh, rng: &mut SplitMix64, count: usize) -> Vec<[f
 /// Runs `pairs` queries and checks them against the oracle, the funnel path and the mesh walk;
 /// returns (found, unreachable).
 fn check_shortest(mesh: &QueryMesh, pairs: usize, seed: u64) -> (usize, usize) {
-    let oracle = Oracle::new(mesh);
+    let oracle = Oracle::new(mesh, Visibility::ClosedSegment);
     let mut rng = SplitMix64::new(seed);
     let points = sample_points(mesh, &mut rng, 2 * pairs);
     let mut sq = ShortestPathQuery::new(mesh);
@@ -280,7 +280,7 @@ fn pinch_points_are_passable_as_in_the_visibility_definition() {
         GridSpec { cols: 2, rows: 2, blocked: vec![false, true, true, false], ..GridSpec::default() }.build(),
     );
     let (s, g) = ([0.5, 0.0, 0.5], [1.5, 0.0, 1.5]);
-    let oracle = Oracle::new(&mesh);
+    let oracle = Oracle::new(&mesh, Visibility::ClosedSegment);
     let truth = oracle.shortest(xz(s), xz(g)).expect("the oracle passes the pinch");
     let mut q = ShortestPathQuery::new(&mesh);
     let p = q.find_shortest_path(&mesh, s, g, &QueryFilter::new()).unwrap();
@@ -402,7 +402,7 @@ fn paths_wrap_around_the_tip_of_a_thin_wall() {
     }
     assert_eq!(walled, 2);
     let mesh = query_mesh(data);
-    let oracle = Oracle::new(&mesh);
+    let oracle = Oracle::new(&mesh, Visibility::ClosedSegment);
     // (The wall's foot (1, 0) is a pinch point on the outer boundary; the goal is nearer the tip.)
     let (s, g) = ([0.5, 0.0, 0.5], [1.5, 0.0, 0.8]);
     let truth = oracle.shortest(xz(s), xz(g)).unwrap();

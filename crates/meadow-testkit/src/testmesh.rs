@@ -1,7 +1,7 @@
 //! Hand-made navmeshes for tests and benchmarks: a grid of square cells with some cells removed
 //! as obstacles, optionally split into triangles and jittered, on a planar (possibly sloped)
 //! surface; and an exact check that a path lies in its corridor, shared by the unit and the
-//! fixture tests. Not part of the stable API.
+//! fixture tests.
 //!
 //! ```text
 //!  z                       cell (c, r) spans x in [c, c+1] * cell, z in [r, r+1] * cell
@@ -13,10 +13,10 @@
 //!     0   1   2   3  x
 //! ```
 
-use super::{xz, Path, QueryMesh, SplitMix64};
-use crate::asset::{AreaType, EdgeLink, NavMeshData, Outline, PolygonData};
-use crate::geom::{orient2d, Point2};
-use crate::settings::BakeSettings;
+use meadow::asset::{AreaType, EdgeLink, NavMeshData, Outline, PolygonData};
+use meadow::geom::{orient2d, Point2};
+use meadow::query::{Path, QueryMesh, SplitMix64};
+use meadow::settings::BakeSettings;
 use std::collections::BTreeMap;
 
 /// Parameters of a grid mesh.
@@ -274,14 +274,22 @@ pub fn segments_intersect(s: Point2, t: Point2, a: Point2, b: Point2) -> bool {
 
 /// The portals from polygon `from` to polygon `to` (any shared edge), as XZ segments.
 pub fn corridor_portals(mesh: &QueryMesh, from: u32, to: u32) -> Vec<(Point2, Point2)> {
-    let first = mesh.poly_first(from);
-    (first..first + mesh.poly_len(from))
-        .filter(|&h| mesh.edge_neighbour(h) == Some(to))
-        .map(|h| {
-            let (a, b) = mesh.edge_endpoints(h);
-            (xz(a), xz(b))
+    let data = mesh.mesh().data();
+    let verts = mesh.mesh().vertices();
+    let p = data.polygons[from as usize];
+    let (first, n) = (p.first as usize, p.vertex_count as usize);
+    (0..n)
+        .filter(|&k| data.edge_links[first + k] == EdgeLink::Polygon(to))
+        .map(|k| {
+            let (a, b) = (data.polygon_vertices[first + k], data.polygon_vertices[first + (k + 1) % n]);
+            (xz(verts[a as usize]), xz(verts[b as usize]))
         })
         .collect()
+}
+
+/// XZ projection of a 3D point.
+fn xz(p: [f64; 3]) -> Point2 {
+    [p[0], p[2]]
 }
 
 /// Checks exactly that the path polyline lies inside the union of its corridor polygons: each

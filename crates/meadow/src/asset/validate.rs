@@ -1,0 +1,138 @@
+//! Structural validation of navmesh data on load: every index in range, polygons convex and
+//! counter-clockwise, portals symmetric, off-mesh links on their polygons.
+
+use super::{EdgeLink, NavMeshData, OffMeshLink, PolygonData, ValidationError};
+use crate::geom::{self, Point2};
+use crate::tolerance::LINK_POINT_SLACK;
+
+pub(super) fn validate(d: &NavMeshData) -> Result<(), ValidationError> {
+    d.settings.validate()?;
+    if let Some(vertex) = d.vertices.iter().position(|v| v.iter().any(|c| !c.is_finite())) {
+        return Err(ValidationError::NonFiniteVertex { vertex });
+    }
+    // The coordinate contract: every later computation on the mesh (query lengths, heights,
+    // squared distances) stays finite for vertices within it.
+    if let Some(vertex) = d.vertices.iter().position(|&v| !crate::limits::in_range(v)) {
+        return Err(ValidationError::VertexBeyondLimit { vertex });
+    }
+    if let Some(first) = d.vertices.first() {
+        let (lo, hi) = d.vertices.iter().fold((*first, *first), |(mut lo, mut hi), v| {
+            for k in 0..3 {
+                lo[k] = lo[k].min(v[k]);
+                hi[k] = hi[k].max(v[k]);
+            }
+            (lo, hi)
+        });
+        if let Some(axis) = (0..3).find(|&k| hi[k] - lo[k] > crate::limits::MAX_EXTENT) {
+            return Err(ValidationError::ExtentTooLarge { axis, extent: hi[axis] - lo[axis] });
+        }
+    }
+    if d.edge_links.len() != d.polygon_vertices.len() {
+        return Err(ValidationError::LinkCountMismatch {
+            links: d.edge_links.len(),
+            vertices: d.polygon_vertices.len(),
+        });
+    }
+    for (area, a) in d.areas.iter().enumerate() {
+        if !(a.cost.is_finite() && a.cost >= 1.0) {
+            return Err(ValidationError::BadAreaCost { area, cost: a.cost });
+        }
+    }
+    let nv = d.vertices.len();
+    let mut expected_first = 0u64;
+    let mut pts: Vec<Point2> = Vec::with_capacity(12);
+    for (polygon, p) in d.polygons.iter().enumerate() {
+        let bad_run = ValidationError::BadPolygonRun { polygon, first: p.first, count: p.vertex_count };
+        if !(3..=12).contains(&p.vertex_count)
+            || p.first as u64 + p.vertex_count as u64 > d.polygon_vertices.len() as u64
+        {
+            return Err(bad_run);
+        }
+        if p.first as u64 != expected_first {
+            return Err(ValidationError::NonContiguousRuns { polygon });
+        }
+        expected_first += p.vertex_count as u64;
+        if p.area as usize >= d.areas.len() {
+            return Err(ValidationError::AreaOutOfRange { polygon, area: p.area, count: d.areas.len() });
+        }
+        let run = &d.polygon_vertices[p.first as usize..p.first as usize + p.vertex_count as usize];
+        pts.clear();
+        for &v in run {
+            if v as usize >= nv {
+                return Err(ValidationError::VertexOutOfRange { polygon, vertex: v, count: nv });
+            }
+            let q = d.vertices[v as usize];
+            pts.push([q[0], q[2]]);
+        }
+        if !geom::is_convex_ccw(&pts) {
+            return Err(ValidationError::NotConvex { polygon });
+        }
+    }
+    if expected_first != d.polygon_vertices.len() as u64 {
+        return Err(ValidationError::NonContiguousRuns { polygon: d.polygons.len() });
+    }
+    // Adjacency: edge (a -> b) of P linking to Q needs an edge (b -> a) of Q linking to P.
+    let edge = |poly: &PolygonData, k: usize| -> (u32, u32, EdgeLink) {
+        let n = poly.vertex_count as usize;
+        let f = poly.first as usize;
+        (d.polygon_vertices[f + k], d.polygon_vertices[f + (k + 1) % n], d.edge_links[f + k])
+    };
+    for (polygon, p) in d.polygons.iter().enumerate() {
+        for k in 0..p.vertex_count as usize {
+            let (a, b, link) = edge(p, k);
+            let EdgeLink::Polygon(target) = link else { continue };
+            if target as usize >= d.polygons.len() || target as usize == polygon {
+                return Err(ValidationError::BadLink { polygon, edge: k, target });
+            }
+            let q = &d.polygons[target as usize];
+            let back = (0..q.vertex_count as usize)
+                .map(|j| edge(q, j))
+                .any(|(qa, qb, ql)| qa == b && qb == a && ql == EdgeLink::Polygon(polygon as u32));
+            if !back {
+                return Err(ValidationError::AsymmetricLink { polygon, edge: k, target });
+            }
+        }
+    }
+    for (outline, o) in d.outlines.iter().enumerate() {
+        if o.vertices.len() < 3 || o.vertices.iter().any(|&v| v as usize >= nv) {
+            return Err(ValidationError::BadOutline { outline });
+        }
+    }
+    for (link, l) in d.links.iter().enumerate() {
+        validate_link(d, l).map_err(|reason| ValidationError::BadOffMeshLink { link, reason })?;
+    }
+    Ok(())
+}
+
+/// Checks one off-mesh link of `d` (whose polygons are already validated).
+pub(crate) fn validate_link(d: &NavMeshData, l: &OffMeshLink) -> Result<(), &'static str> {
+    if !(l.start.iter().chain(&l.end).all(|c| c.is_finite())) {
+        return Err("an end point has a non-finite coordinate");
+    }
+    if !(l.cost.is_finite() && (0.0..=crate::query::MAX_LINK_COST).contains(&l.cost)) {
+        return Err("its cost must be finite, >= 0 and at most MAX_LINK_COST");
+    }
+    if l.area as usize >= d.areas.len() {
+        return Err("its area index is out of range");
+    }
+    for (poly, p) in [(l.start_polygon, l.start), (l.end_polygon, l.end)] {
+        let Some(pd) = d.polygons.get(poly as usize) else {
+            return Err("a polygon index is out of range");
+        };
+        let run = &d.polygon_vertices[pd.first as usize..pd.first as usize + pd.vertex_count as usize];
+        let mut lo = [f64::INFINITY; 3];
+        let mut hi = [f64::NEG_INFINITY; 3];
+        for &v in run {
+            let q = d.vertices[v as usize];
+            for k in 0..3 {
+                lo[k] = lo[k].min(q[k]);
+                hi[k] = hi[k].max(q[k]);
+            }
+        }
+        let outside = |k: usize| p[k] < lo[k] - LINK_POINT_SLACK || p[k] > hi[k] + LINK_POINT_SLACK;
+        if outside(0) || outside(1) || outside(2) {
+            return Err("an end point does not lie on its polygon");
+        }
+    }
+    Ok(())
+}

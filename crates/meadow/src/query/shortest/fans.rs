@@ -1,0 +1,133 @@
+//! The per-vertex tables of the shortest-path search: the polygons round each vertex, the
+//! components of polygons joined at vertices, and which vertices a taut path can bend at.
+
+use crate::geom::{orient2d, Point2};
+use crate::query::{xz, DisjointSets, QueryMesh};
+
+/// Per-vertex adjacency the search needs, derived once from a [`QueryMesh`].
+#[derive(Clone, Debug, Default)]
+pub(crate) struct VertexFans {
+    /// CSR offsets into `fan` per vertex (`vertex_count + 1` entries).
+    pub(super) fan_start: Vec<u32>,
+    /// The polygons around each vertex, with the vertex's index in that polygon.
+    pub(super) fan: Vec<(u32, u32)>,
+    /// Per polygon: its connected component, polygons being connected when they share a vertex
+    /// (a superset of portal adjacency: paths may pass where polygons touch at a point). With
+    /// no area excluded, a goal in another component is unreachable without a search.
+    pub(super) component: Vec<u32>,
+    /// Per vertex: `CORNER | PINCH` bits with every polygon included (the common filter).
+    pub(super) corner: Vec<u8>,
+}
+
+impl QueryMesh {
+    /// The vertex fans of this mesh (built on first use, then shared).
+    pub(crate) fn vertex_fans(&self) -> &VertexFans {
+        self.vertex_fans.get_or_init(|| VertexFans::build(self))
+    }
+}
+
+impl VertexFans {
+    /// Builds the vertex-to-polygon table of a mesh.
+    pub(crate) fn build(mesh: &QueryMesh) -> VertexFans {
+        let data = mesh.mesh().data();
+        let vcount = mesh.mesh().vertices().len();
+        let mut counts = vec![0u32; vcount + 1];
+        for &v in &data.polygon_vertices {
+            counts[v as usize + 1] += 1;
+        }
+        for i in 0..vcount {
+            counts[i + 1] += counts[i];
+        }
+        let mut fill = counts.clone();
+        let mut fan = vec![(0u32, 0u32); data.polygon_vertices.len()];
+        for poly in 0..mesh.mesh().polygon_count() as u32 {
+            let first = mesh.poly_first(poly);
+            for k in 0..mesh.poly_len(poly) {
+                let v = data.polygon_vertices[first + k] as usize;
+                fan[fill[v] as usize] = (poly, k as u32);
+                fill[v] += 1;
+            }
+        }
+        // Union-find over polygons sharing a vertex.
+        let polys = mesh.mesh().polygon_count();
+        let mut sets = DisjointSets::new(polys);
+        for v in 0..vcount {
+            let group = &fan[counts[v] as usize..counts[v + 1] as usize];
+            if let Some(&(first, _)) = group.first() {
+                for &(q, _) in &group[1..] {
+                    sets.union(first, q);
+                }
+            }
+        }
+        let component = (0..polys as u32).map(|p| sets.root(p)).collect();
+        let mut fans = VertexFans { fan_start: counts, fan, component, corner: Vec::new() };
+        fans.corner = (0..vcount as u32).map(|v| corner_bits(mesh, &fans, v, |_| true)).collect();
+        fans
+    }
+
+    pub(super) fn fan(&self, v: u32) -> &[(u32, u32)] {
+        let (a, b) = (self.fan_start[v as usize] as usize, self.fan_start[v as usize + 1] as usize);
+        &self.fan[a..b]
+    }
+}
+
+/// Per-vertex corner status bits (the filter's exclusions change them).
+pub(super) const CORNER: u8 = 1;
+pub(super) const PINCH: u8 = 2;
+
+/// Where the start or goal sits: a mesh vertex (exactly) or not.
+pub(super) fn vertex_at(mesh: &QueryMesh, poly: u32, p: Point2) -> Option<u32> {
+    let first = mesh.poly_first(poly);
+    let data = mesh.mesh().data();
+    (0..mesh.poly_len(poly)).find_map(|k| {
+        let v = data.polygon_vertices[first + k];
+        (xz(mesh.mesh().vertices()[v as usize]) == p).then_some(v)
+    })
+}
+
+/// `CORNER` / `PINCH` bits of vertex `v` under `included` (the polygons the path may enter).
+/// Boundary edges are walls and edges into polygons not included. An ordinary boundary vertex
+/// has two of them around it (one ending, one starting there) and is a corner only when the
+/// walkable angle there exceeds 180°: a taut path never bends where the free space is locally
+/// convex (a chord would cut the bend). Four or more make a pinch: walkable sectors touching
+/// only at the vertex.
+pub(super) fn corner_bits(mesh: &QueryMesh, fans: &VertexFans, v: u32, included: impl Fn(u32) -> bool) -> u8 {
+    let data = mesh.mesh().data();
+    let verts = mesh.mesh().vertices();
+    let passable = |h: usize| mesh.edge_neighbour(h).is_some_and(&included);
+    let (mut boundary, mut prev, mut next) = (0, None, None);
+    for &(q, k) in fans.fan(v) {
+        if !included(q) {
+            continue;
+        }
+        let first = mesh.poly_first(q);
+        let n = mesh.poly_len(q);
+        let k = k as usize;
+        let (out_h, in_h) = (first + k, first + (k + n - 1) % n);
+        if !passable(out_h) {
+            boundary += 1;
+            next = Some(data.polygon_vertices[first + (k + 1) % n]);
+        }
+        if !passable(in_h) {
+            boundary += 1;
+            prev = Some(data.polygon_vertices[in_h]);
+        }
+    }
+    match (boundary, prev, next) {
+        (0, _, _) => 0,
+        (2, Some(a), Some(b)) => {
+            let (a, p, b) = (xz(verts[a as usize]), xz(verts[v as usize]), xz(verts[b as usize]));
+            let o = orient2d(a, p, b);
+            // In line: straight (180°, no corner) or, with both walls on the same side, the
+            // tip of a wall with walkable space all around (360°).
+            let same_side = (a[0] - p[0]) * (b[0] - p[0]) + (a[1] - p[1]) * (b[1] - p[1]) > 0.0;
+            if o < 0.0 || (o == 0.0 && same_side) {
+                CORNER
+            } else {
+                0
+            }
+        }
+        (b, _, _) if b >= 4 => CORNER | PINCH,
+        _ => CORNER,
+    }
+}

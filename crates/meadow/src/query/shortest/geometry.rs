@@ -1,0 +1,66 @@
+//! Interval geometry of the shortest-path search: clipping a segment to a half-plane and the
+//! shortest way from a root through an interval to a point.
+
+use crate::geom::{orient2d, Point2};
+use crate::query::dist2;
+
+/// Clips segment `u -> v` to the closed half-plane `side * orient2d(p0, p1, x) >= 0`; `None`
+/// when nothing remains. Ends that need no clipping are returned unchanged (bit-exact), and an
+/// end on the boundary line is kept as is, so vertex identity survives clipping.
+#[inline]
+pub(super) fn clip(u: Point2, v: Point2, p0: Point2, p1: Point2, side: f64) -> Option<(Point2, Point2)> {
+    let ou = orient2d(p0, p1, u) * side;
+    let ov = orient2d(p0, p1, v) * side;
+    match (ou >= 0.0, ov >= 0.0) {
+        (true, true) => Some((u, v)),
+        (false, false) => None,
+        (false, true) => Some((if ov == 0.0 { v } else { lerp_at(u, v, ou, ov) }, v)),
+        (true, false) => Some((u, if ou == 0.0 { u } else { lerp_at(u, v, ou, ov) })),
+    }
+}
+
+/// The point of `u -> v` where an affine function with values `fu`, `fv` at the ends is zero.
+#[inline]
+pub(super) fn lerp_at(u: Point2, v: Point2, fu: f64, fv: f64) -> Point2 {
+    let t = (fu / (fu - fv)).clamp(0.0, 1.0);
+    [u[0] + (v[0] - u[0]) * t, u[1] + (v[1] - u[1]) * t]
+}
+
+/// Reflection of `p` across the line through `a` and `b`.
+pub(super) fn mirror(p: Point2, a: Point2, b: Point2) -> Point2 {
+    let d = [b[0] - a[0], b[1] - a[1]];
+    let len2 = d[0] * d[0] + d[1] * d[1];
+    if len2 == 0.0 {
+        return p;
+    }
+    let t = ((p[0] - a[0]) * d[0] + (p[1] - a[1]) * d[1]) / len2;
+    let foot = [a[0] + d[0] * t, a[1] + d[1] * t];
+    [2.0 * foot[0] - p[0], 2.0 * foot[1] - p[1]]
+}
+
+/// Length of the shortest path from `root` through the interval `[ia, ib]` (seen from the root
+/// with `ia` on the right) to `goal`, which lies beyond the interval's line (mirrored if not);
+/// also the interval point where that path bends (`None` when straight).
+pub(super) fn via_interval(
+    root: Point2,
+    ia: Point2,
+    ib: Point2,
+    ra: [Point2; 2],
+    rb: [Point2; 2],
+    goal: Point2,
+) -> (f64, Option<Point2>) {
+    if ia == ib {
+        return (dist2(root, ia) + dist2(ia, goal), (ia != goal).then_some(ia));
+    }
+    // Beyond = on the side of the line opposite the root; a goal on the root's side is mirrored.
+    let side_root = orient2d(ia, ib, root);
+    let side_goal = orient2d(ia, ib, goal);
+    let g = if ia != ib && side_root * side_goal > 0.0 { mirror(goal, ia, ib) } else { goal };
+    if orient2d(ra[0], ra[1], g) < 0.0 {
+        (dist2(root, ia) + dist2(ia, g), Some(ia))
+    } else if orient2d(rb[0], rb[1], g) > 0.0 {
+        (dist2(root, ib) + dist2(ib, g), Some(ib))
+    } else {
+        (dist2(root, g), None)
+    }
+}
