@@ -2,9 +2,8 @@
 //! Polyanya-style search (Cui, Harabor & Grastien, IJCAI 2017, "Compromise-free Pathfinding on a
 //! Navigation Mesh").
 //!
-//! DESIGN.md first planned a baked corner visibility graph; Polyanya gives the same optimal paths
-//! with no asset change, no O(n²) graph and no visibility linking at query time, so it is used
-//! instead. A search node is an interval on a polygon edge plus a root (the start or a mesh
+//! A baked corner visibility graph would give the same optimal paths; this search needs no asset
+//! change, no O(n²) graph and no visibility linking at query time. A search node is an interval on a polygon edge plus a root (the start or a mesh
 //! vertex) that sees the whole interval; the path so far runs from the start to the root. A node
 //! is expanded by projecting the rays from the root through the interval's ends across the next
 //! polygon: the edge pieces between the rays are *observable* successors (same root); where the
