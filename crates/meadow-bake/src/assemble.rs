@@ -39,6 +39,7 @@ pub fn assemble(
         outlines,
         // Off-mesh links are connected to the finished mesh by the `links` stage.
         links: Vec::new(),
+        visibility: None,
     })
 }
 

@@ -185,6 +185,7 @@ pub fn assemble(
         areas,
         outlines: Vec::new(),
         links: Vec::new(),
+        visibility: None,
     };
     data.outlines = boundary_rings(&data);
     data

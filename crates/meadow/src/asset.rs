@@ -31,8 +31,8 @@ pub(crate) use validate::validate_link;
 pub const MAGIC: [u8; 8] = *b"MEADOWNV";
 /// The asset format version this runtime reads and writes.
 /// Version 3 added the off-mesh link table ([`NavMeshData::links`]) and the `walkable` rule to
-/// the stored settings.
-pub const FORMAT_VERSION: u32 = 3;
+/// the stored settings; version 4 the corner visibility graph ([`NavMeshData::visibility`]).
+pub const FORMAT_VERSION: u32 = 4;
 /// Size of the fixed header before the payload.
 pub const HEADER_LEN: usize = 24;
 
@@ -99,6 +99,50 @@ pub struct NavMeshData {
     pub outlines: Vec<Outline>,
     /// Off-mesh links (jumps, ladders, drops, teleporters), connected to polygons at both ends.
     pub links: Vec<OffMeshLink>,
+    /// The corner visibility graph for exact shortest paths; `None` when baked without it.
+    pub visibility: Option<VisibilityGraph>,
+}
+
+/// The corner visibility graph: the corners of the walkable boundary where a taut (shortest)
+/// path can turn, and the edges between corners that see each other through walkable space and
+/// can lie on a taut path at both ends, in CSR form.
+///
+/// The graph is undirected and stored in both directions. A corner is a mesh vertex together
+/// with one polygon touching it inside its free wedge (a vertex where the walkable surface
+/// pinches may be several corners, one per wedge).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct VisibilityGraph {
+    /// Per node: the mesh vertex of the corner.
+    pub corners: Vec<u32>,
+    /// Per node: a polygon touching the corner, inside the corner's free wedge.
+    pub polygons: Vec<u32>,
+    /// CSR offsets, one more than there are nodes: node `i`'s edges are
+    /// `first_edge[i] as usize..first_edge[i + 1] as usize`.
+    pub first_edge: Vec<u32>,
+    /// Per edge: the node it leads to.
+    pub targets: Vec<u32>,
+    /// Per edge: its length in metres, the XZ distance of its two corners computed as
+    /// `(b[0] - a[0]).hypot(b[2] - a[2])` on the stored vertices: the same f64 a query computes,
+    /// so sums over edges equal the lengths of the paths they make.
+    pub lengths: Vec<f64>,
+}
+
+impl VisibilityGraph {
+    /// Number of corner nodes.
+    pub fn node_count(&self) -> usize {
+        self.corners.len()
+    }
+
+    /// Number of stored (directed) edges: twice the undirected ones.
+    pub fn edge_count(&self) -> usize {
+        self.targets.len()
+    }
+
+    /// The edges of node `node`: `(target node, length)`.
+    pub fn edges(&self, node: usize) -> impl Iterator<Item = (u32, f64)> + '_ {
+        let range = self.first_edge[node] as usize..self.first_edge[node + 1] as usize;
+        self.targets[range.clone()].iter().copied().zip(self.lengths[range].iter().copied())
+    }
 }
 
 /// An off-mesh link: a connection the agent traverses off the mesh (a jump, a ladder, a drop,
@@ -265,6 +309,11 @@ impl NavMesh {
         &self.data.links
     }
 
+    /// The corner visibility graph, if the mesh was baked with it.
+    pub fn visibility(&self) -> Option<&VisibilityGraph> {
+        self.data.visibility.as_ref()
+    }
+
     /// Serialises the mesh into the asset file format (header + payload).
     pub fn to_bytes(&self) -> Vec<u8> {
         let payload = to_bytes(&self.data);
@@ -379,6 +428,7 @@ mod tests {
             areas: vec![AreaType { name: "default".into(), cost: 1.0 }],
             outlines: vec![Outline { vertices: vec![0, 1, 4, 5, 2, 3] }],
             links: Vec::new(),
+            visibility: None,
         }
     }
 
@@ -389,6 +439,49 @@ mod tests {
         let back = NavMesh::from_bytes(&bytes).unwrap();
         assert_eq!(mesh, back);
         assert_eq!(back.total_area(), 2.0);
+    }
+
+    /// A graph over corners 0 and 5 of [`two_squares`] (a made-up pair; validation checks shape,
+    /// ranges and lengths, not visibility, which the bake's tests check).
+    fn with_graph(change: impl FnOnce(&mut VisibilityGraph)) -> Result<NavMesh, ValidationError> {
+        let mut d = two_squares();
+        let len = 2f64.hypot(1.0);
+        let mut g = VisibilityGraph {
+            corners: vec![0, 5],
+            polygons: vec![0, 1],
+            first_edge: vec![0, 1, 2],
+            targets: vec![1, 0],
+            lengths: vec![len, len],
+        };
+        change(&mut g);
+        d.visibility = Some(g);
+        NavMesh::new(d)
+    }
+
+    #[test]
+    fn visibility_graph_round_trips_and_malformed_graphs_are_refused() {
+        let mesh = with_graph(|_| {}).unwrap();
+        let back = NavMesh::from_bytes(&mesh.to_bytes()).unwrap();
+        assert_eq!(back, mesh);
+        let g = back.visibility().unwrap();
+        assert_eq!((g.node_count(), g.edge_count()), (2, 2));
+        assert_eq!(g.edges(1).collect::<Vec<_>>(), vec![(0, 5f64.sqrt())]);
+        let refused =
+            |change: fn(&mut VisibilityGraph)| matches!(with_graph(change), Err(ValidationError::BadVisibility(_)));
+        assert!(refused(|g| {
+            g.polygons.pop();
+        }));
+        assert!(refused(|g| {
+            g.lengths.pop();
+        }));
+        assert!(refused(|g| g.first_edge[1] = 3));
+        assert!(refused(|g| g.first_edge = vec![0, 2, 1]));
+        assert!(refused(|g| g.targets[0] = 7));
+        assert!(refused(|g| g.targets[0] = 0));
+        assert!(refused(|g| g.polygons[0] = 9));
+        assert!(refused(|g| g.polygons[1] = 0)); // vertex 5 is not a corner of polygon 0
+        assert!(refused(|g| g.lengths[0] = f64::NAN));
+        assert!(refused(|g| g.lengths[1] *= 1.0 + f64::EPSILON));
     }
 
     #[test]

@@ -33,6 +33,8 @@ mod oracle;
 #[allow(dead_code)] // Not every helper serves a unit test.
 mod testmesh;
 
-pub use asset::{AreaType, EdgeLink, LoadError, NavMesh, NavMeshData, Outline, PolygonData, ValidationError};
+pub use asset::{
+    AreaType, EdgeLink, LoadError, NavMesh, NavMeshData, Outline, PolygonData, ValidationError, VisibilityGraph,
+};
 pub use query::{Path, PathError, PathOptions, PathQuery, PathStyle, QueryError, QueryFilter, QueryMesh};
 pub use settings::{BakeSettings, Budgets, SettingsError, WalkableRule};

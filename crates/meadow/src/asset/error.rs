@@ -122,6 +122,9 @@ pub enum ValidationError {
         /// What is wrong with it.
         reason: &'static str,
     },
+    /// The corner visibility graph is malformed.
+    #[error("the visibility graph is invalid: {0}")]
+    BadVisibility(&'static str),
 }
 
 /// Why an asset could not be loaded.

@@ -1,7 +1,7 @@
 //! Structural validation of navmesh data on load: every index in range, polygons convex and
 //! counter-clockwise, portals symmetric, off-mesh links on their polygons.
 
-use super::{EdgeLink, NavMeshData, OffMeshLink, PolygonData, ValidationError};
+use super::{EdgeLink, NavMeshData, OffMeshLink, PolygonData, ValidationError, VisibilityGraph};
 use crate::geom::{self, Point2};
 use crate::tolerance::LINK_POINT_SLACK;
 
@@ -100,6 +100,50 @@ pub(super) fn validate(d: &NavMeshData) -> Result<(), ValidationError> {
     }
     for (link, l) in d.links.iter().enumerate() {
         validate_link(d, l).map_err(|reason| ValidationError::BadOffMeshLink { link, reason })?;
+    }
+    if let Some(g) = &d.visibility {
+        validate_visibility(d, g).map_err(ValidationError::BadVisibility)?;
+    }
+    Ok(())
+}
+
+/// Checks the visibility graph's shape: parallel arrays, CSR offsets, indices in range, each
+/// corner on its polygon, lengths equal to the corners' XZ distance (so no query sums a wrong
+/// or non-finite number).
+fn validate_visibility(d: &NavMeshData, g: &VisibilityGraph) -> Result<(), &'static str> {
+    let n = g.corners.len();
+    if g.polygons.len() != n || g.first_edge.len() != n + 1 {
+        return Err("its per-node arrays differ in length");
+    }
+    if g.targets.len() != g.lengths.len() {
+        return Err("its per-edge arrays differ in length");
+    }
+    if g.first_edge[0] != 0
+        || g.first_edge[n] as usize != g.targets.len()
+        || g.first_edge.windows(2).any(|w| w[0] > w[1])
+    {
+        return Err("its edge offsets are not a CSR index of its edges");
+    }
+    for (&v, &p) in g.corners.iter().zip(&g.polygons) {
+        let Some(pd) = d.polygons.get(p as usize) else {
+            return Err("a corner's polygon is out of range");
+        };
+        let run = &d.polygon_vertices[pd.first as usize..pd.first as usize + pd.vertex_count as usize];
+        if !run.contains(&v) {
+            return Err("a corner is not a vertex of its polygon");
+        }
+    }
+    for node in 0..n {
+        let a = d.vertices[g.corners[node] as usize];
+        for (t, len) in g.edges(node) {
+            let Some(&tv) = g.corners.get(t as usize) else {
+                return Err("an edge leads to a node out of range");
+            };
+            let b = d.vertices[tv as usize];
+            if t as usize == node || len.to_bits() != (b[0] - a[0]).hypot(b[2] - a[2]).to_bits() {
+                return Err("an edge is a loop or its length is not its corners' distance");
+            }
+        }
     }
     Ok(())
 }
