@@ -209,6 +209,14 @@ mod tests {
     }
 
     #[test]
+    fn visibility_defaults_to_on_and_reads_its_key() {
+        assert!(BakeSettings::DEFAULT.visibility);
+        let off = serde_json::from_str::<BakeSettings>(r#"{"visibility": false}"#).unwrap();
+        assert!(!off.visibility);
+        off.validate().unwrap();
+    }
+
+    #[test]
     fn walkable_rule_defaults_to_by_slope_and_round_trips() {
         assert_eq!(BakeSettings::DEFAULT.walkable, WalkableRule::BySlope);
         assert_eq!(WalkableRule::default(), WalkableRule::BySlope);
