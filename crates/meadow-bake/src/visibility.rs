@@ -1,5 +1,5 @@
-//! Visibility stage: input the assembled [`NavMesh`], output its corner [`VisibilityGraph`]
-//! (stored as [`meadow::NavMeshData::visibility`]).
+//! Stage 8, visibility: the assembled [`NavMesh`] → its corner [`VisibilityGraph`] (stored as
+//! [`meadow::NavMeshData::visibility`]).
 //!
 //! It runs on the final mesh, after `assemble`, so the graph's vertex and polygon indices are the
 //! asset's own. Semantics, shared with the runtime and the brute-force graph of the testkit:

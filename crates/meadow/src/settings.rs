@@ -210,7 +210,8 @@ mod tests {
 
     #[test]
     fn visibility_defaults_to_on_and_reads_its_key() {
-        assert!(BakeSettings::DEFAULT.visibility);
+        assert_eq!(BakeSettings::default().visibility, BakeSettings::DEFAULT.visibility);
+        assert!(BakeSettings::default().visibility);
         let off = serde_json::from_str::<BakeSettings>(r#"{"visibility": false}"#).unwrap();
         assert!(!off.visibility);
         off.validate().unwrap();
