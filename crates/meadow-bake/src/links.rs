@@ -1,4 +1,4 @@
-//! Stage 8, links: the level's off-mesh link requests ([`LinkRequest`]) → links connected to
+//! Stage 9, links: the level's off-mesh link requests ([`LinkRequest`]) → links connected to
 //! the assembled mesh, stored in its link table ([`meadow::NavMeshData::links`]).
 //!
 //! Each request's end points are the world positions of the node carrying the `navmesh_link`

@@ -18,7 +18,7 @@ pub struct BakeArgs {
     #[arg(short, long)]
     pub output: PathBuf,
     /// A TOML file of settings; flags override it. Keys: radius, height, max_climb, max_slope,
-    /// max_verts_per_poly, arc_tolerance, max_edge_length, walkable, and the work budgets
+    /// max_verts_per_poly, arc_tolerance, max_edge_length, walkable, visibility, and the work budgets
     /// max_walkable_triangles, max_region_vertices, max_polygons (0 derives them from the level).
     #[arg(long)]
     pub config: Option<PathBuf>,
@@ -47,6 +47,9 @@ pub struct BakeArgs {
     /// nodes tagged {"navmesh": "walkable"}; untagged geometry blocks).
     #[arg(long, value_enum)]
     pub walkable: Option<WalkableArg>,
+    /// Bake no corner visibility graph (smaller asset; exact shortest paths search without it).
+    #[arg(long)]
+    pub no_visibility: bool,
     /// Print nothing but warnings and errors (for build scripts).
     #[arg(short, long)]
     pub quiet: bool,
@@ -91,6 +94,9 @@ impl BakeArgs {
         }
         if let Some(v) = self.walkable {
             s.walkable = v.into();
+        }
+        if self.no_visibility {
+            s.visibility = false;
         }
         s.validate()?;
         Ok(s)

@@ -28,6 +28,10 @@ pub fn run(args: &InfoArgs) -> Result<()> {
         println!("portals   {}", info["portals"]);
         println!("outlines  {}", info["outlines"]);
         println!("links     {}", info["links"]);
+        match info["visibility"].as_object() {
+            Some(v) => println!("visibility {} corners, {} edges, {} bytes", v["nodes"], v["edges"], v["bytes"]),
+            None => println!("visibility none"),
+        }
         println!("area      {:.3} m²", mesh.total_area());
         if let Some((lo, hi)) = mesh.bounds() {
             println!(
@@ -55,7 +59,7 @@ pub fn run(args: &InfoArgs) -> Result<()> {
         }
         println!(
             "settings  radius {} m, height {} m, max climb {} m, max slope {}°, max verts {}, arc tolerance {} m, \
-             max edge length {} m, walkable {}",
+             max edge length {} m, walkable {}, visibility {}",
             s.radius,
             s.height,
             s.max_climb,
@@ -63,14 +67,16 @@ pub fn run(args: &InfoArgs) -> Result<()> {
             s.max_verts_per_poly,
             s.arc_tolerance,
             s.max_edge_length,
-            s.walkable.name()
+            s.walkable.name(),
+            s.visibility
         );
     }
     Ok(())
 }
 
 /// The JSON summary (stable keys: polygons, vertices, portals, outlines, links (the number of
-/// off-mesh links), area, bounds, areas, settings).
+/// off-mesh links), visibility (`null` or the graph's nodes, undirected edges and encoded
+/// bytes), area, bounds, areas, settings).
 pub fn summary(mesh: &NavMesh) -> serde_json::Value {
     let portals =
         mesh.polygons().flat_map(|p| p.links.iter()).filter(|l| matches!(l, EdgeLink::Polygon(_))).count() / 2;
@@ -82,9 +88,22 @@ pub fn summary(mesh: &NavMesh) -> serde_json::Value {
         "portals": portals,
         "outlines": mesh.outlines().len(),
         "links": mesh.links().len(),
+        "visibility": mesh.visibility().map(|g| serde_json::json!({
+            "nodes": g.node_count(),
+            "edges": g.edge_count() / 2,
+            "bytes": visibility_bytes(mesh),
+        })),
         "area": mesh.total_area(),
         "bounds": bounds,
         "areas": mesh.areas().iter().map(|a| serde_json::json!({"name": a.name, "cost": a.cost})).collect::<Vec<_>>(),
         "settings": mesh.settings(),
     })
+}
+
+/// The encoded size of the asset's visibility graph in bytes: the payload with it less the
+/// payload without it (bincode writes an absent option as one tag byte, a present one as the
+/// same tag byte followed by the graph, so the difference is the graph's own encoding).
+pub fn visibility_bytes(mesh: &NavMesh) -> usize {
+    let without = meadow::NavMeshData { visibility: None, ..mesh.data().clone() };
+    meadow::asset::to_bytes(mesh.data()).len() - meadow::asset::to_bytes(&without).len()
 }

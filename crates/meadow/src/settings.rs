@@ -64,6 +64,9 @@ pub struct BakeSettings {
     /// whose node is not tagged `obstacle`, as Recast, Unity and Godot do) or `tagged-only`
     /// (only geometry of nodes tagged `walkable`; everything else blocks).
     pub walkable: WalkableRule,
+    /// Whether to bake the corner visibility graph ([`crate::VisibilityGraph`]) for exact
+    /// shortest paths. Default true.
+    pub visibility: bool,
 }
 
 /// Which geometry a bake may take as floor (the `walkable` setting).
@@ -104,6 +107,7 @@ impl BakeSettings {
         max_region_vertices: 0,
         max_polygons: 0,
         walkable: WalkableRule::BySlope,
+        visibility: true,
     };
 
     /// The work budgets for a level of `input_triangles` triangles: the fields, or where they
@@ -202,6 +206,15 @@ mod tests {
         for good in [0.0, 0.05, 6.0, 1e6] {
             BakeSettings { max_edge_length: good, ..BakeSettings::DEFAULT }.validate().unwrap();
         }
+    }
+
+    #[test]
+    fn visibility_defaults_to_on_and_reads_its_key() {
+        assert_eq!(BakeSettings::default().visibility, BakeSettings::DEFAULT.visibility);
+        assert!(BakeSettings::default().visibility);
+        let off = serde_json::from_str::<BakeSettings>(r#"{"visibility": false}"#).unwrap();
+        assert!(!off.visibility);
+        off.validate().unwrap();
     }
 
     #[test]

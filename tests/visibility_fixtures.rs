@@ -1,0 +1,73 @@
+//! End-to-end: the baked corner visibility graph of every fixture level equals the testkit's
+//! brute-force graph, is the same for any thread count, and is absent when switched off.
+
+use meadow::{BakeSettings, NavMesh};
+use meadow_suite::*;
+use meadow_testkit::visibility::naive_graph;
+use std::path::{Path, PathBuf};
+
+fn bake(path: &Path, s: &BakeSettings) -> NavMesh {
+    meadow_bake::bake_file(path, s).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn check_against_oracle(path: &Path) {
+    let mesh = bake(path, &BakeSettings::DEFAULT);
+    let baked = mesh.visibility().unwrap_or_else(|| panic!("{}: no visibility graph", path.display()));
+    let naive = naive_graph(&mesh);
+    assert_eq!(baked.corners, naive.corners, "{}: corners", path.display());
+    assert_eq!(baked.polygons, naive.polygons, "{}: corner polygons", path.display());
+    assert_eq!(baked, &naive, "{}: edges", path.display());
+}
+
+#[test]
+fn fixture_graphs_equal_the_brute_force_graph() {
+    let levels = fixture_levels();
+    assert!(!levels.is_empty());
+    for path in levels {
+        check_against_oracle(&path);
+    }
+}
+
+#[test]
+#[ignore = "needs the third-party levels"]
+fn third_party_graphs_equal_the_brute_force_graph() {
+    let root = third_party_dir().join("levels");
+    for dir in ["gltf", "recast"] {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
+            .unwrap()
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("glb"))
+            .collect();
+        files.sort();
+        for path in files {
+            check_against_oracle(&path);
+        }
+    }
+}
+
+#[test]
+fn assets_are_byte_identical_for_one_and_two_threads() {
+    for path in fixture_levels() {
+        let with = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            pool.install(|| bake(&path, &BakeSettings::DEFAULT).to_bytes())
+        };
+        assert!(with(1) == with(2), "{}: output depends on the thread count", path.display());
+    }
+}
+
+#[test]
+fn no_visibility_setting_bakes_no_graph() {
+    let path = &fixture_levels()[0];
+    let mut s = BakeSettings::DEFAULT;
+    s.visibility = false;
+    let off = bake(path, &s);
+    assert_eq!(off.visibility(), None);
+    let on = bake(path, &BakeSettings::DEFAULT);
+    assert!(on.visibility().is_some());
+    // Everything but the graph and the setting is the same.
+    let mut data = on.into_data();
+    data.visibility = None;
+    data.settings.visibility = false;
+    assert_eq!(&data, off.data());
+}
