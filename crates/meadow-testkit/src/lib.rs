@@ -4,3 +4,4 @@ pub mod gltf;
 pub mod oracle;
 pub mod rng;
 pub mod testmesh;
+pub mod visibility;
