@@ -50,8 +50,8 @@ mod geometry;
 
 use crate::tolerance::SHORTEST_ROOT_SLACK;
 pub(crate) use fans::VertexFans;
-pub(crate) use fans::CORNER;
-use fans::{corner_bits, vertex_at, PINCH};
+use fans::{corner_bits, vertex_at};
+pub(crate) use fans::{CORNER, PINCH};
 use geometry::{clip, via_interval};
 
 use super::links::LinkState;
@@ -271,7 +271,9 @@ impl ShortestPathQuery {
     /// ([`NavMesh::visibility`](crate::NavMesh::visibility)), the filter excludes no area the
     /// mesh has, and no off-mesh link can be taken (the mesh has none, baked or added, or the
     /// filter switches links off), the path is searched over the graph (A* between the corners
-    /// the start and goal see); otherwise by the search described in the module docs
+    /// the start and goal see), unless the mesh has a pinch vertex (walkable sectors touching
+    /// at a point, which a shortest path may pass straight through and a taut graph edge
+    /// cannot); otherwise by the search described in the module docs
     /// ([`ShortestPathQuery::find_shortest_path_by_search`]). Both give Euclidean-shortest
     /// paths in XZ, so the choice changes speed, not lengths. Cost overrides do not matter:
     /// exact paths count every included area as cost 1 either way (they are still validated).
@@ -360,7 +362,7 @@ impl ShortestPathQuery {
         };
         let any_excluded = (0..nav.areas().len()).any(|a| filter.area_cost(nav, a as u16).is_none());
         let links_on = filter.allows_links() && !mesh.link_state().is_empty();
-        if any_excluded || links_on {
+        if any_excluded || links_on || table.has_pinch {
             return self.search_between(mesh, start, goal, filter, path);
         }
         if self.graph.find(mesh, graph, table, start, goal, path) {

@@ -38,6 +38,10 @@ pub(crate) struct CornerTable {
     walls: Vec<[u32; 2]>,
     /// Per node: the next node at the same vertex (a cycle; the node itself when alone).
     sibling: Vec<u32>,
+    /// Whether the mesh has a pinch vertex (walkable sectors touching at a point). A shortest
+    /// path may run straight through one, which no taut graph edge describes, so such meshes
+    /// are answered by the search.
+    pub(crate) has_pinch: bool,
 }
 
 impl CornerTable {
@@ -79,7 +83,8 @@ impl CornerTable {
             }
             last_at[vi] = node as u32;
         }
-        CornerTable { slot_node, walls, sibling }
+        let has_pinch = mesh.vertex_fans().corner.iter().any(|&b| b & super::shortest::PINCH != 0);
+        CornerTable { slot_node, walls, sibling, has_pinch }
     }
 }
 

@@ -73,7 +73,7 @@ impl VertexFans {
 
 /// Per-vertex corner status bits (the filter's exclusions change them).
 pub(crate) const CORNER: u8 = 1;
-pub(super) const PINCH: u8 = 2;
+pub(crate) const PINCH: u8 = 2;
 
 /// Where the start or goal sits: a mesh vertex (exactly) or not.
 pub(super) fn vertex_at(mesh: &QueryMesh, poly: u32, p: Point2) -> Option<u32> {
