@@ -13,7 +13,8 @@
 //! | 5 | polygons | [`polygons`] (runs [`triangulate`], then [`convex`]) | [`polygons::PolygonInput`] (`Regions` + walkable triangles) | [`portals::PolygonMesh`] | `max_climb`, `max_verts_per_poly` ([`polygons::PolygonParams`]) |
 //! | 6 | portals | [`portals`] | `PolygonMesh` | edge links (`Vec<Vec<EdgeLink>>`) | — |
 //! | 7 | assemble | [`assemble`] | `PolygonMesh` + edge links + area types | [`meadow::NavMesh`] | all (stored in the asset) |
-//! | 8 | links | [`links`] | [`links::LinkInput`] (`NavMesh` + `Scene`) | [`links::LinkedMesh`] | — |
+//! | 8 | visibility | [`visibility`] | the assembled [`meadow::NavMesh`] | [`meadow::VisibilityGraph`] (set into the mesh, re-validated) | `visibility` |
+//! | 9 | links | [`links`] | [`links::LinkInput`] (`NavMesh` + `Scene`) | [`links::LinkedMesh`] | — |
 //!
 //! Work budgets ([`BakeSettings::budgets`]) are checked after classify (walkable triangles),
 //! within and after region (region vertices) and before polygons (triangles); see [`budget`].
@@ -54,6 +55,7 @@ pub mod region;
 pub mod simplify;
 pub mod tolerance;
 pub mod triangulate;
+pub mod visibility;
 mod xz;
 
 pub use budget::BudgetExceeded;
@@ -163,6 +165,15 @@ pub fn bake(scene: &Scene, settings: &BakeSettings, progress: &mut dyn Progress)
     progress.begin(Stage::Assemble, 0);
     let nav = assemble::assemble(&mesh, &links, &scene.areas, settings)?;
     progress.finish(Stage::Assemble);
+
+    let nav = if settings.visibility {
+        progress.begin(Stage::Visibility, 0);
+        let graph = visibility::build_visibility(&nav);
+        progress.finish(Stage::Visibility);
+        NavMesh::new(meadow::NavMeshData { visibility: Some(graph), ..nav.into_data() })?
+    } else {
+        nav
+    };
 
     let linked = links::connect_links(links::LinkInput { mesh: nav, scene }, progress)?;
     Ok(linked.mesh)

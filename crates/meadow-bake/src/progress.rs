@@ -19,13 +19,15 @@ pub enum Stage {
     Portals,
     /// Building and validating the asset.
     Assemble,
+    /// Finding the corners that see each other (the visibility graph).
+    Visibility,
     /// Connecting the level's off-mesh links to the mesh.
     Links,
 }
 
 impl Stage {
     /// Every stage in pipeline order.
-    pub const ALL: [Stage; 9] = [
+    pub const ALL: [Stage; 10] = [
         Stage::Ingest,
         Stage::Classify,
         Stage::Region,
@@ -34,6 +36,7 @@ impl Stage {
         Stage::Convex,
         Stage::Portals,
         Stage::Assemble,
+        Stage::Visibility,
         Stage::Links,
     ];
 
@@ -48,6 +51,7 @@ impl Stage {
             Stage::Convex => "convex",
             Stage::Portals => "portals",
             Stage::Assemble => "assemble",
+            Stage::Visibility => "visibility",
             Stage::Links => "links",
         }
     }

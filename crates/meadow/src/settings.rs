@@ -64,6 +64,9 @@ pub struct BakeSettings {
     /// whose node is not tagged `obstacle`, as Recast, Unity and Godot do) or `tagged-only`
     /// (only geometry of nodes tagged `walkable`; everything else blocks).
     pub walkable: WalkableRule,
+    /// Whether to bake the corner visibility graph ([`crate::VisibilityGraph`]) for exact
+    /// shortest paths. Default true.
+    pub visibility: bool,
 }
 
 /// Which geometry a bake may take as floor (the `walkable` setting).
@@ -104,6 +107,7 @@ impl BakeSettings {
         max_region_vertices: 0,
         max_polygons: 0,
         walkable: WalkableRule::BySlope,
+        visibility: true,
     };
 
     /// The work budgets for a level of `input_triangles` triangles: the fields, or where they

@@ -1,0 +1,418 @@
+//! Visibility stage: input the assembled [`NavMesh`], output its corner [`VisibilityGraph`]
+//! (stored as [`meadow::NavMeshData::visibility`]).
+//!
+//! It runs on the final mesh, after `assemble`, so the graph's vertex and polygon indices are the
+//! asset's own. Semantics, shared with the runtime and the brute-force graph of the testkit:
+//!
+//! - a **corner** is a mesh vertex with one *free wedge* at it: a maximal fan of the polygons
+//!   around the vertex joined through portals incident to it, bounded by two wall edges (a fan
+//!   that closes a full circle is no corner), whose total angle in XZ exceeds π (exactly π is a
+//!   straight wall, not a corner). Its polygon is the wedge's lowest-index polygon; nodes are
+//!   ordered by (vertex, polygon);
+//! - two corners **see** each other when the XZ segment between them can be walked from the
+//!   one's wedge to the other's, polygon to polygon across portals only. Where the segment
+//!   passes through a vertex it continues only within the wedge it arrived in. Touching the
+//!   boundary (running along a wall, grazing a wall's end) is allowed; crossing a wall is not.
+//!   Following portals crosses layers and seams like any walk on the mesh. Corners at the same XZ
+//!   point are never joined;
+//! - an edge is **taut** at corner `A` when `A`'s wall neighbours (the previous and next vertex
+//!   along the boundary) do not lie strictly on opposite sides of the edge's line (exact
+//!   orientation). Only edges taut at both ends are kept: a shortest path turns at a corner only
+//!   around its obstacle.
+//!
+//! Every decision is an exact predicate (`meadow::geom::orient2d`, or comparisons of points known
+//! to lie on one line), so there is no tolerance. The work is per source corner in parallel: each
+//! collects its partners of higher index (components first, then the taut test at both ends, then
+//! the walk); the lists are joined in node order, so the output is the same for any thread count.
+
+use meadow::geom::{orient2d, Point2};
+use meadow::{EdgeLink, NavMesh, NavMeshData, VisibilityGraph};
+use rayon::prelude::*;
+
+/// No value (an unassigned wedge or component).
+const NONE: u32 = u32::MAX;
+
+/// A corner: its vertex, the lowest polygon of its wedge, its wall neighbours and its wedge.
+#[derive(Clone, Copy, Debug)]
+struct Corner {
+    vertex: u32,
+    polygon: u32,
+    prev: u32,
+    next: u32,
+    wedge: u32,
+}
+
+/// The mesh tables the walks run on. A *slot* is one entry of `polygon_vertices`: a polygon's
+/// angle at one vertex.
+struct Tables<'a> {
+    d: &'a NavMeshData,
+    /// XZ of every vertex.
+    pts: Vec<Point2>,
+    /// Per slot: its polygon.
+    slot_polygon: Vec<u32>,
+    /// Per slot: its wedge.
+    slot_wedge: Vec<u32>,
+    /// Per wedge: the range of its slots in `wedge_slots` (CSR offsets).
+    wedge_first: Vec<u32>,
+    /// The slots of every wedge, concatenated.
+    wedge_slots: Vec<u32>,
+    /// Per polygon: its component (polygons joined through portals).
+    component: Vec<u32>,
+    corners: Vec<Corner>,
+}
+
+impl<'a> Tables<'a> {
+    fn new(mesh: &'a NavMesh) -> Tables<'a> {
+        let d = mesh.data();
+        let pts: Vec<Point2> = d.vertices.iter().map(|v| [v[0], v[2]]).collect();
+        let slots = d.polygon_vertices.len();
+        let mut slot_polygon = vec![0u32; slots];
+        for (p, pd) in d.polygons.iter().enumerate() {
+            slot_polygon[pd.first as usize..pd.first as usize + pd.vertex_count as usize].fill(p as u32);
+        }
+        // The slots at every vertex, in polygon order (CSR).
+        let mut vertex_first = vec![0u32; d.vertices.len() + 1];
+        for &v in &d.polygon_vertices {
+            vertex_first[v as usize + 1] += 1;
+        }
+        for i in 0..d.vertices.len() {
+            vertex_first[i + 1] += vertex_first[i];
+        }
+        let mut fill = vertex_first.clone();
+        let mut vertex_slots = vec![0u32; slots];
+        for (s, &v) in d.polygon_vertices.iter().enumerate() {
+            vertex_slots[fill[v as usize] as usize] = s as u32;
+            fill[v as usize] += 1;
+        }
+        let mut t = Tables {
+            d,
+            pts,
+            slot_polygon,
+            slot_wedge: vec![NONE; slots],
+            wedge_first: vec![0],
+            wedge_slots: Vec::with_capacity(slots),
+            component: vec![NONE; d.polygons.len()],
+            corners: Vec::new(),
+        };
+        // Wedges, numbered by (vertex, lowest polygon): a vertex's slots come in polygon order, so
+        // the first slot met of a new wedge is its lowest polygon's.
+        let mut stack = Vec::new();
+        for v in 0..d.vertices.len() {
+            for &s in &vertex_slots[vertex_first[v] as usize..vertex_first[v + 1] as usize] {
+                if t.slot_wedge[s as usize] != NONE {
+                    continue;
+                }
+                let w = t.wedge_first.len() as u32 - 1;
+                let start = t.wedge_slots.len();
+                let (mut prev, mut next) = (None, None);
+                t.slot_wedge[s as usize] = w;
+                stack.push(s);
+                while let Some(s) = stack.pop() {
+                    t.wedge_slots.push(s);
+                    let (sp, sn) = t.around(s as usize);
+                    // The edge arriving at the vertex (prev -> v) and the one leaving it (v -> next).
+                    for (edge, end) in [(sp, sp), (s as usize, sn)] {
+                        match d.edge_links[edge] {
+                            EdgeLink::Wall if edge == sp => prev = Some(d.polygon_vertices[end]),
+                            EdgeLink::Wall => next = Some(d.polygon_vertices[end]),
+                            EdgeLink::Polygon(q) => {
+                                let qs = t.slot_of(q, v as u32);
+                                if t.slot_wedge[qs] == NONE {
+                                    t.slot_wedge[qs] = w;
+                                    stack.push(qs as u32);
+                                }
+                            }
+                        }
+                    }
+                }
+                t.wedge_slots[start..].sort_unstable();
+                t.wedge_first.push(t.wedge_slots.len() as u32);
+                let (Some(prev), Some(next)) = (prev, next) else { continue };
+                let (a, pp, nn) = (t.pts[v], t.pts[prev as usize], t.pts[next as usize]);
+                // Walking the boundary prev -> v -> next (free side on the left), the wedge is
+                // wider than a half-turn when the walk turns right or doubles back (a slit; the
+                // two vectors are collinear, so the sign of their dot product is exact).
+                let turn = orient2d(pp, a, nn);
+                let back = turn == 0.0 && (pp[0] - a[0]) * (nn[0] - a[0]) + (pp[1] - a[1]) * (nn[1] - a[1]) > 0.0;
+                if turn < 0.0 || back {
+                    let polygon = t.slot_polygon[s as usize];
+                    t.corners.push(Corner { vertex: v as u32, polygon, prev, next, wedge: w });
+                }
+            }
+        }
+        // Components through portals, numbered by their lowest polygon.
+        for p in 0..d.polygons.len() {
+            if t.component[p] != NONE {
+                continue;
+            }
+            t.component[p] = p as u32;
+            stack.push(p as u32);
+            while let Some(q) = stack.pop() {
+                let (first, n) = t.run(q);
+                for &link in &d.edge_links[first..first + n] {
+                    if let EdgeLink::Polygon(r) = link {
+                        if t.component[r as usize] == NONE {
+                            t.component[r as usize] = p as u32;
+                            stack.push(r);
+                        }
+                    }
+                }
+            }
+        }
+        t
+    }
+
+    /// First slot and vertex count of polygon `p`.
+    fn run(&self, p: u32) -> (usize, usize) {
+        let pd = self.d.polygons[p as usize];
+        (pd.first as usize, pd.vertex_count as usize)
+    }
+
+    /// The slots before and after slot `s` in its polygon.
+    fn around(&self, s: usize) -> (usize, usize) {
+        let (first, n) = self.run(self.slot_polygon[s]);
+        let k = s - first;
+        (first + (k + n - 1) % n, first + (k + 1) % n)
+    }
+
+    /// The slot of vertex `v` in polygon `p` (which holds it: portals match exactly).
+    fn slot_of(&self, p: u32, v: u32) -> usize {
+        let (first, n) = self.run(p);
+        first + self.d.polygon_vertices[first..first + n].iter().position(|&w| w == v).expect("portal ends are shared")
+    }
+
+    fn pt(&self, s: usize) -> Point2 {
+        self.pts[self.d.polygon_vertices[s] as usize]
+    }
+
+    /// Whether the direction from slot `s`'s vertex towards `b` lies in its polygon's closed
+    /// angle there.
+    fn in_angle(&self, s: usize, b: Point2) -> bool {
+        let (sp, sn) = self.around(s);
+        let c = self.pt(s);
+        orient2d(c, self.pt(sn), b) >= 0.0 && orient2d(c, self.pt(sp), b) <= 0.0
+    }
+
+    /// Whether the line from corner `c` towards `b` is taut at `c`.
+    fn taut(&self, c: &Corner, b: Point2) -> bool {
+        let a = self.pts[c.vertex as usize];
+        let sp = orient2d(a, b, self.pts[c.prev as usize]);
+        let sn = orient2d(a, b, self.pts[c.next as usize]);
+        !((sp > 0.0 && sn < 0.0) || (sp < 0.0 && sn > 0.0))
+    }
+
+    /// Pushes the polygons of wedge `w` whose angle at its vertex holds the direction to `b`,
+    /// other than `except`.
+    fn push_wedge(&self, w: u32, b: Point2, except: u32, scratch: &mut Scratch) {
+        let range = self.wedge_first[w as usize] as usize..self.wedge_first[w as usize + 1] as usize;
+        for &s in &self.wedge_slots[range] {
+            let q = self.slot_polygon[s as usize];
+            if q != except && self.in_angle(s as usize, b) {
+                scratch.push(q);
+            }
+        }
+    }
+
+    /// Whether the segment from corner `from` to corner `to` walks the mesh from the one's
+    /// wedge to the other's across portals only.
+    fn sees(&self, from: &Corner, to: &Corner, scratch: &mut Scratch) -> bool {
+        let d = self.d;
+        let (a, b) = (self.pts[from.vertex as usize], self.pts[to.vertex as usize]);
+        // Points on the line a -> b compare exactly by the coordinate that changes most.
+        let axis = if (b[0] - a[0]).abs() >= (b[1] - a[1]).abs() { 0 } else { 1 };
+        let ahead = |u: Point2, w: Point2| if b[axis] > a[axis] { u[axis] > w[axis] } else { u[axis] < w[axis] };
+        scratch.begin();
+        self.push_wedge(from.wedge, b, NONE, scratch);
+        while let Some(p) = scratch.pop() {
+            let (first, n) = self.run(p);
+            let verts = &d.polygon_vertices[first..first + n];
+            if let Some(k) = verts.iter().position(|&v| v == to.vertex) {
+                if self.slot_wedge[first + k] == to.wedge {
+                    return true;
+                }
+                continue;
+            }
+            // The line leaves a counter-clockwise polygon where its boundary passes from the
+            // right of the line to the left: across an edge, or else at its farthest vertex on
+            // the line. The end lies in the polygon (on another layer, or not at this corner:
+            // a dead end) unless it is strictly beyond that exit.
+            let side = |k: usize| orient2d(a, b, self.pts[verts[k % n] as usize]);
+            let mut exit_edge = None;
+            let mut exit_vertex: Option<usize> = None;
+            let mut prev = side(n - 1);
+            for k in 0..n {
+                let s = side(k);
+                if prev < 0.0 && s > 0.0 {
+                    exit_edge = Some((k + n - 1) % n);
+                    break;
+                }
+                if s == 0.0
+                    && exit_vertex.is_none_or(|e| ahead(self.pts[verts[k] as usize], self.pts[verts[e] as usize]))
+                {
+                    exit_vertex = Some(k);
+                }
+                prev = s;
+            }
+            if let Some(k) = exit_edge {
+                let (u, w) = (self.pts[verts[k] as usize], self.pts[verts[(k + 1) % n] as usize]);
+                if orient2d(u, w, b) < 0.0 {
+                    if let EdgeLink::Polygon(q) = d.edge_links[first + k] {
+                        scratch.push(q);
+                    }
+                }
+            } else if let Some(k) = exit_vertex {
+                if ahead(b, self.pts[verts[k] as usize]) {
+                    self.push_wedge(self.slot_wedge[first + k], b, p, scratch);
+                }
+            }
+        }
+        false
+    }
+
+    /// The partners of higher index that node `i` sees (and, with `taut`, that are taut at both
+    /// ends), in increasing order.
+    fn partners(&self, i: usize, taut: bool, scratch: &mut Scratch) -> Vec<u32> {
+        let from = &self.corners[i];
+        let a = self.pts[from.vertex as usize];
+        let comp = self.component[from.polygon as usize];
+        let mut out = Vec::new();
+        for (j, to) in self.corners.iter().enumerate().skip(i + 1) {
+            let b = self.pts[to.vertex as usize];
+            if self.component[to.polygon as usize] != comp || a == b {
+                continue;
+            }
+            if taut && !(self.taut(from, b) && self.taut(to, a)) {
+                continue;
+            }
+            if self.sees(from, to, scratch) {
+                out.push(j as u32);
+            }
+        }
+        out
+    }
+
+    /// The partners of every node, both directions, sorted.
+    fn adjacency(&self, taut: bool) -> Vec<Vec<u32>> {
+        let n_poly = self.d.polygons.len();
+        let upper: Vec<Vec<u32>> = (0..self.corners.len())
+            .into_par_iter()
+            .map_init(|| Scratch::new(n_poly), |scratch, i| self.partners(i, taut, scratch))
+            .collect();
+        let mut adjacency: Vec<Vec<u32>> = vec![Vec::new(); self.corners.len()];
+        for (i, list) in upper.iter().enumerate() {
+            for &j in list {
+                adjacency[j as usize].push(i as u32);
+            }
+        }
+        // Lower partners arrive in increasing order; the upper ones follow, also increasing.
+        for (i, list) in upper.into_iter().enumerate() {
+            adjacency[i].extend(list);
+        }
+        adjacency
+    }
+}
+
+/// Per-thread walk state: the polygons to visit and the ones seen in this walk.
+struct Scratch {
+    todo: Vec<u32>,
+    seen: Vec<u32>,
+    stamp: u32,
+}
+
+impl Scratch {
+    fn new(polygons: usize) -> Scratch {
+        Scratch { todo: Vec::new(), seen: vec![0; polygons], stamp: 0 }
+    }
+
+    fn begin(&mut self) {
+        self.todo.clear();
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.seen.fill(0);
+            self.stamp = 1;
+        }
+    }
+
+    fn push(&mut self, p: u32) {
+        if self.seen[p as usize] != self.stamp {
+            self.seen[p as usize] = self.stamp;
+            self.todo.push(p);
+        }
+    }
+
+    fn pop(&mut self) -> Option<u32> {
+        self.todo.pop()
+    }
+}
+
+/// Builds the corner visibility graph of `mesh`.
+pub fn build_visibility(mesh: &NavMesh) -> VisibilityGraph {
+    let t = Tables::new(mesh);
+    let adjacency = t.adjacency(true);
+    let mut g = VisibilityGraph {
+        corners: t.corners.iter().map(|c| c.vertex).collect(),
+        polygons: t.corners.iter().map(|c| c.polygon).collect(),
+        first_edge: Vec::with_capacity(t.corners.len() + 1),
+        targets: Vec::new(),
+        lengths: Vec::new(),
+    };
+    g.first_edge.push(0);
+    let v = &t.d.vertices;
+    for (c, list) in t.corners.iter().zip(&adjacency) {
+        let a = v[c.vertex as usize];
+        for &j in list {
+            let b = v[t.corners[j as usize].vertex as usize];
+            g.targets.push(j);
+            g.lengths.push((b[0] - a[0]).hypot(b[2] - a[2]));
+        }
+        g.first_edge.push(g.targets.len() as u32);
+    }
+    g
+}
+
+/// The number of corner pairs that see each other, before the taut rule prunes them.
+pub fn visible_pair_count(mesh: &NavMesh) -> usize {
+    Tables::new(mesh).adjacency(false).iter().map(Vec::len).sum::<usize>() / 2
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use meadow_testkit::testmesh::GridSpec;
+    use meadow_testkit::visibility::naive_graph;
+
+    #[test]
+    fn grids_match_the_brute_force_graph() {
+        for seed in 0..12u64 {
+            let (cols, rows) = (6 + seed as usize % 3, 5);
+            let blocked = meadow_testkit::testmesh::random_blocked(cols, rows, 0.3, seed);
+            let spec =
+                GridSpec { cols, rows, blocked, triangulate: seed % 2 == 0, jitter: 0.1, seed, ..GridSpec::default() };
+            let mesh = NavMesh::new(spec.build()).unwrap();
+            let g = build_visibility(&mesh);
+            assert_eq!(g, naive_graph(&mesh), "seed {seed}");
+            let data = NavMeshData { visibility: Some(g), ..mesh.data().clone() };
+            NavMesh::new(data).unwrap();
+        }
+    }
+
+    #[test]
+    fn unlinked_layers_see_only_their_own_corners() {
+        let mut blocked = vec![false; 15];
+        blocked[6] = true;
+        let bottom = GridSpec { cols: 5, rows: 3, blocked: blocked.clone(), ..GridSpec::default() };
+        blocked[6] = false;
+        blocked[8] = true;
+        let top = GridSpec { cols: 5, rows: 3, blocked, layer: 1, origin: [0.0, 3.0, 0.0], ..GridSpec::default() };
+        let mesh = NavMesh::new(meadow_testkit::testmesh::combine(bottom.build(), top.build())).unwrap();
+        let g = build_visibility(&mesh);
+        assert_eq!(g, naive_graph(&mesh));
+        assert_eq!(g.node_count(), 8);
+        for i in 0..g.node_count() {
+            for (t, _) in g.edges(i) {
+                let (a, b) = (g.corners[i] as usize, g.corners[t as usize] as usize);
+                assert_eq!(mesh.vertices()[a][1], mesh.vertices()[b][1]);
+            }
+        }
+    }
+}
