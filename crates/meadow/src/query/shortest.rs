@@ -356,13 +356,10 @@ impl ShortestPathQuery {
         path.clear();
         check_endpoints(mesh, &start, &goal)?;
         filter.heuristic_scale()?;
-        let nav = mesh.mesh();
-        let (Some(graph), Some(table)) = (nav.visibility(), mesh.corner_table()) else {
+        let (Some(graph), Some(table)) = (mesh.mesh().visibility(), mesh.corner_table()) else {
             return self.search_between(mesh, start, goal, filter, path);
         };
-        let any_excluded = (0..nav.areas().len()).any(|a| filter.area_cost(nav, a as u16).is_none());
-        let links_on = filter.allows_links() && !mesh.link_state().is_empty();
-        if any_excluded || links_on || table.has_pinch {
+        if !Self::answers_by_graph(mesh, filter) {
             return self.search_between(mesh, start, goal, filter, path);
         }
         if self.graph.find(mesh, graph, table, start, goal, path) {
@@ -371,6 +368,16 @@ impl ShortestPathQuery {
             path.clear();
             Err(PathError::Unreachable)
         }
+    }
+
+    /// Whether [`ShortestPathQuery::find_shortest_path`] answers queries on `mesh` under
+    /// `filter` over the mesh's visibility graph (the rule is on that method).
+    pub fn answers_by_graph(mesh: &QueryMesh, filter: &QueryFilter) -> bool {
+        let nav = mesh.mesh();
+        let Some(table) = mesh.corner_table() else { return false };
+        let any_excluded = (0..nav.areas().len()).any(|a| filter.area_cost(nav, a as u16).is_none());
+        let links_on = filter.allows_links() && !mesh.link_state().is_empty();
+        !(any_excluded || links_on || table.has_pinch)
     }
 
     /// The search of the module docs between two placed points.
