@@ -2,8 +2,10 @@
 //! Polyanya-style search (Cui, Harabor & Grastien, IJCAI 2017, "Compromise-free Pathfinding on a
 //! Navigation Mesh").
 //!
-//! A baked corner visibility graph would give the same optimal paths; this search needs no asset
-//! change, no O(n²) graph and no visibility linking at query time. A search node is an interval on a polygon edge plus a root (the start or a mesh
+//! When the mesh carries a baked corner visibility graph and the query is one the graph answers
+//! exactly, [`ShortestPathQuery::find_shortest_path`] answers over the graph instead
+//! (`query/visibility.rs`); this search needs no graph and handles every filter and off-mesh
+//! links. A search node is an interval on a polygon edge plus a root (the start or a mesh
 //! vertex) that sees the whole interval; the path so far runs from the start to the root. A node
 //! is expanded by projecting the rays from the root through the interval's ends across the next
 //! polygon: the edge pieces between the rays are *observable* successors (same root); where the
