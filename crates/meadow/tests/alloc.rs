@@ -162,3 +162,43 @@ fn warmed_up_shortest_path_queries_do_not_allocate() {
     drop(p);
     assert!(allocated <= 2, "find_shortest_path allocated {allocated} times");
 }
+
+#[test]
+fn warmed_up_graph_shortest_path_queries_do_not_allocate() {
+    // 2 × 2 pillars apart from one another: no pinch vertices, so the graph answers.
+    let blocked =
+        (0..24 * 24).map(|i| (i % 24) % 5 >= 2 && (i % 24) % 5 <= 3 && (i / 24) % 5 >= 2 && (i / 24) % 5 <= 3);
+    let spec = GridSpec { cols: 24, rows: 24, triangulate: true, blocked: blocked.collect(), ..GridSpec::default() };
+    let plain = NavMesh::new(spec.build()).unwrap();
+    let graph = meadow_testkit::visibility::naive_graph(&plain);
+    let mut data = plain.into_data();
+    data.visibility = Some(graph);
+    let mesh = QueryMesh::new(NavMesh::new(data).unwrap());
+    let filter = QueryFilter::new();
+    assert!(ShortestPathQuery::answers_by_graph(&mesh, &filter));
+    let mut rng = SplitMix64::new(4);
+    let pairs: Vec<([f64; 3], [f64; 3])> = (0..300)
+        .map(|_| (mesh.random_point(&mut rng).unwrap().point, mesh.random_point(&mut rng).unwrap().point))
+        .collect();
+    let mut query = ShortestPathQuery::new(&mesh);
+    let mut path = Path::default();
+    let run_all = |query: &mut ShortestPathQuery, path: &mut Path| -> (usize, f64, usize) {
+        let (mut found, mut total, mut turns) = (0, 0.0, 0);
+        for &(s, g) in &pairs {
+            if query.find_shortest_path_into(&mesh, s, g, &filter, path).is_ok() {
+                found += 1;
+                total += path.length;
+                turns += path.points.len() - 2;
+            }
+        }
+        (found, total, turns)
+    };
+    let warm = run_all(&mut query, &mut path);
+    let before = allocations();
+    let again = run_all(&mut query, &mut path);
+    let allocated = allocations() - before;
+    assert_eq!(warm, again);
+    assert_eq!(warm.0, pairs.len(), "an open grid with pillars: every pair has a path");
+    assert!(warm.2 > 100, "too few paths turn at corners: {warm:?}");
+    assert_eq!(allocated, 0, "{allocated} allocations in {} warmed-up graph queries", pairs.len());
+}

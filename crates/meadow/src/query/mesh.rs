@@ -34,6 +34,8 @@ pub struct QueryMesh {
     pub(super) area_prefix: Vec<f64>,
     /// Polygons around each vertex, for the shortest-path search (built on first use).
     pub(super) vertex_fans: std::sync::OnceLock<shortest::VertexFans>,
+    /// The visibility graph's nodes tied to the mesh's polygons (built on first use).
+    pub(super) corner_table: std::sync::OnceLock<super::visibility::CornerTable>,
     /// Per vertex: whether a wall edge touches it (corners elsewhere are re-routed).
     pub(super) on_wall: Vec<bool>,
     /// Per vertex: the small island (see [`QueryMesh::small_island_of`]) whose outline passes
@@ -216,6 +218,7 @@ impl QueryMesh {
             edge_ends,
             area_prefix,
             vertex_fans: std::sync::OnceLock::new(),
+            corner_table: std::sync::OnceLock::new(),
             on_wall,
             island_of,
             island_disks,

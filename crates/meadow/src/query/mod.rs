@@ -38,6 +38,7 @@ mod shortest;
 #[cfg(test)]
 mod tests;
 mod types;
+mod visibility;
 
 pub use astar::PathQuery;
 pub use links::{LinkError, LinkId, LinkSpec, Links, DEFAULT_LINK_REACH, MAX_LINKS, MAX_LINK_COST};

@@ -2,8 +2,10 @@
 //! Polyanya-style search (Cui, Harabor & Grastien, IJCAI 2017, "Compromise-free Pathfinding on a
 //! Navigation Mesh").
 //!
-//! A baked corner visibility graph would give the same optimal paths; this search needs no asset
-//! change, no O(n²) graph and no visibility linking at query time. A search node is an interval on a polygon edge plus a root (the start or a mesh
+//! When the mesh carries a baked corner visibility graph and the query is one the graph answers
+//! exactly, [`ShortestPathQuery::find_shortest_path`] answers over the graph instead
+//! (`query/visibility.rs`); this search needs no graph and handles every filter and off-mesh
+//! links. A search node is an interval on a polygon edge plus a root (the start or a mesh
 //! vertex) that sees the whole interval; the path so far runs from the start to the root. A node
 //! is expanded by projecting the rays from the root through the interval's ends across the next
 //! polygon: the edge pieces between the rays are *observable* successors (same root); where the
@@ -50,7 +52,8 @@ mod geometry;
 
 use crate::tolerance::SHORTEST_ROOT_SLACK;
 pub(crate) use fans::VertexFans;
-use fans::{corner_bits, vertex_at, CORNER, PINCH};
+use fans::{corner_bits, vertex_at};
+pub(crate) use fans::{CORNER, PINCH};
 use geometry::{clip, via_interval};
 
 use super::links::LinkState;
@@ -170,6 +173,8 @@ pub struct ShortestPathQuery {
     succ: Vec<Node>,
     /// Buffers of `find_shortest_path`'s result before it is copied out.
     scratch_path: Path,
+    /// Scratch memory of answers over the baked visibility graph.
+    graph: super::visibility::VisibilitySearch,
 }
 
 /// The search context of one query (borrowed pieces of the query state and the inputs).
@@ -260,9 +265,20 @@ impl ShortestPathQuery {
         }
     }
 
-    /// Finds the shortest path from `start` to `goal` (see the module docs). Allocates only the
-    /// returned [`Path`]'s two vectors once warmed up; see
-    /// [`ShortestPathQuery::find_shortest_path_into`] for the allocation-free form.
+    /// Finds the shortest path from `start` to `goal`. Allocates only the returned [`Path`]'s
+    /// vectors once warmed up; see [`ShortestPathQuery::find_shortest_path_into`] for the
+    /// allocation-free form.
+    ///
+    /// **Which algorithm answers.** When the mesh carries a corner visibility graph
+    /// ([`NavMesh::visibility`](crate::NavMesh::visibility)), the filter excludes no area the
+    /// mesh has, and no off-mesh link can be taken (the mesh has none, baked or added, or the
+    /// filter switches links off), the path is searched over the graph (A* between the corners
+    /// the start and goal see), unless the mesh has a pinch vertex (walkable sectors touching
+    /// at a point, which a shortest path may pass straight through and a taut graph edge
+    /// cannot); otherwise by the search described in the module docs
+    /// ([`ShortestPathQuery::find_shortest_path_by_search`]). Both give Euclidean-shortest
+    /// paths in XZ, so the choice changes speed, not lengths. Cost overrides do not matter:
+    /// exact paths count every included area as cost 1 either way (they are still validated).
     pub fn find_shortest_path(
         &mut self,
         mesh: &QueryMesh,
@@ -270,8 +286,32 @@ impl ShortestPathQuery {
         goal: [f64; 3],
         filter: &QueryFilter,
     ) -> Result<Path, PathError> {
+        self.copy_out(|q, path| q.find_shortest_path_into(mesh, start, goal, filter, path))
+    }
+
+    /// [`ShortestPathQuery::find_shortest_path`] always by the search of the module docs, never
+    /// over a baked visibility graph (for comparisons and benchmarks).
+    pub fn find_shortest_path_by_search(
+        &mut self,
+        mesh: &QueryMesh,
+        start: [f64; 3],
+        goal: [f64; 3],
+        filter: &QueryFilter,
+    ) -> Result<Path, PathError> {
+        self.copy_out(|q, path| {
+            path.clear();
+            let (s, g) = locate_endpoints(mesh, start, goal)?;
+            q.search_between(mesh, s, g, filter, path)
+        })
+    }
+
+    /// Runs `find` on the scratch path and copies the result out.
+    fn copy_out(
+        &mut self,
+        find: impl FnOnce(&mut ShortestPathQuery, &mut Path) -> Result<(), PathError>,
+    ) -> Result<Path, PathError> {
         let mut scratch = std::mem::take(&mut self.scratch_path);
-        let result = self.find_shortest_path_into(mesh, start, goal, filter, &mut scratch);
+        let result = find(self, &mut scratch);
         let path = result.map(|()| Path {
             points: scratch.points.clone(),
             length: scratch.length,
@@ -284,6 +324,7 @@ impl ShortestPathQuery {
     }
 
     /// Finds the shortest path and writes it into `path`, reusing its buffers (cleared on error).
+    /// The algorithm is chosen as for [`ShortestPathQuery::find_shortest_path`].
     pub fn find_shortest_path_into(
         &mut self,
         mesh: &QueryMesh,
@@ -298,7 +339,8 @@ impl ShortestPathQuery {
     }
 
     /// Like [`ShortestPathQuery::find_shortest_path_into`], for a start and goal already placed on
-    /// polygons (by [`QueryMesh::locate`] or [`QueryMesh::nearest_point`]).
+    /// polygons (by [`QueryMesh::locate`] or [`QueryMesh::nearest_point`]); the algorithm is
+    /// chosen as for [`ShortestPathQuery::find_shortest_path`].
     ///
     /// The path's points are the start, the mesh vertices where it turns, and the goal (always at
     /// least two points); `corridor` lists the polygons it crosses, where consecutive polygons
@@ -306,6 +348,42 @@ impl ShortestPathQuery {
     /// excluded polygon uses the included polygon next to it; [`PathError::StartExcluded`] means
     /// no included polygon holds the start.
     pub fn find_shortest_path_between(
+        &mut self,
+        mesh: &QueryMesh,
+        start: Location,
+        goal: Location,
+        filter: &QueryFilter,
+        path: &mut Path,
+    ) -> Result<(), PathError> {
+        path.clear();
+        check_endpoints(mesh, &start, &goal)?;
+        filter.heuristic_scale()?;
+        let (Some(graph), Some(table)) = (mesh.mesh().visibility(), mesh.corner_table()) else {
+            return self.search_between(mesh, start, goal, filter, path);
+        };
+        if !Self::answers_by_graph(mesh, filter) {
+            return self.search_between(mesh, start, goal, filter, path);
+        }
+        if self.graph.find(mesh, graph, table, start, goal, path) {
+            Ok(())
+        } else {
+            path.clear();
+            Err(PathError::Unreachable)
+        }
+    }
+
+    /// Whether [`ShortestPathQuery::find_shortest_path`] answers queries on `mesh` under
+    /// `filter` over the mesh's visibility graph (the rule is on that method).
+    pub fn answers_by_graph(mesh: &QueryMesh, filter: &QueryFilter) -> bool {
+        let nav = mesh.mesh();
+        let Some(table) = mesh.corner_table() else { return false };
+        let any_excluded = (0..nav.areas().len()).any(|a| filter.area_cost(nav, a as u16).is_none());
+        let links_on = filter.allows_links() && !mesh.link_state().is_empty();
+        !(any_excluded || links_on || table.has_pinch)
+    }
+
+    /// The search of the module docs between two placed points.
+    fn search_between(
         &mut self,
         mesh: &QueryMesh,
         start: Location,

@@ -22,6 +22,7 @@ mod random_points;
 mod rays;
 mod shortest;
 mod string_pull;
+mod visibility;
 
 fn query_mesh(data: crate::asset::NavMeshData) -> QueryMesh {
     QueryMesh::new(NavMesh::new(data).expect("test mesh is valid"))

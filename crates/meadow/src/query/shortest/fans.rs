@@ -14,9 +14,9 @@ pub(crate) struct VertexFans {
     /// Per polygon: its connected component, polygons being connected when they share a vertex
     /// (a superset of portal adjacency: paths may pass where polygons touch at a point). With
     /// no area excluded, a goal in another component is unreachable without a search.
-    pub(super) component: Vec<u32>,
+    pub(crate) component: Vec<u32>,
     /// Per vertex: `CORNER | PINCH` bits with every polygon included (the common filter).
-    pub(super) corner: Vec<u8>,
+    pub(crate) corner: Vec<u8>,
 }
 
 impl QueryMesh {
@@ -65,15 +65,15 @@ impl VertexFans {
         fans
     }
 
-    pub(super) fn fan(&self, v: u32) -> &[(u32, u32)] {
+    pub(crate) fn fan(&self, v: u32) -> &[(u32, u32)] {
         let (a, b) = (self.fan_start[v as usize] as usize, self.fan_start[v as usize + 1] as usize);
         &self.fan[a..b]
     }
 }
 
 /// Per-vertex corner status bits (the filter's exclusions change them).
-pub(super) const CORNER: u8 = 1;
-pub(super) const PINCH: u8 = 2;
+pub(crate) const CORNER: u8 = 1;
+pub(crate) const PINCH: u8 = 2;
 
 /// Where the start or goal sits: a mesh vertex (exactly) or not.
 pub(super) fn vertex_at(mesh: &QueryMesh, poly: u32, p: Point2) -> Option<u32> {

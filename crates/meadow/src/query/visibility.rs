@@ -1,0 +1,624 @@
+//! Exact shortest paths over the baked corner visibility graph
+//! ([`VisibilityGraph`](crate::asset::VisibilityGraph)): the answer of
+//! [`ShortestPathQuery::find_shortest_path`](super::ShortestPathQuery::find_shortest_path) when the
+//! mesh carries a graph and the query is one the graph answers exactly (see that method).
+//!
+//! A taut path turns only at corners and its legs between corners are graph edges, so only its
+//! first and last legs need work at query time. A goal the start sees is answered with the
+//! straight segment. Otherwise the corners seen from the start are found by a visibility walk:
+//! a depth-first search over polygons from the start's polygons, each step through a portal
+//! narrowing an angular window (two rays from the start through exact mesh vertices, so every
+//! in/out decision is an exact orientation test, like Polyanya's observable successors); every
+//! corner vertex of a polygon reached inside the window is seen, in the wedge of the polygon the
+//! sight line arrives through. Only corners where the path can turn taut are kept (both wall
+//! neighbours of the corner on one side of the sight line, the rule the bake keeps edges by).
+//! The same walk from the goal marks the corners that see the goal. A* over the graph's CSR
+//! edges, with the start and goal as two extra nodes and the XZ distance to the goal as the
+//! heuristic (consistent, so the first time the goal is taken it is optimal), gives the turning
+//! corners; the corridor is then recovered by walking each leg through the mesh.
+//!
+//! Pinch vertices (several wedges at one vertex) are several nodes; a path may pass through the
+//! point where walkable sectors touch, so the nodes of one vertex are joined at no cost, as the
+//! search without the graph turns at a pinch over its whole fan.
+
+use super::raycast::WalkEnd;
+use super::shortest::VertexFans;
+use super::{dist2, polyline_length, xz, Location, OpenEntry, Path, QueryMesh, NONE};
+use crate::asset::VisibilityGraph;
+use crate::geom::{orient2d, Point2};
+use std::collections::BinaryHeap;
+
+/// Per-mesh tables that tie the graph's nodes to the mesh (built on first use, then shared).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct CornerTable {
+    /// Per half-edge slot (index into `polygon_vertices`): the node whose wedge holds that
+    /// polygon at that vertex, or `NONE`.
+    slot_node: Vec<u32>,
+    /// Per node: its two wall neighbours (the far ends of the walls bounding its wedge).
+    walls: Vec<[u32; 2]>,
+    /// Per node: the next node at the same vertex (a cycle; the node itself when alone).
+    sibling: Vec<u32>,
+    /// Whether the mesh has a pinch vertex (walkable sectors touching at a point). A shortest
+    /// path may run straight through one, which no taut graph edge describes, so such meshes
+    /// are answered by the search.
+    pub(crate) has_pinch: bool,
+}
+
+impl CornerTable {
+    /// Builds the tables of `graph` on `mesh` by walking each node's wedge round its vertex.
+    pub(crate) fn build(mesh: &QueryMesh, graph: &VisibilityGraph) -> CornerTable {
+        let data = mesh.mesh().data();
+        let n = graph.node_count();
+        let mut slot_node = vec![NONE; data.polygon_vertices.len()];
+        let mut walls = vec![[NONE; 2]; n];
+        let mut sibling: Vec<u32> = (0..n as u32).collect();
+        let mut last_at = vec![NONE; mesh.mesh().vertices().len()];
+        for (node, wall) in walls.iter_mut().enumerate() {
+            let v = graph.corners[node];
+            let poly = graph.polygons[node];
+            // Round the vertex through the edges leaving it (`out`) and through those ending at
+            // it (`into`), each until a wall; a full turn (no wall) ends the walk as well.
+            for (side, out) in [(1usize, true), (0usize, false)] {
+                let mut q = poly;
+                for _ in 0..=data.polygon_vertices.len().min(1 << 16) {
+                    let Some((into, from)) = mesh.edges_at_vertex(q, v) else { break };
+                    slot_node[from] = node as u32;
+                    let h = if out { from } else { into };
+                    match mesh.edge_neighbour(h) {
+                        Some(next) if next != poly => q = next,
+                        Some(_) => break,
+                        None => {
+                            let (a, b) = mesh.edge_vertices(h);
+                            wall[side] = if out { b } else { a };
+                            break;
+                        }
+                    }
+                }
+            }
+            let vi = v as usize;
+            if last_at[vi] != NONE {
+                // Splice into the vertex's cycle.
+                let prev = last_at[vi] as usize;
+                sibling.swap(prev, node);
+            }
+            last_at[vi] = node as u32;
+        }
+        let has_pinch = mesh.vertex_fans().corner.iter().any(|&b| b & super::shortest::PINCH != 0);
+        CornerTable { slot_node, walls, sibling, has_pinch }
+    }
+}
+
+impl QueryMesh {
+    /// The corner tables of this mesh's visibility graph, if it has one.
+    pub(crate) fn corner_table(&self) -> Option<&CornerTable> {
+        let graph = self.mesh.visibility()?;
+        Some(self.corner_table.get_or_init(|| CornerTable::build(self, graph)))
+    }
+}
+
+/// Node id of the start in the A* arrays (after the graph's nodes).
+#[inline]
+fn start_id(n: usize) -> u32 {
+    n as u32
+}
+
+/// Node id of the goal in the A* arrays.
+#[inline]
+fn goal_id(n: usize) -> u32 {
+    n as u32 + 1
+}
+
+/// One step of the visibility walk: polygon `poly` entered through half-edge `entry` (`NONE`
+/// for a polygon holding the point), seen through the window between the rays from the point
+/// through `right` and `left`.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    poly: u32,
+    entry: u32,
+    right: Point2,
+    left: Point2,
+}
+
+/// Reusable memory of graph queries (stamped per query, never cleared).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct VisibilitySearch {
+    generation: u32,
+    /// Per A* node: best cost, its stamp, parent, closed stamp.
+    g: Vec<f64>,
+    stamp: Vec<u32>,
+    parent: Vec<u32>,
+    closed: Vec<u32>,
+    /// Per node: distance to the goal when the node sees it (valid when `goal_stamp` is current).
+    goal_d: Vec<f64>,
+    goal_stamp: Vec<u32>,
+    /// Per node: stamp of the start's visibility list (so each corner is listed once).
+    start_stamp: Vec<u32>,
+    /// Per polygon: stamped when it holds the goal.
+    goal_poly: Vec<u32>,
+    /// Corners the start sees, with their distance.
+    start_links: Vec<(u32, f64)>,
+    open: BinaryHeap<OpenEntry>,
+    frames: Vec<Frame>,
+    seeds: Vec<u32>,
+    /// The path's nodes, goal side first.
+    chain: Vec<u32>,
+}
+
+impl VisibilitySearch {
+    /// Grows the per-node arrays to `n` graph nodes plus the start and the goal.
+    fn reserve(&mut self, n: usize, polygons: usize) {
+        if self.goal_poly.len() < polygons {
+            self.goal_poly.resize(polygons, 0);
+        }
+        let want = n + 2;
+        if self.g.len() < want {
+            self.g.resize(want, 0.0);
+            self.stamp.resize(want, 0);
+            self.parent.resize(want, NONE);
+            self.closed.resize(want, 0);
+            self.goal_d.resize(want, 0.0);
+            self.goal_stamp.resize(want, 0);
+            self.start_stamp.resize(want, 0);
+        }
+    }
+
+    /// Starts a new query generation (wiping the stamps once every 2^32 queries).
+    fn next_generation(&mut self, n: usize, polygons: usize) -> u32 {
+        self.reserve(n, polygons);
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            for v in
+                [&mut self.stamp, &mut self.closed, &mut self.goal_stamp, &mut self.start_stamp, &mut self.goal_poly]
+            {
+                v.fill(0);
+            }
+            self.generation = 1;
+        }
+        self.open.clear();
+        self.start_links.clear();
+        self.generation
+    }
+
+    /// Answers a query the graph answers exactly (the caller checked the filter and links):
+    /// writes the path and returns true, or returns false when the goal is unreachable. `start`
+    /// and `goal` are checked locations in polygons of `mesh`.
+    pub(crate) fn find(
+        &mut self,
+        mesh: &QueryMesh,
+        graph: &VisibilityGraph,
+        table: &CornerTable,
+        start: Location,
+        goal: Location,
+        path: &mut Path,
+    ) -> bool {
+        path.clear();
+        let fans = mesh.vertex_fans();
+        let (sp, gp) = (xz(start.point), xz(goal.point));
+        if start.polygon == goal.polygon || straight(mesh, &start, &goal, path) {
+            if path.points.is_empty() {
+                path.corridor.push(start.polygon);
+                path.points.extend([start.point, goal.point]);
+                path.length = polyline_length(&path.points);
+            }
+            return true;
+        }
+        // Polygons joined neither through portals nor at shared vertices: no path.
+        if fans.component[start.polygon as usize] != fans.component[goal.polygon as usize] {
+            return false;
+        }
+        let n = graph.node_count();
+        let gen = self.next_generation(n, mesh.mesh().polygon_count());
+        // The corners the goal sees (with their distance to it), then those the start sees.
+        seeds(mesh, fans, goal, &mut self.seeds, &mut self.frames);
+        let (goal_d, goal_stamp) = (&mut self.goal_d, &mut self.goal_stamp);
+        for &q in &self.seeds {
+            self.goal_poly[q as usize] = gen;
+        }
+        let none = (gp, &[][..], 0);
+        visible_corners(mesh, table, gp, &self.seeds, &mut self.frames, none, |node, d| {
+            let i = node as usize;
+            if goal_stamp[i] != gen || d < goal_d[i] {
+                goal_d[i] = d;
+                goal_stamp[i] = gen;
+            }
+        });
+        seeds(mesh, fans, start, &mut self.seeds, &mut self.frames);
+        let (links, start_stamp) = (&mut self.start_links, &mut self.start_stamp);
+        let target = (gp, &self.goal_poly[..], gen);
+        let sees_goal = visible_corners(mesh, table, sp, &self.seeds, &mut self.frames, target, |node, d| {
+            if start_stamp[node as usize] != gen {
+                start_stamp[node as usize] = gen;
+                links.push((node, d));
+            }
+        });
+        if sees_goal {
+            // Seen, though the plain mesh walk stopped (grazing a wall's end or passing where
+            // polygons touch at a vertex): the straight segment.
+            path.points.extend([start.point, goal.point]);
+            path.corridor.push(start.polygon);
+            walk_leg(mesh, leg_polygon(mesh, start.polygon, sp, gp), sp, gp, &mut path.corridor);
+            if path.corridor.last() != Some(&goal.polygon) {
+                path.corridor.push(goal.polygon);
+            }
+            path.length = polyline_length(&path.points);
+            return true;
+        }
+        let Some(()) = self.astar(mesh, graph, table, gp, gen) else { return false };
+        self.write(mesh, graph, start, goal, path);
+        true
+    }
+
+    /// A* from the start node to the goal node; `None` when the goal is not reached.
+    fn astar(
+        &mut self,
+        mesh: &QueryMesh,
+        graph: &VisibilityGraph,
+        table: &CornerTable,
+        goal: Point2,
+        gen: u32,
+    ) -> Option<()> {
+        let n = graph.node_count();
+        let (s_id, g_id) = (start_id(n), goal_id(n));
+        let verts = mesh.mesh().vertices();
+        let pos = |node: u32| xz(verts[graph.corners[node as usize] as usize]);
+        self.g[s_id as usize] = 0.0;
+        self.stamp[s_id as usize] = gen;
+        self.parent[s_id as usize] = NONE;
+        self.open.push(OpenEntry { f: 0.0, node: s_id });
+        while let Some(OpenEntry { node: u, .. }) = self.open.pop() {
+            let ui = u as usize;
+            if self.closed[ui] == gen {
+                continue;
+            }
+            self.closed[ui] = gen;
+            if u == g_id {
+                return Some(());
+            }
+            let gu = self.g[ui];
+            if u == s_id {
+                for i in 0..self.start_links.len() {
+                    let (c, d) = self.start_links[i];
+                    self.relax(c, gu + d, u, dist2(pos(c), goal), gen);
+                }
+                continue;
+            }
+            if self.goal_stamp[ui] == gen {
+                let d = self.goal_d[ui];
+                self.relax(g_id, gu + d, u, 0.0, gen);
+            }
+            // The other wedges of a pinch vertex, at no cost.
+            let mut sib = table.sibling[ui];
+            let mut guard = 0;
+            while sib != u && guard < n {
+                self.relax(sib, gu, u, dist2(pos(sib), goal), gen);
+                sib = table.sibling[sib as usize];
+                guard += 1;
+            }
+            for (t, len) in graph.edges(ui) {
+                if self.closed[t as usize] != gen {
+                    self.relax(t, gu + len, u, dist2(pos(t), goal), gen);
+                }
+            }
+        }
+        None
+    }
+
+    /// Lowers node `v`'s cost to `g` (reached from `from`) if that improves it.
+    #[inline]
+    fn relax(&mut self, v: u32, g: f64, from: u32, h: f64, gen: u32) {
+        let vi = v as usize;
+        if self.closed[vi] == gen || (self.stamp[vi] == gen && g >= self.g[vi]) {
+            return;
+        }
+        self.g[vi] = g;
+        self.stamp[vi] = gen;
+        self.parent[vi] = from;
+        self.open.push(OpenEntry { f: g + h, node: v });
+    }
+
+    /// Writes the path found by [`Self::astar`]: start, turning corners, goal; the corridor by
+    /// walking each leg through the mesh.
+    fn write(&mut self, mesh: &QueryMesh, graph: &VisibilityGraph, start: Location, goal: Location, path: &mut Path) {
+        let n = graph.node_count();
+        let verts = mesh.mesh().vertices();
+        self.chain.clear();
+        let mut i = self.parent[goal_id(n) as usize];
+        while i != NONE && i != start_id(n) && self.chain.len() <= n {
+            self.chain.push(i);
+            i = self.parent[i as usize];
+        }
+        path.points.push(start.point);
+        for k in (0..self.chain.len()).rev() {
+            let p = verts[graph.corners[self.chain[k] as usize] as usize];
+            // Nodes of one pinch vertex make one point.
+            if path.points.last().map(|&q| xz(q)) != Some(xz(p)) {
+                path.points.push(p);
+            }
+        }
+        if path.points.len() > 1 && path.points.last().map(|&q| xz(q)) == Some(xz(goal.point)) {
+            path.points.pop();
+        }
+        path.points.push(goal.point);
+        // Corridor: each leg walked from a polygon holding its start in the leg's direction.
+        path.corridor.push(start.polygon);
+        for k in 0..path.points.len() - 1 {
+            let (a, b) = (xz(path.points[k]), xz(path.points[k + 1]));
+            let near = path.corridor[path.corridor.len() - 1];
+            let from = leg_polygon(mesh, near, a, b);
+            walk_leg(mesh, from, a, b, &mut path.corridor);
+        }
+        if path.corridor.last() != Some(&goal.polygon) {
+            path.corridor.push(goal.polygon);
+        }
+        path.length = polyline_length(&path.points);
+    }
+}
+
+/// Appends the polygons the leg `a -> b` crosses to `corridor`, starting from `from` (which
+/// holds `a`). The mesh walk stops where the leg grazes a wall's end or passes where polygons
+/// touch only at a vertex; it resumes there, from the polygon round that vertex that holds the
+/// leg's direction.
+fn walk_leg(mesh: &QueryMesh, mut from: u32, mut a: Point2, b: Point2, corridor: &mut Vec<u32>) {
+    let data = mesh.mesh().data();
+    for _ in 0..64 {
+        if corridor.last() != Some(&from) {
+            corridor.push(from);
+        }
+        let end = mesh.walk_segment(from, a, b, |h| {
+            if let Some(q) = mesh.edge_neighbour(h) {
+                corridor.push(q);
+            }
+        });
+        let WalkEnd::Hit(poly, k, _) = end else { return };
+        // The vertex of the hit edge on the leg, farthest along it.
+        let first = mesh.poly_first(poly);
+        let len = mesh.poly_len(poly);
+        let along = |x: Point2| (x[0] - a[0]) * (b[0] - a[0]) + (x[1] - a[1]) * (b[1] - a[1]);
+        let resume = [k, (k + 1) % len]
+            .map(|j| xz(mesh.mesh().vertices()[data.polygon_vertices[first + j] as usize]))
+            .into_iter()
+            .filter(|&x| x != a && orient2d(a, b, x) == 0.0 && along(x) > 0.0)
+            .max_by(|x, y| along(*x).total_cmp(&along(*y)));
+        let Some(x) = resume else { return };
+        if corridor.last() != Some(&poly) {
+            corridor.push(poly);
+        }
+        from = leg_polygon(mesh, poly, x, b);
+        a = x;
+    }
+}
+
+/// A polygon round vertex point `a` (a vertex of polygon `near`) whose corner at `a` holds the
+/// direction towards `b`; `near` itself when none does (rounding cannot happen here, the tests
+/// are exact, but the answer must not panic).
+fn leg_polygon(mesh: &QueryMesh, near: u32, a: Point2, b: Point2) -> u32 {
+    let fans = mesh.vertex_fans();
+    let data = mesh.mesh().data();
+    let first = mesh.poly_first(near);
+    let Some(v) = (0..mesh.poly_len(near))
+        .map(|k| data.polygon_vertices[first + k])
+        .find(|&v| xz(mesh.mesh().vertices()[v as usize]) == a)
+    else {
+        return near;
+    };
+    for &(q, k) in fans.fan(v) {
+        let (f, len) = (mesh.poly_first(q), mesh.poly_len(q));
+        let next = xz(mesh.mesh().vertices()[data.polygon_vertices[f + (k as usize + 1) % len] as usize]);
+        let prev = xz(mesh.mesh().vertices()[data.polygon_vertices[f + (k as usize + len - 1) % len] as usize]);
+        if orient2d(a, next, b) >= 0.0 && orient2d(a, prev, b) <= 0.0 {
+            return q;
+        }
+    }
+    near
+}
+
+/// When the segment from the start to the goal walks the mesh through portals, writes it as the
+/// path and returns true; otherwise leaves `path` empty and returns false.
+fn straight(mesh: &QueryMesh, start: &Location, goal: &Location, path: &mut Path) -> bool {
+    path.corridor.push(start.polygon);
+    let corridor = &mut path.corridor;
+    let clear = mesh.walk_reaches(start, goal, |h| corridor.push(mesh.edge_neighbour(h).unwrap_or(NONE)));
+    if clear && path.corridor.iter().all(|&q| q != NONE) {
+        path.points.extend([start.point, goal.point]);
+        path.length = polyline_length(&path.points);
+        return true;
+    }
+    path.clear();
+    false
+}
+
+/// The polygons holding location `at` into `out`: the fan of the vertex it sits on, or its
+/// polygon and those across the edges it lies on (`stack` is scratch).
+fn seeds(mesh: &QueryMesh, fans: &VertexFans, at: Location, out: &mut Vec<u32>, stack: &mut Vec<Frame>) {
+    out.clear();
+    let p = xz(at.point);
+    let data = mesh.mesh().data();
+    let first = mesh.poly_first(at.polygon);
+    let vertex = (0..mesh.poly_len(at.polygon))
+        .map(|k| data.polygon_vertices[first + k])
+        .find(|&v| xz(mesh.mesh().vertices()[v as usize]) == p);
+    if let Some(v) = vertex {
+        out.extend(fans.fan(v).iter().map(|&(q, _)| q));
+        return;
+    }
+    stack.clear();
+    out.push(at.polygon);
+    let mut i = 0;
+    while i < out.len() && i < 64 {
+        let r = out[i];
+        i += 1;
+        let first = mesh.poly_first(r);
+        for k in 0..mesh.poly_len(r) {
+            let (a, b) = mesh.edge_endpoints(first + k);
+            // On the edge (or, after rounding, just outside it): the neighbour holds `p` too.
+            if orient2d(xz(a), xz(b), p) > 0.0 {
+                continue;
+            }
+            if let Some(q) = mesh.edge_neighbour(first + k) {
+                if !out.contains(&q) {
+                    out.push(q);
+                }
+            }
+        }
+    }
+}
+
+/// The visibility walk from point `p` (held by each polygon of `seeds`): calls `visit(node,
+/// distance)` for every corner node `p` sees at which a path from `p` can turn taut (a node may
+/// be reported more than once). Returns whether `p` sees the point `target.0`, held by the
+/// polygons whose entry in `target.1` is `target.2`.
+fn visible_corners(
+    mesh: &QueryMesh,
+    table: &CornerTable,
+    p: Point2,
+    seeds: &[u32],
+    frames: &mut Vec<Frame>,
+    target: (Point2, &[u32], u32),
+    mut visit: impl FnMut(u32, f64),
+) -> bool {
+    let (goal, goal_poly, gen) = target;
+    let holds_goal = |q: u32| goal_poly.get(q as usize) == Some(&gen);
+    let mut sees_goal = false;
+    let data = mesh.mesh().data();
+    let verts = mesh.mesh().vertices();
+    let mut report = |slot: usize, w: Point2| {
+        let node = table.slot_node[slot];
+        if node == NONE || w == p {
+            return;
+        }
+        let [w0, w1] = table.walls[node as usize];
+        let side = |x: u32| if x == NONE { 0.0 } else { orient2d(p, w, xz(verts[x as usize])) };
+        let (o0, o1) = (side(w0), side(w1));
+        if (o0 >= 0.0 && o1 >= 0.0) || (o0 <= 0.0 && o1 <= 0.0) {
+            visit(node, dist2(p, w));
+        }
+    };
+    frames.clear();
+    for &poly in seeds {
+        // A polygon holding `p` is seen whole; each portal starts a window.
+        sees_goal |= holds_goal(poly);
+        let first = mesh.poly_first(poly);
+        for k in 0..mesh.poly_len(poly) {
+            let (a, b) = mesh.edge_endpoints(first + k);
+            let (a, b) = (xz(a), xz(b));
+            report(first + k, a);
+            if orient2d(a, b, p) > 0.0 {
+                if let Some(q) = mesh.edge_neighbour(first + k) {
+                    frames.push(Frame { poly: q, entry: mesh.half_edges[first + k].twin, right: a, left: b });
+                }
+            }
+        }
+    }
+    // Cap on the steps: no input should come near it (a polygon is seen through few gaps); it
+    // turns a reasoning error into a shorter corner list instead of a hang.
+    let mut budget = 64 * (mesh.half_edge_count() + 16);
+    while let Some(f) = frames.pop() {
+        if budget == 0 {
+            frames.clear();
+            return sees_goal;
+        }
+        budget -= 1;
+        let (poly, entry) = (f.poly, f.entry);
+        let (r, l) = (f.right, f.left);
+        let degenerate = orient2d(p, r, l) == 0.0;
+        let forward = |w: Point2| (w[0] - p[0]) * (r[0] - p[0]) + (w[1] - p[1]) * (r[1] - p[1]) > 0.0;
+        let first = mesh.poly_first(poly);
+        let len = mesh.poly_len(poly);
+        let in_window = |w: Point2| orient2d(p, r, w) >= 0.0 && orient2d(p, l, w) <= 0.0 && (!degenerate || forward(w));
+        if !sees_goal && holds_goal(poly) && in_window(goal) {
+            sees_goal = true;
+        }
+        for k in 0..len {
+            let w = xz(verts[data.polygon_vertices[first + k] as usize]);
+            if in_window(w) {
+                report(first + k, w);
+            }
+        }
+        for k in 0..len {
+            let h = first + k;
+            if h as u32 == entry {
+                continue;
+            }
+            let (a, b) = mesh.edge_endpoints(h);
+            let (a, b) = (xz(a), xz(b));
+            // Crossed forwards only (the point strictly on the inner side), and only where the
+            // window meets it.
+            if orient2d(a, b, p) <= 0.0 || orient2d(p, r, b) < 0.0 || orient2d(p, l, a) > 0.0 {
+                continue;
+            }
+            let nr = if orient2d(p, r, a) > 0.0 { a } else { r };
+            let nl = if orient2d(p, l, b) < 0.0 { b } else { l };
+            if orient2d(p, nr, nl) < 0.0 {
+                continue;
+            }
+            let Some(q) = mesh.edge_neighbour(h) else { continue };
+            frames.push(Frame { poly: q, entry: mesh.half_edges[h].twin, right: nr, left: nl });
+        }
+    }
+    sees_goal
+}
+
+/// Builds a visibility graph of `mesh` with the walk above, for tests before a bake provides
+/// one: a node per wedge at every vertex where a taut path can bend, edges to the corners each
+/// node sees where the path is taut at both ends.
+#[cfg(test)]
+pub(crate) fn graph_by_walks(mesh: &QueryMesh) -> VisibilityGraph {
+    use super::shortest::CORNER;
+    let fans = mesh.vertex_fans();
+    let data = mesh.mesh().data();
+    let verts = mesh.mesh().vertices();
+    let mut g = VisibilityGraph::default();
+    let mut seen = vec![false; data.polygon_vertices.len()];
+    for v in 0..verts.len() as u32 {
+        if fans.corner[v as usize] & CORNER == 0 {
+            continue;
+        }
+        for &(q, k) in fans.fan(v) {
+            let slot = mesh.poly_first(q) + k as usize;
+            if seen[slot] {
+                continue;
+            }
+            // One node per wedge: mark the wedge's slots through a throwaway table.
+            let probe =
+                VisibilityGraph { corners: vec![v], polygons: vec![q], first_edge: vec![0, 0], ..Default::default() };
+            let t = CornerTable::build(mesh, &probe);
+            let mut lowest = q;
+            for (s, &n) in t.slot_node.iter().enumerate() {
+                if n == 0 {
+                    seen[s] = true;
+                    lowest = lowest.min(mesh.edge_owner[s]);
+                }
+            }
+            g.corners.push(v);
+            g.polygons.push(lowest);
+        }
+    }
+    let table = CornerTable::build(mesh, &g);
+    let (mut frames, mut found) = (Vec::new(), Vec::new());
+    g.first_edge.push(0);
+    for node in 0..g.node_count() {
+        let v = g.corners[node];
+        let p = xz(verts[v as usize]);
+        let seeds: Vec<u32> = (0..data.polygon_vertices.len())
+            .filter(|&s| table.slot_node[s] == node as u32)
+            .map(|s| mesh.edge_owner[s])
+            .collect();
+        found.clear();
+        visible_corners(mesh, &table, p, &seeds, &mut frames, (p, &[], 0), |c, _| found.push(c));
+        found.sort_unstable();
+        found.dedup();
+        let [w0, w1] = table.walls[node];
+        for &c in &found {
+            let w = xz(verts[g.corners[c as usize] as usize]);
+            let side = |x: u32| if x == NONE { 0.0 } else { orient2d(w, p, xz(verts[x as usize])) };
+            let (o0, o1) = (side(w0), side(w1));
+            if c as usize != node && ((o0 >= 0.0 && o1 >= 0.0) || (o0 <= 0.0 && o1 <= 0.0)) {
+                let (a, b) = (verts[v as usize], verts[g.corners[c as usize] as usize]);
+                g.targets.push(c);
+                g.lengths.push((b[0] - a[0]).hypot(b[2] - a[2]));
+            }
+        }
+        g.first_edge.push(g.targets.len() as u32);
+    }
+    g
+}
