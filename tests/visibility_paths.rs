@@ -35,6 +35,7 @@ fn compare_level(path: &Path, pairs: usize) -> Tally {
     let mut tally = Tally { by_graph: ShortestPathQuery::answers_by_graph(&mesh, &filter), ..Tally::default() };
     let mut rng = SplitMix64::new(17);
     let mut sq = ShortestPathQuery::new(&mesh);
+    sq.use_visibility_graph(true);
     let mut pq = PathQuery::new(&mesh);
     for _ in 0..pairs {
         let s = mesh.random_point(&mut rng).expect("level has area").point;

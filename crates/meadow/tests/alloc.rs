@@ -181,6 +181,7 @@ fn warmed_up_graph_shortest_path_queries_do_not_allocate() {
         .map(|_| (mesh.random_point(&mut rng).unwrap().point, mesh.random_point(&mut rng).unwrap().point))
         .collect();
     let mut query = ShortestPathQuery::new(&mesh);
+    query.use_visibility_graph(true);
     let mut path = Path::default();
     let run_all = |query: &mut ShortestPathQuery, path: &mut Path| -> (usize, f64, usize) {
         let (mut found, mut total, mut turns) = (0, 0.0, 0);

@@ -53,6 +53,7 @@ fn main() {
         let pairs = meadow_bench::seeded_pairs(&mesh, 1000);
         let filter = QueryFilter::new().without_links();
         let (mut sq, mut pq) = (ShortestPathQuery::new(&mesh), PathQuery::new(&mesh));
+        sq.use_visibility_graph(true);
         let mut out = Path::default();
         // Warm-up: builds the per-mesh tables and sizes the scratch memory.
         for &(a, b) in &pairs {

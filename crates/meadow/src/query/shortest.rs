@@ -175,6 +175,8 @@ pub struct ShortestPathQuery {
     scratch_path: Path,
     /// Scratch memory of answers over the baked visibility graph.
     graph: super::visibility::VisibilitySearch,
+    /// Whether queries may be answered over the baked visibility graph (off by default).
+    use_graph: bool,
 }
 
 /// The search context of one query (borrowed pieces of the query state and the inputs).
@@ -269,7 +271,8 @@ impl ShortestPathQuery {
     /// vectors once warmed up; see [`ShortestPathQuery::find_shortest_path_into`] for the
     /// allocation-free form.
     ///
-    /// **Which algorithm answers.** When the mesh carries a corner visibility graph
+    /// **Which algorithm answers.** By default, the search described in the module docs. With
+    /// [`ShortestPathQuery::use_visibility_graph`] on, when the mesh carries a corner visibility graph
     /// ([`NavMesh::visibility`](crate::NavMesh::visibility)), the filter excludes no area the
     /// mesh has, and no off-mesh link can be taken (the mesh has none, baked or added, or the
     /// filter switches links off), the path is searched over the graph (A* between the corners
@@ -355,6 +358,9 @@ impl ShortestPathQuery {
         filter: &QueryFilter,
         path: &mut Path,
     ) -> Result<(), PathError> {
+        if !self.use_graph {
+            return self.search_between(mesh, start, goal, filter, path);
+        }
         path.clear();
         check_endpoints(mesh, &start, &goal)?;
         filter.heuristic_scale()?;
@@ -372,8 +378,17 @@ impl ShortestPathQuery {
         }
     }
 
+    /// Lets this query answer over the mesh's baked visibility graph where that is exact (the
+    /// rule is on [`ShortestPathQuery::find_shortest_path`]). Off by default: on the levels
+    /// measured so far the graph answer is not faster than the search (see the
+    /// `exact_vs_search` benchmark), so it stays an explicit choice until it is.
+    pub fn use_visibility_graph(&mut self, on: bool) {
+        self.use_graph = on;
+    }
+
     /// Whether [`ShortestPathQuery::find_shortest_path`] answers queries on `mesh` under
-    /// `filter` over the mesh's visibility graph (the rule is on that method).
+    /// `filter` over the mesh's visibility graph once [`ShortestPathQuery::use_visibility_graph`]
+    /// is on (the rule is on that method).
     pub fn answers_by_graph(mesh: &QueryMesh, filter: &QueryFilter) -> bool {
         let nav = mesh.mesh();
         let Some(table) = mesh.corner_table() else { return false };

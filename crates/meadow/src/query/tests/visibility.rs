@@ -60,6 +60,7 @@ fn compare(mesh: &QueryMesh, pairs: usize, seed: u64) -> usize {
         .take(pairs * 2)
         .collect();
     let mut sq = ShortestPathQuery::new(mesh);
+    sq.use_visibility_graph(true);
     let filter = QueryFilter::new();
     let mut found = 0;
     for w in points.chunks(2) {
@@ -130,6 +131,7 @@ fn excluded_areas_and_links_use_the_search() {
         GridSpec { cols: 6, rows: 6, blocked: without_pinches(6, random_blocked(6, 6, 0.2, 9)), ..GridSpec::default() };
     let mesh = with_graph(spec.build());
     let mut sq = ShortestPathQuery::new(&mesh);
+    sq.use_visibility_graph(true);
     let (s, g) = ([0.5, 0.0, 0.5], [5.5, 0.0, 5.5]);
     let a = sq.find_shortest_path(&mesh, s, g, &QueryFilter::new());
     let b = sq.find_shortest_path_by_search(&mesh, s, g, &QueryFilter::new());
