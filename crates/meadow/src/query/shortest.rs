@@ -682,8 +682,27 @@ impl ShortestPathQuery {
             }
             let (a, b) = s.mesh.edge_endpoints(h);
             let (a, b) = (xz(a), xz(b));
-            if orient2d(a, b, root) <= 0.0 {
-                continue; // the root is on this edge's line: the polygon across holds it too
+            let side_of_root = orient2d(a, b, root);
+            if side_of_root < 0.0 {
+                continue;
+            }
+            if side_of_root == 0.0 {
+                // The root is on this edge's line. On the edge itself, the polygon across holds
+                // it too. Off it (a polygon with collinear vertices, where a wall and this edge
+                // lie in line), the edge is seen end-on: the path reaches its nearer end along
+                // the line and may turn there, so that end is offered as a point interval.
+                let between = (a[0] - root[0]) * (b[0] - root[0]) + (a[1] - root[1]) * (b[1] - root[1]) <= 0.0;
+                let near = if dist2(root, a) <= dist2(root, b) { a } else { b };
+                let inside = clip_to.is_none_or(|(p0, p1, side)| orient2d(p0, p1, near) * side >= 0.0);
+                if !between && inside {
+                    self.offer(
+                        s,
+                        Node { ia: near, ib: near, ra: [root, near], rb: [root, near], edge: h as u32, ..base },
+                        a,
+                        b,
+                    );
+                }
+                continue;
             }
             let piece = match clip_to {
                 // Pieces on the boundary line itself are left out: the path straight through

@@ -453,3 +453,39 @@ fn never_longer_than_the_funnel_path_on_many_small_meshes() {
     }
     assert!(compared > 1000);
 }
+
+/// Regression (third-party spiral tower): a polygon with three collinear vertices, where a wall
+/// and a portal lie in line. From a root at the wall's far end the portal is seen end-on; the
+/// path runs along the wall and turns at the portal's nearer end. The search used to drop it
+/// and report the goal unreachable.
+#[test]
+fn a_portal_in_line_with_a_wall_is_reached_along_the_wall() {
+    let vertices = vec![
+        [-1.4, 0.0, -1.4],  // 0
+        [-1.0, 0.0, -1.4],  // 1: portal A-B
+        [-1.0, 0.0, -1.25], // 2: portal A-B, wall A to 3
+        [-1.0, 0.0, -1.0],  // 3: wall A, portal A-C
+        [-1.4, 0.0, -1.0],  // 4: portal A-C
+        [-0.5, 0.0, -1.4],  // 5
+        [-0.5, 0.0, -1.25], // 6
+        [-0.5, 0.0, -1.0],  // 7
+        [-0.5, 0.0, -0.6],  // 8
+        [-1.4, 0.0, -0.6],  // 9
+    ];
+    let rings = vec![
+        (vec![0, 1, 2, 3, 4], 0u16), // A: x <= -1, with 1, 2, 3 in line on x = -1
+        (vec![1, 5, 6, 2], 0),       // B: beside A's portal 1-2
+        (vec![4, 3, 7, 8, 9], 0),    // C: above A, with 4, 3, 7 in line on z = -1
+    ];
+    let areas = vec![AreaType { name: "default".into(), cost: 1.0 }];
+    let mesh = QueryMesh::new(
+        NavMesh::new(crate::testmesh::assemble(crate::BakeSettings::DEFAULT, vertices, &rings, areas, 0)).unwrap(),
+    );
+    let (start, goal) = ([-0.8, 0.0, -0.9], [-0.6, 0.0, -1.3]);
+    let mut query = ShortestPathQuery::new(&mesh);
+    let path = query.find_shortest_path(&mesh, start, goal, &QueryFilter::new()).expect("the goal is reachable");
+    let expected = [start, [-1.0, 0.0, -1.0], [-1.0, 0.0, -1.25], goal];
+    assert_eq!(path.points, expected);
+    let length: f64 = expected.windows(2).map(|w| (w[1][0] - w[0][0]).hypot(w[1][2] - w[0][2])).sum();
+    assert!((path.length - length).abs() <= 1e-12 * length, "{} vs {length}", path.length);
+}
