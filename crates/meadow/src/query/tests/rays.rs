@@ -155,66 +155,6 @@ fn walking_by_vertex_sides_matches_the_edge_by_edge_walk() {
     assert!(steps > 20_000 && hits > 1000, "steps {steps}, hits {hits}");
 }
 
-/// Grid cells merged into random rectangles of up to 4 × 3 cells (so polygons have collinear
-/// vertices along every side), sheared by an exact factor and moved away from the origin.
-fn merged_rectangles(cols: usize, rows: usize, seed: u64, shear: f64, origin: [f64; 2]) -> crate::asset::NavMeshData {
-    let mut rng = SplitMix64::new(seed);
-    let blocked = random_blocked(cols, rows, 0.15, seed + 1000);
-    let mut taken = vec![false; cols * rows];
-    let mut rects: Vec<(usize, usize, usize, usize)> = Vec::new();
-    for r in 0..rows {
-        for c in 0..cols {
-            if taken[r * cols + c] || blocked[r * cols + c] {
-                continue;
-            }
-            let (mut w, mut h) = (1 + (rng.next_f64() * 4.0) as usize, 1 + (rng.next_f64() * 3.0) as usize);
-            // At most 12 vertices per polygon: 2 (w + h) <= 12.
-            if w + h > 6 {
-                w = 6 - h;
-            }
-            let free = |w: usize, h: usize, taken: &[bool]| {
-                c + w <= cols
-                    && r + h <= rows
-                    && (0..h).all(|dr| {
-                        (0..w).all(|dc| !taken[(r + dr) * cols + c + dc] && !blocked[(r + dr) * cols + c + dc])
-                    })
-            };
-            while !free(w, h, &taken) {
-                if w > 1 {
-                    w -= 1
-                } else {
-                    h -= 1
-                }
-            }
-            for dr in 0..h {
-                for dc in 0..w {
-                    taken[(r + dr) * cols + c + dc] = true;
-                }
-            }
-            rects.push((c, r, w, h));
-        }
-    }
-    let vid = |c: usize, r: usize| (r * (cols + 1) + c) as u32;
-    let mut vertices = Vec::new();
-    for r in 0..=rows {
-        for c in 0..=cols {
-            vertices.push([origin[0] + c as f64 + shear * r as f64, 0.0, origin[1] + r as f64]);
-        }
-    }
-    let rings: Vec<(Vec<u32>, u16)> = rects
-        .iter()
-        .map(|&(c, r, w, h)| {
-            let mut ring: Vec<u32> = (0..w).map(|i| vid(c + i, r)).collect();
-            ring.extend((0..h).map(|j| vid(c + w, r + j)));
-            ring.extend((0..w).map(|i| vid(c + w - i, r + h)));
-            ring.extend((0..h).map(|j| vid(c, r + h - j)));
-            (ring, 0u16)
-        })
-        .collect();
-    let areas = vec![AreaType { name: "default".into(), cost: 1.0 }];
-    crate::testmesh::assemble(crate::BakeSettings::DEFAULT, vertices, &rings, areas, 0)
-}
-
 #[test]
 fn walking_by_vertex_sides_matches_on_polygons_with_collinear_vertices() {
     // Segments from interior points and from vertices, along grid directions (through many
