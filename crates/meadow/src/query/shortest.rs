@@ -48,7 +48,7 @@
 //! paths). The search is in XZ; on slopes the XZ-shortest path need not be the 3D-shortest.
 
 mod fans;
-mod geometry;
+pub(super) mod geometry;
 mod path;
 
 use crate::tolerance::SHORTEST_ROOT_SLACK;

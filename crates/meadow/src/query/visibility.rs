@@ -5,23 +5,26 @@
 //!
 //! A taut path turns only at corners and its legs between corners are graph edges, so only its
 //! first and last legs need work at query time. A goal the start sees is answered with the
-//! straight segment. Otherwise the corners seen from the start are found by a visibility walk:
-//! a depth-first search over polygons from the start's polygons, each step through a portal
-//! narrowing an angular window (two rays from the start through exact mesh vertices, so every
-//! in/out decision is an exact orientation test, like Polyanya's observable successors); every
-//! corner vertex of a polygon reached inside the window is seen, in the wedge of the polygon the
-//! sight line arrives through. Only corners where the path can turn taut are kept (both wall
-//! neighbours of the corner on one side of the sight line, the rule the bake keeps edges by).
-//! The same walk from the goal marks the corners that see the goal. A* over the graph's CSR
-//! edges, with the start and goal as two extra nodes and the XZ distance to the goal as the
-//! heuristic (consistent, so the first time the goal is taken it is optimal), gives the turning
-//! corners; the corridor is then recovered by walking each leg through the mesh.
+//! straight segment. Otherwise one best-first search runs over three kinds of entries:
+//! visibility windows seen from the start and from the goal (each step through a portal
+//! narrows an angular window between two rays from the end through exact mesh vertices, so
+//! every in/out decision is an exact orientation test, like Polyanya's observable successors),
+//! the graph's corner nodes, and the goal. Every entry is keyed by a lower bound of the paths
+//! through it: a window by the shortest way from its end through its interval on the portal to
+//! the other end, a corner by its cost plus the straight distance to the goal. A corner vertex
+//! of a polygon reached inside a window is seen; it is kept only where the path can turn taut
+//! there (both wall neighbours of the corner on one side of the sight line, the rule the bake
+//! keeps edges by). Seen from the start it gets its cost; seen from the goal, its last leg.
+//! Windows whose key exceeds the answer are never opened, so the walks stay near the corridor
+//! instead of covering everything the ends see. The corridor is then recovered by walking each
+//! leg through the mesh.
 //!
 //! Pinch vertices (several wedges at one vertex) are several nodes; a path may pass through the
 //! point where walkable sectors touch, so the nodes of one vertex are joined at no cost, as the
 //! search without the graph turns at a pinch over its whole fan.
 
 use super::raycast::WalkEnd;
+use super::shortest::geometry::{lerp_at, via_interval};
 use super::shortest::VertexFans;
 use super::{dist2, polyline_length, xz, Location, OpenEntry, Path, QueryMesh, NONE};
 use crate::asset::VisibilityGraph;
@@ -117,6 +120,33 @@ struct Frame {
     entry: u32,
     right: Point2,
     left: Point2,
+    /// The end the window is seen from.
+    side: Side,
+}
+
+/// The end of a query a visibility window is seen from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Side {
+    Start,
+    Goal,
+}
+
+/// The two ends of a query in XZ.
+#[derive(Clone, Copy, Debug)]
+struct Ends {
+    start: Point2,
+    goal: Point2,
+}
+
+impl Ends {
+    /// The end windows on `side` are seen from, then the other end.
+    #[inline]
+    fn from(self, side: Side) -> (Point2, Point2) {
+        match side {
+            Side::Start => (self.start, self.goal),
+            Side::Goal => (self.goal, self.start),
+        }
+    }
 }
 
 /// Reusable memory of graph queries (stamped per query, never cleared).
@@ -131,15 +161,18 @@ pub(crate) struct VisibilitySearch {
     /// Per node: distance to the goal when the node sees it (valid when `goal_stamp` is current).
     goal_d: Vec<f64>,
     goal_stamp: Vec<u32>,
-    /// Per node: stamp of the start's visibility list (so each corner is listed once).
-    start_stamp: Vec<u32>,
     /// Per polygon: stamped when it holds the goal.
     goal_poly: Vec<u32>,
-    /// Corners the start sees, with their distance.
-    start_links: Vec<(u32, f64)>,
+    /// Cost of the best path to the goal found so far, and the node it arrives from.
+    goal_cost: f64,
+    goal_parent: u32,
+    /// Heap node id of the first window (window `i` is `frame_base + i`).
+    frame_base: u32,
     open: BinaryHeap<OpenEntry>,
+    /// The visibility windows opened or queued this query.
     frames: Vec<Frame>,
     seeds: Vec<u32>,
+    stack: Vec<Frame>,
     /// The path's nodes, goal side first.
     chain: Vec<u32>,
 }
@@ -158,7 +191,6 @@ impl VisibilitySearch {
             self.closed.resize(want, 0);
             self.goal_d.resize(want, 0.0);
             self.goal_stamp.resize(want, 0);
-            self.start_stamp.resize(want, 0);
         }
     }
 
@@ -167,15 +199,12 @@ impl VisibilitySearch {
         self.reserve(n, polygons);
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
-            for v in
-                [&mut self.stamp, &mut self.closed, &mut self.goal_stamp, &mut self.start_stamp, &mut self.goal_poly]
-            {
+            for v in [&mut self.stamp, &mut self.closed, &mut self.goal_stamp, &mut self.goal_poly] {
                 v.fill(0);
             }
             self.generation = 1;
         }
         self.open.clear();
-        self.start_links.clear();
         self.generation
     }
 
@@ -208,30 +237,28 @@ impl VisibilitySearch {
         }
         let n = graph.node_count();
         let gen = self.next_generation(n, mesh.mesh().polygon_count());
-        // The corners the goal sees (with their distance to it), then those the start sees.
-        seeds(mesh, fans, goal, &mut self.seeds, &mut self.frames);
-        let (goal_d, goal_stamp) = (&mut self.goal_d, &mut self.goal_stamp);
+        self.frames.clear();
+        self.goal_cost = f64::INFINITY;
+        self.goal_parent = NONE;
+        self.frame_base = goal_id(n) + 1;
+        let ends = Ends { start: sp, goal: gp };
+        // The polygons holding the goal (a start window reaching one sees the goal), then the
+        // polygons holding each end, seen whole.
+        seeds(mesh, fans, goal, &mut self.seeds, &mut self.stack);
         for &q in &self.seeds {
             self.goal_poly[q as usize] = gen;
         }
-        let none = (gp, &[][..], 0);
-        visible_corners(mesh, table, gp, &self.seeds, &mut self.frames, none, |node, d| {
-            let i = node as usize;
-            if goal_stamp[i] != gen || d < goal_d[i] {
-                goal_d[i] = d;
-                goal_stamp[i] = gen;
-            }
-        });
-        seeds(mesh, fans, start, &mut self.seeds, &mut self.frames);
-        let (links, start_stamp) = (&mut self.start_links, &mut self.start_stamp);
-        let target = (gp, &self.goal_poly[..], gen);
-        let sees_goal = visible_corners(mesh, table, sp, &self.seeds, &mut self.frames, target, |node, d| {
-            if start_stamp[node as usize] != gen {
-                start_stamp[node as usize] = gen;
-                links.push((node, d));
-            }
-        });
-        if sees_goal {
+        for i in 0..self.seeds.len() {
+            let q = self.seeds[i];
+            self.open_root(mesh, table, ends, Side::Goal, q, gen);
+        }
+        seeds(mesh, fans, start, &mut self.seeds, &mut self.stack);
+        for i in 0..self.seeds.len() {
+            let q = self.seeds[i];
+            self.open_root(mesh, table, ends, Side::Start, q, gen);
+        }
+        let Some(()) = self.best_first(mesh, graph, table, ends, gen) else { return false };
+        if self.goal_parent == start_id(n) {
             // Seen, though the plain mesh walk stopped (grazing a wall's end or passing where
             // polygons touch at a vertex): the straight segment.
             path.points.extend([start.point, goal.point]);
@@ -243,64 +270,218 @@ impl VisibilitySearch {
             path.length = polyline_length(&path.points);
             return true;
         }
-        let Some(()) = self.astar(mesh, graph, table, gp, gen) else { return false };
+        self.parent[goal_id(n) as usize] = self.goal_parent;
         self.write(mesh, graph, start, goal, path);
         true
     }
 
-    /// A* from the start node to the goal node; `None` when the goal is not reached.
-    fn astar(
+    /// One best-first search over three kinds of entries, all keyed by a lower bound of the
+    /// length of any path through them: visibility windows from the start and from the goal
+    /// (the shortest way from one end through the window's interval to the other end), corner
+    /// nodes (their cost plus the straight distance to the goal) and the goal itself (the
+    /// cost of the best path found to it). A window is opened only when no path found so far
+    /// is shorter than every path through it, so the walks stay near the corridor instead of
+    /// covering all the mesh the ends see. `None` when the goal is not reached.
+    ///
+    /// Why the first goal entry taken is optimal: every key is a lower bound of the paths it
+    /// stands for, and a corner is taken only after every window that could improve it: a
+    /// start window that sees corner `c` has a key at most `|s c| + |c g|`, which is at most
+    /// the corner's own key, and likewise a goal window that sees `c`; a goal window taken
+    /// after `c` (an exact tie) still offers the goal through `c` from `c`'s final cost.
+    fn best_first(
         &mut self,
         mesh: &QueryMesh,
         graph: &VisibilityGraph,
         table: &CornerTable,
-        goal: Point2,
+        ends: Ends,
         gen: u32,
     ) -> Option<()> {
         let n = graph.node_count();
-        let (s_id, g_id) = (start_id(n), goal_id(n));
+        let g_id = goal_id(n);
         let verts = mesh.mesh().vertices();
         let pos = |node: u32| xz(verts[graph.corners[node as usize] as usize]);
-        self.g[s_id as usize] = 0.0;
-        self.stamp[s_id as usize] = gen;
-        self.parent[s_id as usize] = NONE;
-        self.open.push(OpenEntry { f: 0.0, node: s_id });
-        while let Some(OpenEntry { node: u, .. }) = self.open.pop() {
+        let frame_base = self.frame_base;
+        // Cap on the windows opened: no input should come near it (a polygon is seen through
+        // few gaps); it turns a reasoning error into a failed query instead of a hang.
+        let mut budget = 128 * (mesh.half_edge_count() + 16);
+        while let Some(OpenEntry { node: u, f }) = self.open.pop() {
+            if u >= frame_base {
+                if budget == 0 {
+                    return None;
+                }
+                budget -= 1;
+                let frame = self.frames[(u - frame_base) as usize];
+                self.open_window(mesh, table, ends, frame, gen);
+                continue;
+            }
+            if u == g_id {
+                if f > self.goal_cost {
+                    continue;
+                }
+                return Some(());
+            }
             let ui = u as usize;
             if self.closed[ui] == gen {
                 continue;
             }
             self.closed[ui] = gen;
-            if u == g_id {
-                return Some(());
-            }
             let gu = self.g[ui];
-            if u == s_id {
-                for i in 0..self.start_links.len() {
-                    let (c, d) = self.start_links[i];
-                    self.relax(c, gu + d, u, dist2(pos(c), goal), gen);
-                }
-                continue;
-            }
             if self.goal_stamp[ui] == gen {
-                let d = self.goal_d[ui];
-                self.relax(g_id, gu + d, u, 0.0, gen);
+                self.offer_goal(gu + self.goal_d[ui], u, n);
             }
             // The other wedges of a pinch vertex, at no cost.
             let mut sib = table.sibling[ui];
             let mut guard = 0;
             while sib != u && guard < n {
-                self.relax(sib, gu, u, dist2(pos(sib), goal), gen);
+                self.relax(sib, gu, u, dist2(pos(sib), ends.goal), gen);
                 sib = table.sibling[sib as usize];
                 guard += 1;
             }
             for (t, len) in graph.edges(ui) {
                 if self.closed[t as usize] != gen {
-                    self.relax(t, gu + len, u, dist2(pos(t), goal), gen);
+                    self.relax(t, gu + len, u, dist2(pos(t), ends.goal), gen);
                 }
             }
         }
         None
+    }
+
+    /// Offers the goal at cost `g` through node `from` (the start or a corner that sees it).
+    fn offer_goal(&mut self, g: f64, from: u32, n: usize) {
+        if g < self.goal_cost {
+            self.goal_cost = g;
+            self.goal_parent = from;
+            self.open.push(OpenEntry { f: g, node: goal_id(n) });
+        }
+    }
+
+    /// A corner node seen from one end at distance `d` (taut there): from the start, its cost;
+    /// from the goal, its last leg (and the goal offered through it once its cost is final).
+    fn seen(&mut self, side: Side, node: u32, d: f64, h: f64, gen: u32, n: usize) {
+        let i = node as usize;
+        match side {
+            Side::Start => self.relax(node, d, start_id(n), h, gen),
+            Side::Goal => {
+                if self.goal_stamp[i] != gen || d < self.goal_d[i] {
+                    self.goal_d[i] = d;
+                    self.goal_stamp[i] = gen;
+                    if self.closed[i] == gen {
+                        self.offer_goal(self.g[i] + d, node, n);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Sees polygon `poly`, which holds the end on `side`, whole: reports its corners and
+    /// opens a window through each of its portals.
+    fn open_root(&mut self, mesh: &QueryMesh, table: &CornerTable, ends: Ends, side: Side, poly: u32, gen: u32) {
+        let (p, other) = ends.from(side);
+        let n = table.walls.len();
+        if side == Side::Start && self.goal_poly[poly as usize] == gen {
+            self.offer_goal(dist2(p, other), start_id(n), n);
+        }
+        let first = mesh.poly_first(poly);
+        for k in 0..mesh.poly_len(poly) {
+            let (a, b) = mesh.edge_endpoints(first + k);
+            let (a, b) = (xz(a), xz(b));
+            self.report(table, mesh, side, p, other, first + k, a, gen);
+            if orient2d(a, b, p) > 0.0 {
+                if let Some(q) = mesh.edge_neighbour(first + k) {
+                    let entry = mesh.half_edges[first + k].twin;
+                    self.push_window(Frame { poly: q, entry, right: a, left: b, side }, a, b, ends);
+                }
+            }
+        }
+    }
+
+    /// Reports the corner node at half-edge slot `slot` (vertex point `w`) when the end `p`
+    /// sees it taut: both its walls on one side of the sight line.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn report(
+        &mut self,
+        table: &CornerTable,
+        mesh: &QueryMesh,
+        side: Side,
+        p: Point2,
+        other: Point2,
+        slot: usize,
+        w: Point2,
+        gen: u32,
+    ) {
+        let node = table.slot_node[slot];
+        if node == NONE || w == p {
+            return;
+        }
+        let verts = mesh.mesh().vertices();
+        let [w0, w1] = table.walls[node as usize];
+        let turn = |x: u32| if x == NONE { 0.0 } else { orient2d(p, w, xz(verts[x as usize])) };
+        let (o0, o1) = (turn(w0), turn(w1));
+        if (o0 >= 0.0 && o1 >= 0.0) || (o0 <= 0.0 && o1 <= 0.0) {
+            self.seen(side, node, dist2(p, w), dist2(w, other), gen, table.walls.len());
+        }
+    }
+
+    /// Opens a window: reports the corners of its polygon inside it, offers the goal when a
+    /// start window holds it, and pushes a window through every portal it reaches.
+    fn open_window(&mut self, mesh: &QueryMesh, table: &CornerTable, ends: Ends, f: Frame, gen: u32) {
+        let (p, other) = ends.from(f.side);
+        let n = table.walls.len();
+        let data = mesh.mesh().data();
+        let verts = mesh.mesh().vertices();
+        let (poly, entry) = (f.poly, f.entry);
+        let (r, l) = (f.right, f.left);
+        let degenerate = orient2d(p, r, l) == 0.0;
+        let forward = |w: Point2| (w[0] - p[0]) * (r[0] - p[0]) + (w[1] - p[1]) * (r[1] - p[1]) > 0.0;
+        let in_window = |w: Point2| orient2d(p, r, w) >= 0.0 && orient2d(p, l, w) <= 0.0 && (!degenerate || forward(w));
+        let first = mesh.poly_first(poly);
+        let len = mesh.poly_len(poly);
+        if f.side == Side::Start && self.goal_poly[poly as usize] == gen && in_window(other) {
+            self.offer_goal(dist2(p, other), start_id(n), n);
+        }
+        for k in 0..len {
+            let w = xz(verts[data.polygon_vertices[first + k] as usize]);
+            if in_window(w) {
+                self.report(table, mesh, f.side, p, other, first + k, w, gen);
+            }
+        }
+        for k in 0..len {
+            let h = first + k;
+            if h as u32 == entry {
+                continue;
+            }
+            let (a, b) = mesh.edge_endpoints(h);
+            let (a, b) = (xz(a), xz(b));
+            // Crossed forwards only (the point strictly on the inner side), and only where the
+            // window meets it.
+            if orient2d(a, b, p) <= 0.0 || orient2d(p, r, b) < 0.0 || orient2d(p, l, a) > 0.0 {
+                continue;
+            }
+            let nr = if orient2d(p, r, a) > 0.0 { a } else { r };
+            let nl = if orient2d(p, l, b) < 0.0 { b } else { l };
+            if orient2d(p, nr, nl) < 0.0 {
+                continue;
+            }
+            let Some(q) = mesh.edge_neighbour(h) else { continue };
+            let child = Frame { poly: q, entry: mesh.half_edges[h].twin, right: nr, left: nl, side: f.side };
+            // The window's interval on the portal: its ends cut by the rays where they are not
+            // the portal's own ends.
+            let ia = if nr == a { a } else { lerp_at(a, b, orient2d(p, nr, a), orient2d(p, nr, b)) };
+            let ib = if nl == b { b } else { lerp_at(a, b, orient2d(p, nl, a), orient2d(p, nl, b)) };
+            self.push_window(child, ia, ib, ends);
+        }
+    }
+
+    /// Queues window `f`, whose interval on its entry portal runs from `ia` (right) to `ib`,
+    /// keyed by the shortest way from its end through the interval to the other end.
+    fn push_window(&mut self, f: Frame, ia: Point2, ib: Point2, ends: Ends) {
+        let (p, other) = ends.from(f.side);
+        let key =
+            if ia == ib { dist2(p, ia) + dist2(ia, other) } else { via_interval(p, ia, ib, [p, ia], [p, ib], other).0 };
+        let node = self.frame_base + self.frames.len() as u32;
+        self.frames.push(f);
+        self.open.push(OpenEntry { f: key, node });
     }
 
     /// Lowers node `v`'s cost to `g` (reached from `from`) if that improves it.
@@ -463,10 +644,12 @@ fn seeds(mesh: &QueryMesh, fans: &VertexFans, at: Location, out: &mut Vec<u32>, 
     }
 }
 
-/// The visibility walk from point `p` (held by each polygon of `seeds`): calls `visit(node,
+/// The whole visibility walk from point `p` (held by each polygon of `seeds`), depth first (the
+/// test graph builder's; queries open windows best first instead): calls `visit(node,
 /// distance)` for every corner node `p` sees at which a path from `p` can turn taut (a node may
 /// be reported more than once). Returns whether `p` sees the point `target.0`, held by the
 /// polygons whose entry in `target.1` is `target.2`.
+#[cfg(test)]
 fn visible_corners(
     mesh: &QueryMesh,
     table: &CornerTable,
@@ -504,7 +687,13 @@ fn visible_corners(
             report(first + k, a);
             if orient2d(a, b, p) > 0.0 {
                 if let Some(q) = mesh.edge_neighbour(first + k) {
-                    frames.push(Frame { poly: q, entry: mesh.half_edges[first + k].twin, right: a, left: b });
+                    frames.push(Frame {
+                        poly: q,
+                        entry: mesh.half_edges[first + k].twin,
+                        right: a,
+                        left: b,
+                        side: Side::Start,
+                    });
                 }
             }
         }
@@ -552,7 +741,7 @@ fn visible_corners(
                 continue;
             }
             let Some(q) = mesh.edge_neighbour(h) else { continue };
-            frames.push(Frame { poly: q, entry: mesh.half_edges[h].twin, right: nr, left: nl });
+            frames.push(Frame { poly: q, entry: mesh.half_edges[h].twin, right: nr, left: nl, side: Side::Start });
         }
     }
     sees_goal

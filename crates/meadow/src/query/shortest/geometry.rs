@@ -21,7 +21,7 @@ pub(super) fn clip(u: Point2, v: Point2, p0: Point2, p1: Point2, side: f64) -> O
 
 /// The point of `u -> v` where an affine function with values `fu`, `fv` at the ends is zero.
 #[inline]
-pub(super) fn lerp_at(u: Point2, v: Point2, fu: f64, fv: f64) -> Point2 {
+pub(in crate::query) fn lerp_at(u: Point2, v: Point2, fu: f64, fv: f64) -> Point2 {
     let t = (fu / (fu - fv)).clamp(0.0, 1.0);
     [u[0] + (v[0] - u[0]) * t, u[1] + (v[1] - u[1]) * t]
 }
@@ -41,7 +41,7 @@ pub(super) fn mirror(p: Point2, a: Point2, b: Point2) -> Point2 {
 /// Length of the shortest path from `root` through the interval `[ia, ib]` (seen from the root
 /// with `ia` on the right) to `goal`, which lies beyond the interval's line (mirrored if not);
 /// also the interval point where that path bends (`None` when straight).
-pub(super) fn via_interval(
+pub(in crate::query) fn via_interval(
     root: Point2,
     ia: Point2,
     ib: Point2,
