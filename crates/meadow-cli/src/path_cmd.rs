@@ -25,14 +25,15 @@ pub struct PathArgs {
     /// per query (one JSON object per line with --json).
     #[arg(long, conflicts_with_all = ["from", "to"])]
     pub queries: Option<PathBuf>,
-    /// How the corridor is smoothed.
-    #[arg(long, value_enum, default_value_t = StyleArg::Funnel)]
-    pub style: StyleArg,
-    /// Find the Euclidean-shortest path (`find_shortest_path`) instead of the midpoint A*
-    /// corridor; `--style` does not apply.
+    /// The path: `exact` (the Euclidean-shortest path, `find_shortest_path`) or a smoothed A*
+    /// corridor. Default: `exact` when the asset holds visibility data and `--partial` is not
+    /// given, else `funnel`.
+    #[arg(long, value_enum)]
+    pub style: Option<StyleArg>,
+    /// The same as `--style exact` (kept for scripts).
     #[arg(long, conflicts_with_all = ["style", "partial"])]
     pub optimal: bool,
-    /// Print JSON (stable keys: found, length, points, corridor, partial, links, error; each
+    /// Print JSON (stable keys: style, found, length, points, corridor, partial, links, error; each
     /// link is `{segment, link, id, reversed}`, the segment `points[segment] -> points[segment + 1]`).
     #[arg(long)]
     pub json: bool,
@@ -51,6 +52,9 @@ pub struct PathArgs {
 /// The path styles of the command line.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StyleArg {
+    /// The Euclidean-shortest path (`find_shortest_path`), over the baked visibility graph
+    /// where the asset has one.
+    Exact,
     /// The raw A* path through portal midpoints.
     Midpoints,
     /// Meadow refinement (midpoint or portal endpoint, whichever is shorter).
@@ -59,13 +63,36 @@ pub enum StyleArg {
     Funnel,
 }
 
-impl From<StyleArg> for PathStyle {
-    fn from(s: StyleArg) -> PathStyle {
-        match s {
-            StyleArg::Midpoints => PathStyle::Midpoints,
-            StyleArg::Meadow => PathStyle::MeadowRefined,
-            StyleArg::Funnel => PathStyle::StringPulled,
+impl StyleArg {
+    /// The corridor smoothing of an A* style; `None` for `exact`.
+    fn corridor_style(self) -> Option<PathStyle> {
+        match self {
+            StyleArg::Exact => None,
+            StyleArg::Midpoints => Some(PathStyle::Midpoints),
+            StyleArg::Meadow => Some(PathStyle::MeadowRefined),
+            StyleArg::Funnel => Some(PathStyle::StringPulled),
         }
+    }
+
+    /// The name the command line uses.
+    fn name(self) -> String {
+        clap::ValueEnum::to_possible_value(&self).map_or_else(String::new, |v| v.get_name().to_string())
+    }
+}
+
+impl PathArgs {
+    /// The style asked for, or the default for `mesh` (see `--style`).
+    fn style_for(&self, mesh: &NavMesh) -> anyhow::Result<StyleArg> {
+        let style = match (self.optimal, self.style) {
+            (true, _) => StyleArg::Exact,
+            (false, Some(s)) => s,
+            (false, None) if mesh.visibility().is_some() && !self.partial => StyleArg::Exact,
+            (false, None) => StyleArg::Funnel,
+        };
+        if style == StyleArg::Exact && self.partial {
+            bail!("--partial needs an A* style (--style funnel, meadow or midpoints): exact paths are never partial");
+        }
+        Ok(style)
     }
 }
 
@@ -98,7 +125,7 @@ struct QuerySpec {
 struct Finder {
     mesh: QueryMesh,
     query: PathQuery,
-    /// Set when `--optimal` asks for the shortest-path search instead of the midpoint A*.
+    /// Set for the `exact` style (the shortest path instead of the midpoint A*).
     shortest: Option<ShortestPathQuery>,
     filter: QueryFilter,
     options: PathOptions,
@@ -196,11 +223,12 @@ fn links_json(path: &Path) -> serde_json::Value {
         .collect()
 }
 
-fn result_json(from: [f64; 3], to: [f64; 3], result: &anyhow::Result<Path>) -> serde_json::Value {
+fn result_json(from: [f64; 3], to: [f64; 3], style: StyleArg, result: &anyhow::Result<Path>) -> serde_json::Value {
     match result {
         Ok(p) => json!({
             "from": from,
             "to": to,
+            "style": style.name(),
             "found": true,
             "partial": p.partial,
             "length": p.length,
@@ -211,6 +239,7 @@ fn result_json(from: [f64; 3], to: [f64; 3], result: &anyhow::Result<Path>) -> s
         Err(e) => json!({
             "from": from,
             "to": to,
+            "style": style.name(),
             "found": false,
             "length": null,
             "points": [],
@@ -220,20 +249,16 @@ fn result_json(from: [f64; 3], to: [f64; 3], result: &anyhow::Result<Path>) -> s
     }
 }
 
-fn print_human(path: &Path, args: &PathArgs) {
+fn print_human(path: &Path, style: StyleArg) {
     let kind = if path.partial { "partial path (goal unreachable)" } else { "path" };
-    let style = if args.optimal {
-        "shortest".to_string()
-    } else {
-        clap::ValueEnum::to_possible_value(&args.style).map_or_else(String::new, |v| v.get_name().to_string())
-    };
+    let style = style.name();
     let links = match path.links.len() {
         0 => String::new(),
         1 => ", 1 off-mesh link".to_string(),
         n => format!(", {n} off-mesh links"),
     };
     println!(
-        "{kind}: {:.3} m, {} points, {} polygons{links} (style {style})",
+        "{kind}: {:.3} m, {} points, {} polygons{links} (style: {style})",
         path.length,
         path.points.len(),
         path.corridor.len(),
@@ -250,9 +275,13 @@ fn print_human(path: &Path, args: &PathArgs) {
 /// Runs `meadow path`.
 pub fn run(args: &PathArgs) -> anyhow::Result<()> {
     let mesh = load(&args.level)?;
-    let mut finder = Finder::new(mesh, args.style.into(), args.partial, args.snap, &args.exclude_areas)?;
-    if args.optimal {
-        finder.shortest = Some(ShortestPathQuery::new(&finder.mesh));
+    let style = args.style_for(&mesh)?;
+    let corridor_style = style.corridor_style().unwrap_or(PathStyle::StringPulled);
+    let mut finder = Finder::new(mesh, corridor_style, args.partial, args.snap, &args.exclude_areas)?;
+    if style == StyleArg::Exact {
+        let mut shortest = ShortestPathQuery::new(&finder.mesh);
+        shortest.use_visibility_graph(true);
+        finder.shortest = Some(shortest);
     }
     if let Some(file) = &args.queries {
         let text = std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
@@ -261,10 +290,10 @@ pub fn run(args: &PathArgs) -> anyhow::Result<()> {
         for spec in specs {
             let result = finder.find(spec.from, spec.to);
             if args.json {
-                println!("{}", result_json(spec.from, spec.to, &result));
+                println!("{}", result_json(spec.from, spec.to, style, &result));
             } else {
                 match &result {
-                    Ok(path) => print_human(path, args),
+                    Ok(path) => print_human(path, style),
                     Err(e) => println!("no path: {e:#}"),
                 }
             }
@@ -276,11 +305,11 @@ pub fn run(args: &PathArgs) -> anyhow::Result<()> {
     };
     let result = finder.find(from, to);
     if args.json {
-        println!("{}", result_json(from, to, &result));
+        println!("{}", result_json(from, to, style, &result));
     }
     let path = result?;
     if !args.json {
-        print_human(&path, args);
+        print_human(&path, style);
     }
     Ok(())
 }
@@ -323,7 +352,7 @@ mod tests {
             from: Some([0.5, 0.0, 0.5]),
             to: Some([5.5, 0.0, 0.5]),
             queries: None,
-            style: StyleArg::Meadow,
+            style: Some(StyleArg::Meadow),
             optimal: false,
             json: true,
             partial: false,

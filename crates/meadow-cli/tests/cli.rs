@@ -54,18 +54,35 @@ fn bake_info_render_round_trip() {
     // A path around a wall: `--optimal` is never longer than the string-pulled midpoint A*,
     // and both are longer than the straight line through the wall.
     let (from, to) = ("7.620849,0,-3.691648", "2.276601,0,-2.433457");
-    let length = |extra: &[&str]| -> f64 {
+    // The asset holds visibility data, so the exact path is the default; `--optimal` asks for
+    // it explicitly and `--style funnel` still gives the smoothed A* corridor.
+    let path_json = |extra: &[&str]| -> serde_json::Value {
         let mut args = vec!["path", s(&nav), "--from", from, "--to", to, "--json"];
         args.extend_from_slice(extra);
         let out = meadow(&args);
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("path --json is JSON");
         assert_eq!(v["found"], true, "{v}");
-        v["length"].as_f64().expect("length")
+        v
     };
-    let (funnel, optimal) = (length(&[]), length(&["--optimal"]));
+    let (default, optimal, funnel) = (path_json(&[]), path_json(&["--optimal"]), path_json(&["--style", "funnel"]));
+    assert_eq!(
+        (&default["style"], &optimal["style"], &funnel["style"]),
+        (&"exact".into(), &"exact".into(), &"funnel".into())
+    );
+    let length = |v: &serde_json::Value| v["length"].as_f64().expect("length");
+    let (default, optimal, funnel) = (length(&default), length(&optimal), length(&funnel));
     let straight = (5.344248f64.powi(2) + 1.258191f64.powi(2)).sqrt();
+    assert_eq!(default, optimal);
     assert!(optimal <= funnel + 1e-9 && optimal > straight + 0.1, "optimal {optimal}, funnel {funnel}");
+    let out = meadow(&["path", s(&nav), "--from", from, "--to", to]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("(style: exact)"));
+    // Exact paths are never partial: asking for both is refused, and `--partial` alone falls
+    // back to the funnel.
+    let out = meadow(&["path", s(&nav), "--from", from, "--to", to, "--style", "exact", "--partial"]);
+    assert!(!out.status.success());
+    let out = meadow(&["path", s(&nav), "--from", from, "--to", to, "--partial"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("(style: funnel)"));
 
     let svg = dir.join("rooms.svg");
     let out = meadow(&["render", s(&nav), "-o", s(&svg)]);
