@@ -4,21 +4,23 @@
 //! It runs on the final mesh, after `assemble`, so the graph's vertex and polygon indices are the
 //! asset's own. Semantics, shared with the runtime and the brute-force graph of the testkit:
 //!
-//! - a **corner** is a mesh vertex with one *free wedge* at it: a maximal fan of the polygons
-//!   around the vertex joined through portals incident to it, bounded by two wall edges (a fan
-//!   that closes a full circle is no corner), whose total angle in XZ exceeds π (exactly π is a
-//!   straight wall, not a corner). Its polygon is the wedge's lowest-index polygon; nodes are
-//!   ordered by (vertex, polygon);
+//! - a **corner** is a *free wedge* at a mesh vertex: a maximal fan of the polygons around the
+//!   vertex joined through portals incident to it, bounded by two wall edges (a fan that closes
+//!   a full circle is no corner). At a vertex with one wedge it is a corner when its total angle
+//!   in XZ exceeds π (exactly π is a straight wall, not a corner). At a **pinch** (a vertex with
+//!   several wedges: walkable sectors touching only there) every wedge is a corner, whatever its
+//!   angle, since a path may pass through the point from one wedge into another. A corner's
+//!   polygon is its wedge's lowest-index polygon; nodes are ordered by (vertex, polygon);
 //! - two corners **see** each other when the XZ segment between them can be walked from the
 //!   one's wedge to the other's, polygon to polygon across portals only. Where the segment
 //!   passes through a vertex it continues only within the wedge it arrived in. Touching the
 //!   boundary (running along a wall, grazing a wall's end) is allowed; crossing a wall is not.
 //!   Following portals crosses layers and seams like any walk on the mesh. Corners at the same XZ
-//!   point are never joined;
-//! - an edge is **taut** at corner `A` when `A`'s wall neighbours (the previous and next vertex
-//!   along the boundary) do not lie strictly on opposite sides of the edge's line (exact
-//!   orientation). Only edges taut at both ends are kept: a shortest path turns at a corner only
-//!   around its obstacle.
+//!   point are never joined (the runtime joins the wedges of a pinch at no cost);
+//! - an edge is **taut** at corner `A` when `A` is at a pinch, or when `A`'s wall neighbours
+//!   (the previous and next vertex along the boundary) do not lie strictly on opposite sides of
+//!   the edge's line (exact orientation). Only edges taut at both ends are kept: a shortest path
+//!   turns at a corner only around its obstacle, and passes a pinch in any direction.
 //!
 //! Every decision is an exact predicate (`meadow::geom::orient2d`, or comparisons of points known
 //! to lie on one line), so there is no tolerance. The work is per source corner in parallel: each
@@ -40,6 +42,9 @@ struct Corner {
     prev: u32,
     next: u32,
     wedge: u32,
+    /// Whether its vertex is a pinch (several wedges): a path may pass through it from one
+    /// wedge into another, at any angle, so edges need not be taut there.
+    pinch: bool,
 }
 
 /// The mesh tables the walks run on. A *slot* is one entry of `polygon_vertices`: a polygon's
@@ -97,7 +102,11 @@ impl<'a> Tables<'a> {
         // Wedges, numbered by (vertex, lowest polygon): a vertex's slots come in polygon order, so
         // the first slot met of a new wedge is its lowest polygon's.
         let mut stack = Vec::new();
+        // The wedges of the current vertex with two walls, and whether each is reflex.
+        let mut walled: Vec<(Corner, bool)> = Vec::new();
         for v in 0..d.vertices.len() {
+            walled.clear();
+            let wedges_before = t.wedge_first.len();
             for &s in &vertex_slots[vertex_first[v] as usize..vertex_first[v + 1] as usize] {
                 if t.slot_wedge[s as usize] != NONE {
                     continue;
@@ -134,9 +143,16 @@ impl<'a> Tables<'a> {
                 // two vectors are collinear, so the sign of their dot product is exact).
                 let turn = orient2d(pp, a, nn);
                 let back = turn == 0.0 && (pp[0] - a[0]) * (nn[0] - a[0]) + (pp[1] - a[1]) * (nn[1] - a[1]) > 0.0;
-                if turn < 0.0 || back {
-                    let polygon = t.slot_polygon[s as usize];
-                    t.corners.push(Corner { vertex: v as u32, polygon, prev, next, wedge: w });
+                let polygon = t.slot_polygon[s as usize];
+                let corner = Corner { vertex: v as u32, polygon, prev, next, wedge: w, pinch: false };
+                walled.push((corner, turn < 0.0 || back));
+            }
+            // A pinch vertex is a node in every wedge (a path may pass through it whatever the
+            // wedges' angles); elsewhere only a reflex wedge is.
+            let pinch = t.wedge_first.len() - wedges_before >= 2;
+            for &(corner, reflex) in &walled {
+                if pinch || reflex {
+                    t.corners.push(Corner { pinch, ..corner });
                 }
             }
         }
@@ -193,8 +209,11 @@ impl<'a> Tables<'a> {
         orient2d(c, self.pt(sn), b) >= 0.0 && orient2d(c, self.pt(sp), b) <= 0.0
     }
 
-    /// Whether the line from corner `c` towards `b` is taut at `c`.
+    /// Whether the line from corner `c` towards `b` is taut at `c` (always at a pinch).
     fn taut(&self, c: &Corner, b: Point2) -> bool {
+        if c.pinch {
+            return true;
+        }
         let a = self.pts[c.vertex as usize];
         let sp = orient2d(a, b, self.pts[c.prev as usize]);
         let sn = orient2d(a, b, self.pts[c.next as usize]);

@@ -3,14 +3,15 @@
 //! (every pair of corners, every segment walked polygon by polygon) so tests can compare.
 //!
 //! Semantics (shared with the bake):
-//! - a *corner* is a vertex with one free wedge at it: a maximal fan of the polygons around the
-//!   vertex joined by portals incident to it, bounded by two wall edges, whose total angle in XZ
-//!   exceeds π; its polygon is the wedge's lowest-index polygon;
+//! - a *corner* is a free wedge at a vertex: a maximal fan of the polygons around the vertex
+//!   joined by portals incident to it, bounded by two wall edges, whose total angle in XZ
+//!   exceeds π; at a pinch (a vertex with several wedges) every wedge, whatever its angle; its
+//!   polygon is the wedge's lowest-index polygon;
 //! - two corners *see* each other when the segment between them can be walked from the one's
 //!   wedge to the other's, polygon to polygon across portals only (through a vertex it passes,
 //!   only within the wedge it arrived in); running along a wall or touching one is allowed;
-//! - an edge is kept only when it is taut at both ends: the corner's two wall neighbours do not
-//!   lie strictly on opposite sides of the edge's line.
+//! - an edge is kept only when it is taut at both ends: the corner is at a pinch, or its two
+//!   wall neighbours do not lie strictly on opposite sides of the edge's line.
 
 use meadow::geom::{orient2d, Point2};
 use meadow::{EdgeLink, NavMesh, NavMeshData, VisibilityGraph};
@@ -23,6 +24,8 @@ struct Corner {
     prev: u32,
     next: u32,
     wedge: BTreeSet<u32>,
+    /// At a pinch: any direction is taut.
+    pinch: bool,
 }
 
 fn xz(d: &NavMeshData, v: u32) -> Point2 {
@@ -66,6 +69,10 @@ fn wedge(d: &NavMeshData, v: u32, p: u32) -> BTreeSet<u32> {
 fn corners(d: &NavMeshData) -> Vec<Corner> {
     let mut out = Vec::new();
     for v in 0..d.vertices.len() as u32 {
+        // Every walled wedge at `v`, with whether it is reflex; at a pinch (several wedges at
+        // `v`) every wedge is a corner.
+        let mut walled = Vec::new();
+        let mut wedges = 0;
         for p in 0..d.polygons.len() as u32 {
             if at_vertex(d, p, v).is_none() {
                 continue;
@@ -74,6 +81,7 @@ fn corners(d: &NavMeshData) -> Vec<Corner> {
             if w.first() != Some(&p) {
                 continue;
             }
+            wedges += 1;
             // The wall ends of the fan: the edge leaving `v` clockwise-most and the edge arriving
             // counter-clockwise-most; a fan without walls closes a full circle.
             let mut next = None;
@@ -93,10 +101,13 @@ fn corners(d: &NavMeshData) -> Vec<Corner> {
             // wider than a half-turn when the walk turns right, or doubles back (a slit).
             let turn = orient2d(pp, a, nn);
             let doubles_back = turn == 0.0 && (pp[0] - a[0]) * (nn[0] - a[0]) + (pp[1] - a[1]) * (nn[1] - a[1]) > 0.0;
-            if turn < 0.0 || doubles_back {
-                out.push(Corner { vertex: v, polygon: p, prev, next, wedge: w });
-            }
+            walled.push((
+                Corner { vertex: v, polygon: p, prev, next, wedge: w, pinch: false },
+                turn < 0.0 || doubles_back,
+            ));
         }
+        let pinch = wedges >= 2;
+        out.extend(walled.into_iter().filter(|(_, reflex)| pinch || *reflex).map(|(c, _)| Corner { pinch, ..c }));
     }
     out
 }
@@ -159,9 +170,12 @@ fn sees(d: &NavMeshData, from: &Corner, to: &Corner) -> bool {
     false
 }
 
-/// Whether the line from corner `c` to the point `b` is taut at `c`: its wall neighbours do not
-/// lie strictly on opposite sides of it.
+/// Whether the line from corner `c` to the point `b` is taut at `c`: `c` is at a pinch, or its
+/// wall neighbours do not lie strictly on opposite sides of it.
 fn taut(d: &NavMeshData, c: &Corner, b: Point2) -> bool {
+    if c.pinch {
+        return true;
+    }
     let a = xz(d, c.vertex);
     let sp = orient2d(a, b, xz(d, c.prev));
     let sn = orient2d(a, b, xz(d, c.next));

@@ -31,8 +31,9 @@ pub(crate) use validate::validate_link;
 pub const MAGIC: [u8; 8] = *b"MEADOWNV";
 /// The asset format version this runtime reads and writes.
 /// Version 3 added the off-mesh link table ([`NavMeshData::links`]) and the `walkable` rule to
-/// the stored settings; version 4 the corner visibility graph ([`NavMeshData::visibility`]).
-pub const FORMAT_VERSION: u32 = 4;
+/// the stored settings; version 4 the corner visibility graph ([`NavMeshData::visibility`]);
+/// version 5 its nodes at pinch vertices (every wedge, taut in every direction).
+pub const FORMAT_VERSION: u32 = 5;
 /// Size of the fixed header before the payload.
 pub const HEADER_LEN: usize = 24;
 

@@ -278,9 +278,7 @@ impl ShortestPathQuery {
     /// ([`NavMesh::visibility`](crate::NavMesh::visibility)), the filter excludes no area the
     /// mesh has, and no off-mesh link can be taken (the mesh has none, baked or added, or the
     /// filter switches links off), the path is searched over the graph (A* between the corners
-    /// the start and goal see), unless the mesh has a pinch vertex (walkable sectors touching
-    /// at a point, which a shortest path may pass straight through and a taut graph edge
-    /// cannot); otherwise by the search described in the module docs
+    /// the start and goal see); otherwise by the search described in the module docs
     /// ([`ShortestPathQuery::find_shortest_path_by_search`]). Both give Euclidean-shortest
     /// paths in XZ, so the choice changes speed, not lengths. Cost overrides do not matter:
     /// exact paths count every included area as cost 1 either way (they are still validated).
@@ -393,10 +391,12 @@ impl ShortestPathQuery {
     /// is on (the rule is on that method).
     pub fn answers_by_graph(mesh: &QueryMesh, filter: &QueryFilter) -> bool {
         let nav = mesh.mesh();
-        let Some(table) = mesh.corner_table() else { return false };
+        if mesh.corner_table().is_none() {
+            return false;
+        }
         let any_excluded = (0..nav.areas().len()).any(|a| filter.area_cost(nav, a as u16).is_none());
         let links_on = filter.allows_links() && !mesh.link_state().is_empty();
-        !(any_excluded || links_on || table.has_pinch)
+        !(any_excluded || links_on)
     }
 
     /// The search of the module docs between two placed points.

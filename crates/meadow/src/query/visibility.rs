@@ -19,9 +19,9 @@
 //! instead of covering everything the ends see. The corridor is then recovered by walking each
 //! leg through the mesh.
 //!
-//! Pinch vertices (several wedges at one vertex) are several nodes; a path may pass through the
-//! point where walkable sectors touch, so the nodes of one vertex are joined at no cost, as the
-//! search without the graph turns at a pinch over its whole fan.
+//! Pinch vertices (several wedges at one vertex) are a node per wedge, taut in every direction;
+//! a path may pass through the point where walkable sectors touch, so the nodes of one vertex
+//! are joined at no cost, as the search without the graph turns at a pinch over its whole fan.
 
 use super::raycast::WalkEnd;
 use super::shortest::geometry::{lerp_at, via_interval};
@@ -41,10 +41,10 @@ pub(crate) struct CornerTable {
     walls: Vec<[u32; 2]>,
     /// Per node: the next node at the same vertex (a cycle; the node itself when alone).
     sibling: Vec<u32>,
-    /// Whether the mesh has a pinch vertex (walkable sectors touching at a point). A shortest
-    /// path may run straight through one, which no taut graph edge describes, so such meshes
-    /// are answered by the search.
-    pub(crate) has_pinch: bool,
+    /// Per node: whether its vertex is a pinch (several wedges, walkable sectors touching at a
+    /// point). A path may pass through a pinch from one wedge into another at any angle, so
+    /// sight lines to it need not be taut (the bake keeps its edges the same way).
+    pub(crate) pinch: Vec<bool>,
 }
 
 impl CornerTable {
@@ -86,8 +86,8 @@ impl CornerTable {
             }
             last_at[vi] = node as u32;
         }
-        let has_pinch = mesh.vertex_fans().corner.iter().any(|&b| b & super::shortest::PINCH != 0);
-        CornerTable { slot_node, walls, sibling, has_pinch }
+        let pinch = (0..n).map(|i| sibling[i] != i as u32).collect();
+        CornerTable { slot_node, walls, sibling, pinch }
     }
 }
 
@@ -414,6 +414,10 @@ impl VisibilitySearch {
         if node == NONE || w == p {
             return;
         }
+        if table.pinch[node as usize] {
+            self.seen(side, node, dist2(p, w), dist2(w, other), gen, table.walls.len());
+            return;
+        }
         let verts = mesh.mesh().vertices();
         let [w0, w1] = table.walls[node as usize];
         let turn = |x: u32| if x == NONE { 0.0 } else { orient2d(p, w, xz(verts[x as usize])) };
@@ -669,6 +673,10 @@ fn visible_corners(
         if node == NONE || w == p {
             return;
         }
+        if table.pinch[node as usize] {
+            visit(node, dist2(p, w));
+            return;
+        }
         let [w0, w1] = table.walls[node as usize];
         let side = |x: u32| if x == NONE { 0.0 } else { orient2d(p, w, xz(verts[x as usize])) };
         let (o0, o1) = (side(w0), side(w1));
@@ -801,7 +809,8 @@ pub(crate) fn graph_by_walks(mesh: &QueryMesh) -> VisibilityGraph {
             let w = xz(verts[g.corners[c as usize] as usize]);
             let side = |x: u32| if x == NONE { 0.0 } else { orient2d(w, p, xz(verts[x as usize])) };
             let (o0, o1) = (side(w0), side(w1));
-            if c as usize != node && ((o0 >= 0.0 && o1 >= 0.0) || (o0 <= 0.0 && o1 <= 0.0)) {
+            let taut = table.pinch[node] || (o0 >= 0.0 && o1 >= 0.0) || (o0 <= 0.0 && o1 <= 0.0);
+            if c as usize != node && taut {
                 let (a, b) = (verts[v as usize], verts[g.corners[c as usize] as usize]);
                 g.targets.push(c);
                 g.lengths.push((b[0] - a[0]).hypot(b[2] - a[2]));
