@@ -483,6 +483,10 @@ impl VisibilitySearch {
         let (p, other) = ends.from(f.side);
         let key =
             if ia == ib { dist2(p, ia) + dist2(ia, other) } else { via_interval(p, ia, ib, [p, ia], [p, ib], other).0 };
+        // Nothing through the window can beat the path already found.
+        if key >= self.goal_cost {
+            return;
+        }
         let node = self.frame_base + self.frames.len() as u32;
         self.frames.push(f);
         self.open.push(OpenEntry { f: key, node });
@@ -492,7 +496,8 @@ impl VisibilitySearch {
     #[inline]
     fn relax(&mut self, v: u32, g: f64, from: u32, h: f64, gen: u32) {
         let vi = v as usize;
-        if self.closed[vi] == gen || (self.stamp[vi] == gen && g >= self.g[vi]) {
+        // (A node whose key reaches the path already found cannot improve it.)
+        if self.closed[vi] == gen || (self.stamp[vi] == gen && g >= self.g[vi]) || g + h >= self.goal_cost {
             return;
         }
         self.g[vi] = g;
@@ -501,7 +506,7 @@ impl VisibilitySearch {
         self.open.push(OpenEntry { f: g + h, node: v });
     }
 
-    /// Writes the path found by [`Self::astar`]: start, turning corners, goal; the corridor by
+    /// Writes the path found by [`Self::best_first`]: start, turning corners, goal; the corridor by
     /// walking each leg through the mesh.
     fn write(&mut self, mesh: &QueryMesh, graph: &VisibilityGraph, start: Location, goal: Location, path: &mut Path) {
         let n = graph.node_count();
