@@ -65,12 +65,28 @@ fn regression_inputs_stay_fixed() {
     let dir = meadow_suite::fixtures_dir().join("regressions");
     for entry in std::fs::read_dir(&dir).expect("fixtures/regressions") {
         let path = entry.unwrap().path();
+        if path.is_dir() {
+            continue;
+        }
         let bytes = std::fs::read(&path).unwrap();
         let outcome = match path.extension().and_then(|e| e.to_str()) {
             Some("nav") => check_asset(&bytes),
             Some("glb" | "gltf") => check_level(&bytes),
             _ => continue,
         };
+        assert_eq!(outcome.non_finite, 0, "{}", path.display());
+    }
+}
+
+/// Levels the bake takes 11-14 s on in release (fuzz finds, see `fixtures/regressions/README.md`):
+/// checked for panics and non-finite output like the others, but not in the default run.
+#[test]
+#[ignore = "known slow bakes (11-14 s each in release): the region budget does not bound them yet"]
+fn slow_regression_inputs_still_bake_cleanly() {
+    let dir = meadow_suite::fixtures_dir().join("regressions/slow");
+    for entry in std::fs::read_dir(&dir).expect("fixtures/regressions/slow") {
+        let path = entry.unwrap().path();
+        let outcome = check_level(&std::fs::read(&path).unwrap());
         assert_eq!(outcome.non_finite, 0, "{}", path.display());
     }
 }
