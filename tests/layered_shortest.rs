@@ -4,11 +4,14 @@
 //! lengths within 1e-9 relative, every path segment walkable by the oracle's rule, unreachable
 //! exactly when the oracle finds no walk, and never longer than `find_path`.
 
+use meadow::geom::orient2d;
 use meadow::query::{Path, PathQuery, QueryFilter, QueryMesh, ShortestPathQuery};
-use meadow::{BakeSettings, PathError};
+use meadow::{AreaType, BakeSettings, NavMesh, PathError};
 use meadow_suite::fixture_levels;
 use meadow_testkit::layered_oracle::{End, LayeredOracle, OraclePath};
 use meadow_testkit::rng::{Draw, SplitMix64};
+use meadow_testkit::testmesh::{assemble, random_blocked};
+use std::collections::BTreeMap;
 
 /// XZ length of a polyline.
 fn flat(points: &[[f64; 3]]) -> f64 {
@@ -25,6 +28,29 @@ fn turn_vertex(mesh: &QueryMesh, corridor: &[u32], p: [f64; 3]) -> Option<u32> {
         .or_else(|| candidates().find(|&v| verts[v as usize][0] == p[0] && verts[v as usize][2] == p[2]))
 }
 
+/// The number of polygon pairs whose interiors overlap in XZ (floors above one another, where
+/// a plane oracle would not apply): no edge line of either has the other on its outer side
+/// (exact; touching counts as disjoint).
+fn overlapping_pairs(mesh: &QueryMesh) -> usize {
+    let rings: Vec<Vec<[f64; 2]>> =
+        (0..mesh.mesh().polygon_count()).map(|p| mesh.mesh().polygon_points(p).collect()).collect();
+    let separates = |r: &[[f64; 2]], o: &[[f64; 2]]| {
+        (0..r.len()).any(|k| o.iter().all(|&p| orient2d(r[k], r[(k + 1) % r.len()], p) <= 0.0))
+    };
+    let lo_x = |r: &[[f64; 2]]| r.iter().map(|p| p[0]).fold(f64::INFINITY, f64::min);
+    let hi_x = |r: &[[f64; 2]]| r.iter().map(|p| p[0]).fold(f64::NEG_INFINITY, f64::max);
+    let mut order: Vec<usize> = (0..rings.len()).collect();
+    order.sort_by(|&a, &b| lo_x(&rings[a]).total_cmp(&lo_x(&rings[b])));
+    let mut count = 0;
+    for (i, &a) in order.iter().enumerate() {
+        let end = hi_x(&rings[a]);
+        for &b in order[i + 1..].iter().take_while(|&&b| lo_x(&rings[b]) < end) {
+            count += !(separates(&rings[a], &rings[b]) || separates(&rings[b], &rings[a])) as usize;
+        }
+    }
+    count
+}
+
 /// What one level's comparison found.
 #[derive(Debug, Default)]
 struct Tally {
@@ -32,6 +58,7 @@ struct Tally {
     unreachable: usize,
     layers: usize,
     nodes: usize,
+    overlaps: usize,
     /// Every disagreement, described.
     problems: Vec<String>,
 }
@@ -87,16 +114,21 @@ fn check_answer(
 fn compare_level(path: &std::path::Path, pairs: usize) -> Tally {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_string();
     let nav = meadow_bake::bake_file(path, &BakeSettings::DEFAULT).unwrap_or_else(|e| panic!("{name}: {e}"));
-    let mesh = QueryMesh::new(nav);
+    compare_mesh(&name, &QueryMesh::new(nav), pairs)
+}
+
+/// Compares `pairs` seeded pairs on `mesh`.
+fn compare_mesh(name: &str, mesh: &QueryMesh, pairs: usize) -> Tally {
     let mut oracle = LayeredOracle::new(mesh.mesh());
     let layers = mesh.mesh().polygons().map(|p| p.layer as usize + 1).max().unwrap_or(0);
-    let mut tally = Tally { layers, nodes: oracle.nodes().len(), ..Tally::default() };
+    let mut tally =
+        Tally { layers, nodes: oracle.nodes().len(), overlaps: overlapping_pairs(mesh), ..Tally::default() };
     // The oracle knows walls and portals only: off-mesh links stay off on every side.
     let filter = QueryFilter::new().without_links();
-    let mut by_search = ShortestPathQuery::new(&mesh);
-    let mut by_graph = ShortestPathQuery::new(&mesh);
+    let mut by_search = ShortestPathQuery::new(mesh);
+    let mut by_graph = ShortestPathQuery::new(mesh);
     by_graph.use_visibility_graph(true);
-    let mut pq = PathQuery::new(&mesh);
+    let mut pq = PathQuery::new(mesh);
     let verts = mesh.mesh().vertices();
     let mut rng = SplitMix64::new(29);
     let sample = |rng: &mut SplitMix64| -> [f64; 3] {
@@ -120,8 +152,8 @@ fn compare_level(path: &std::path::Path, pairs: usize) -> Tally {
         let goal = End::Point { polygon: gl.polygon, at: [gl.point[0], gl.point[2]] };
         let truth = oracle.shortest(start, goal);
         for (how, query) in [("search", &mut by_search), ("graph", &mut by_graph)] {
-            let answer = query.find_shortest_path(&mesh, s, g, &filter);
-            if let Err(e) = check_answer(&mesh, &oracle, &mut pq, (s, start), (g, goal), &answer, truth.as_ref()) {
+            let answer = query.find_shortest_path(mesh, s, g, &filter);
+            if let Err(e) = check_answer(mesh, &oracle, &mut pq, (s, start), (g, goal), &answer, truth.as_ref()) {
                 tally.problems.push(format!("{name} ({how}): {s:?} -> {g:?}: {e}"));
             }
         }
@@ -131,8 +163,10 @@ fn compare_level(path: &std::path::Path, pairs: usize) -> Tally {
         }
     }
     println!(
-        "{name}: {} layers, {} turning vertices; {} pairs found, {} unreachable, {} disagreements",
+        "{name}: {} layers, {} polygon pairs overlapping in XZ, {} turning vertices; {} pairs found, {} \
+         unreachable, {} disagreements",
         tally.layers,
+        tally.overlaps,
         tally.nodes,
         tally.found,
         tally.unreachable,
@@ -148,16 +182,84 @@ fn compare_level(path: &std::path::Path, pairs: usize) -> Tally {
 fn shortest_paths_match_the_layered_oracle_on_every_fixture() {
     let levels = fixture_levels();
     assert!(levels.len() >= 9, "fixtures missing: {levels:?}");
-    let (mut found, mut layered) = (0, 0);
+    let (mut found, mut layered, mut overlapping) = (0, 0, 0);
     for level in &levels {
         let t = compare_level(level, 400);
         assert!(t.problems.is_empty(), "{}", t.problems.join("\n"));
         found += t.found;
         layered += (t.layers > 1) as usize;
+        overlapping += (t.overlaps > 0) as usize;
     }
-    println!("{found} paths equal to the oracle's; {layered} levels of several layers");
-    assert!(layered >= 3, "only {layered} multi-layer levels");
+    println!("{found} paths equal to the oracle's; {layered} levels of several layers, {overlapping} with floors overlapping in XZ");
+    assert!(layered >= 3 && overlapping >= 2, "only {layered} multi-layer levels, {overlapping} overlapping");
     assert!(found > 4000);
+}
+
+/// A switchback of unit cells, like the oracle's own test mesh but larger, with blocked cells: a
+/// floor (x in [0, 8], z in [0, 4], y = 0) and a deck right above it (y = 3), each with some
+/// cells blocked; a ramp beside them (z in [4, 6]) rising from y = 0 at x = 8 to y = 3 at x = 0;
+/// a landing at each end (x in [8, 10] at y = 0, x in [-2, 0] at y = 3). Vertices are shared
+/// where the surfaces meet (same XZ and height), so portals join exactly there.
+fn switchback(seed: u64) -> QueryMesh {
+    let mut index: BTreeMap<(i64, i64, i64), u32> = BTreeMap::new();
+    let mut vertices = Vec::new();
+    let mut vid = |x: i64, z: i64, y: f64| {
+        *index.entry((x, z, (y * 1000.0) as i64)).or_insert_with(|| {
+            vertices.push([x as f64, y, z as f64]);
+            vertices.len() as u32 - 1
+        })
+    };
+    // (vertex ring, layer)
+    let mut rings: Vec<(Vec<u32>, u16)> = Vec::new();
+    let mut cell = |x: i64, z: i64, y: &dyn Fn(i64) -> f64, layer: u16, rings: &mut Vec<(Vec<u32>, u16)>| {
+        let ring = vec![vid(x, z, y(x)), vid(x + 1, z, y(x + 1)), vid(x + 1, z + 1, y(x + 1)), vid(x, z + 1, y(x))];
+        rings.push((ring, layer));
+    };
+    let floor = random_blocked(8, 4, 0.25, seed);
+    let deck = random_blocked(8, 4, 0.25, seed + 100);
+    for z in 0..4 {
+        for x in 0..8 {
+            if !floor[(z * 8 + x) as usize] {
+                cell(x, z, &|_| 0.0, 0, &mut rings);
+            }
+            if !deck[(z * 8 + x) as usize] {
+                cell(x, z, &|_| 3.0, 1, &mut rings);
+            }
+        }
+    }
+    for z in 0..6 {
+        for x in 8..10 {
+            cell(x, z, &|_| 0.0, 0, &mut rings);
+        }
+        for x in -2..0 {
+            cell(x, z, &|_| 3.0, 1, &mut rings);
+        }
+    }
+    for z in 4..6 {
+        for x in 0..8 {
+            cell(x, z, &|x| 3.0 * (8 - x) as f64 / 8.0, 2, &mut rings);
+        }
+    }
+    let areas = vec![AreaType { name: "default".into(), cost: 1.0 }];
+    let by_area: Vec<(Vec<u32>, u16)> = rings.iter().map(|(ring, _)| (ring.clone(), 0)).collect();
+    let mut data = assemble(BakeSettings::DEFAULT, vertices, &by_area, areas, 0);
+    for (p, (_, layer)) in data.polygons.iter_mut().zip(&rings) {
+        p.layer = *layer;
+    }
+    QueryMesh::new(NavMesh::new(data).expect("valid switchback"))
+}
+
+#[test]
+fn shortest_paths_match_the_layered_oracle_on_switchbacks() {
+    let mut found = 0;
+    for seed in 1..=6 {
+        let mesh = switchback(seed);
+        let t = compare_mesh(&format!("switchback {seed}"), &mesh, 300);
+        assert!(t.problems.is_empty(), "{}", t.problems.join("\n"));
+        assert!(t.overlaps >= 8, "switchback {seed}: floor and deck overlap in only {} pairs", t.overlaps);
+        found += t.found;
+    }
+    assert!(found > 1200, "only {found} paths");
 }
 
 /// One third-party level (`gltf/…` or `recast/…` under the shared levels directory).

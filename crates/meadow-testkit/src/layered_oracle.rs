@@ -296,13 +296,13 @@ impl LayeredOracle {
     pub fn walk(&self, from: End, to: End) -> Option<Vec<u32>> {
         let (p, q) = (self.position(from), self.position(to));
         let goal = self.holders(to);
-        let mut todo = self.holders(from);
+        let first = self.holders(from);
         if p == q {
-            return todo.iter().find(|r| goal.contains(r)).map(|&r| vec![r]);
+            return first.iter().find(|r| goal.contains(r)).map(|&r| vec![r]);
         }
-        // (polygon, index of the polygon it was entered from in `seen`, or `usize::MAX`)
-        let mut seen: Vec<(u32, usize)> = todo.iter().map(|&r| (r, usize::MAX)).collect();
-        let mut todo: Vec<usize> = (0..todo.len()).rev().collect();
+        // (polygon, index in `seen` of the polygon it was entered from, or `usize::MAX`)
+        let mut seen: Vec<(u32, usize)> = first.iter().map(|&r| (r, usize::MAX)).collect();
+        let mut todo: Vec<usize> = (0..first.len()).rev().collect();
         while let Some(i) = todo.pop() {
             let r = seen[i].0;
             if goal.contains(&r) {
@@ -381,10 +381,9 @@ impl LayeredOracle {
         let mut from = vec![usize::MAX; n];
         let mut done = vec![false; n];
         let mut heap = BinaryHeap::new();
-        for i in 0..n {
-            let c = self.verts[self.nodes[i] as usize];
-            if self.taut_at(self.nodes[i], s) && self.sees(start, End::Vertex(self.nodes[i])) {
-                d[i] = dist(s, c);
+        for (i, &v) in self.nodes.iter().enumerate() {
+            if self.taut_at(v, s) && self.sees(start, End::Vertex(v)) {
+                d[i] = dist(s, self.verts[v as usize]);
                 heap.push(Entry(d[i], i));
             }
         }

@@ -106,6 +106,9 @@ fn the_switchback_keeps_its_floors_apart() {
     assert!(o.sees(pt(F, 9., 1.), pt(LB, 11., 3.)));
     assert!(o.sees(pt(R, 9., 3.), pt(LA, 11., 1.)));
     assert!(o.sees(pt(R, 8., 3.), pt(LA, 12., 1.)));
+    // Along two portals (ramp | upper landing half, floor | lower landing half) through vertex 2.
+    assert!(o.sees(pt(LB, 10., 3.), pt(LA, 10., 1.)));
+    assert!(o.sees(pt(R, 10., 3.5), pt(F, 10., 0.5)));
     // Not through a convex corner into the upper landing beyond it (another floor, joined to
     // the floor's corner by no vertex), nor through a wall.
     assert!(!o.sees(pt(F, 1., 1.), pt(L2B, -1., 3.)));
@@ -178,7 +181,7 @@ fn single_layer_grids_agree_with_the_plane_oracle() {
         let end = |rng: &mut SplitMix64| {
             let l = plane.random_point(rng).unwrap();
             // Every third end a vertex of the located polygon (exact degenerate cases).
-            if rng.next_u64() % 3 == 0 {
+            if rng.next_u64().is_multiple_of(3) {
                 let ring = plane.mesh().polygon(l.polygon as usize).vertices;
                 let v = verts[ring[(rng.next_u64() % ring.len() as u64) as usize] as usize];
                 (l.polygon, [v[0], v[2]])
