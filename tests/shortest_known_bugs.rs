@@ -57,7 +57,10 @@ fn oracle_answer(
 
 /// Nine polygons of `collision-world.glb` (a slope beside a flat floor; seven boundary vertices
 /// exactly on the line x = -44.67431640625). From vertex 11 the shortest path runs down that
-/// line, along walls, to vertex 4 and turns to the goal (vertex 19); `find_path` finds a path.
+/// line, along walls, to vertex 4 and turns to the goal (vertex 19). `find_path` finds a path,
+/// and so does `find_shortest_path` from the goal to the start; from the start (on the wall
+/// line) it reports the goal unreachable. (On the full level, a start 1 mm off the line finds
+/// the path; 1 mm along it, still on the line, does not.)
 fn collinear_walls() -> QueryMesh {
     mesh(
         &[
@@ -116,9 +119,12 @@ fn collinear_walls_the_oracle_walks_along_the_wall() {
     assert!(o.sees(start, End::Vertex(COLLINEAR_TURN)) && o.sees(End::Vertex(COLLINEAR_TURN), goal));
     // Every vertex the first leg passes lies exactly on it (it runs along the walls).
     assert!(v[2..12].iter().filter(|p| p[0] == s[0]).count() == 7);
-    // The runtime's portal search reaches the goal as well.
+    // The runtime's portal search reaches the goal as well, and so does the exact search from
+    // the goal to the start, with the oracle's length.
     let f = QueryFilter::new().without_links();
     assert!(PathQuery::new(&m).find_path(&m, s, g, &f).is_ok());
+    let back = ShortestPathQuery::new(&m).find_shortest_path(&m, g, s, &f).expect("found backwards");
+    assert!((flat(&back.points) - t.length).abs() <= 1e-9 * t.length);
 }
 
 #[test]
