@@ -18,14 +18,16 @@ fn flat(points: &[[f64; 3]]) -> f64 {
     points.windows(2).map(|w| (w[1][0] - w[0][0]).hypot(w[1][2] - w[0][2])).sum()
 }
 
-/// The mesh vertex at a path's turning point: one of the corridor polygons' vertices at exactly
-/// that 3D point, else at that XZ point.
+/// The mesh vertex at a path's turning point: the vertex at exactly that 3D point, else one of
+/// the corridor polygons' vertices at that XZ point.
 fn turn_vertex(mesh: &QueryMesh, corridor: &[u32], p: [f64; 3]) -> Option<u32> {
     let verts = mesh.mesh().vertices();
-    let candidates = || corridor.iter().flat_map(|&c| mesh.mesh().polygon(c as usize).vertices.iter().copied());
-    candidates()
-        .find(|&v| verts[v as usize] == p)
-        .or_else(|| candidates().find(|&v| verts[v as usize][0] == p[0] && verts[v as usize][2] == p[2]))
+    (0..verts.len() as u32).find(|&v| verts[v as usize] == p).or_else(|| {
+        corridor
+            .iter()
+            .flat_map(|&c| mesh.mesh().polygon(c as usize).vertices.iter().copied())
+            .find(|&v| verts[v as usize][0] == p[0] && verts[v as usize][2] == p[2])
+    })
 }
 
 /// The number of polygon pairs whose interiors overlap in XZ (floors above one another, where
@@ -99,6 +101,14 @@ fn check_answer(
     if let Some(w) = ends.windows(2).find(|w| !oracle.sees(w[0], w[1])) {
         return Err(format!("segment {w:?} leaves the mesh"));
     }
+    // Consecutive corridor polygons touch (share an edge, or the vertex of a turn).
+    let touch = |a: u32, b: u32| {
+        let rb = mesh.mesh().polygon(b as usize).vertices;
+        mesh.mesh().polygon(a as usize).vertices.iter().any(|v| rb.contains(v))
+    };
+    if let Some(w) = p.corridor.windows(2).find(|w| !touch(w[0], w[1])) {
+        return Err(format!("corridor step {w:?} does not touch; corridor {:?}", p.corridor));
+    }
     // Compared in XZ, where both are measured by the search: on ramps an XZ-shorter path can be
     // longer in 3D.
     if let Ok(f) = pq.find_path(mesh, s, g, &QueryFilter::new().without_links()) {
@@ -114,11 +124,12 @@ fn check_answer(
 fn compare_level(path: &std::path::Path, pairs: usize) -> Tally {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_string();
     let nav = meadow_bake::bake_file(path, &BakeSettings::DEFAULT).unwrap_or_else(|e| panic!("{name}: {e}"));
-    compare_mesh(&name, &QueryMesh::new(nav), pairs)
+    compare_mesh(&name, &QueryMesh::new(nav), pairs, true)
 }
 
-/// Compares `pairs` seeded pairs on `mesh`.
-fn compare_mesh(name: &str, mesh: &QueryMesh, pairs: usize) -> Tally {
+/// Compares `pairs` seeded pairs on `mesh`, answered by the search and, with `graph`, over the
+/// visibility graph as well.
+fn compare_mesh(name: &str, mesh: &QueryMesh, pairs: usize, graph: bool) -> Tally {
     let mut oracle = LayeredOracle::new(mesh.mesh());
     let layers = mesh.mesh().polygons().map(|p| p.layer as usize + 1).max().unwrap_or(0);
     let mut tally =
@@ -151,7 +162,8 @@ fn compare_mesh(name: &str, mesh: &QueryMesh, pairs: usize) -> Tally {
         let start = End::Point { polygon: sl.polygon, at: [sl.point[0], sl.point[2]] };
         let goal = End::Point { polygon: gl.polygon, at: [gl.point[0], gl.point[2]] };
         let truth = oracle.shortest(start, goal);
-        for (how, query) in [("search", &mut by_search), ("graph", &mut by_graph)] {
+        let queries = [("search", &mut by_search), ("graph", &mut by_graph)];
+        for (how, query) in queries.into_iter().take(1 + graph as usize) {
             let answer = query.find_shortest_path(mesh, s, g, &filter);
             if let Err(e) = check_answer(mesh, &oracle, &mut pq, (s, start), (g, goal), &answer, truth.as_ref()) {
                 tally.problems.push(format!("{name} ({how}): {s:?} -> {g:?}: {e}"));
@@ -199,7 +211,8 @@ fn shortest_paths_match_the_layered_oracle_on_every_fixture() {
 /// floor (x in [0, 8], z in [0, 4], y = 0) and a deck right above it (y = 3), each with some
 /// cells blocked; a ramp beside them (z in [4, 6]) rising from y = 0 at x = 8 to y = 3 at x = 0;
 /// a landing at each end (x in [8, 10] at y = 0, x in [-2, 0] at y = 3). Vertices are shared
-/// where the surfaces meet (same XZ and height), so portals join exactly there.
+/// where the surfaces meet (same XZ and height), so portals join exactly there. Carries the
+/// corner visibility graph the bake would store.
 fn switchback(seed: u64) -> QueryMesh {
     let mut index: BTreeMap<(i64, i64, i64), u32> = BTreeMap::new();
     let mut vertices = Vec::new();
@@ -246,20 +259,35 @@ fn switchback(seed: u64) -> QueryMesh {
     for (p, (_, layer)) in data.polygons.iter_mut().zip(&rings) {
         p.layer = *layer;
     }
-    QueryMesh::new(NavMesh::new(data).expect("valid switchback"))
+    let mut data = NavMesh::new(data).expect("valid switchback").into_data();
+    // With the corner visibility graph the bake would store, so both answers are checked.
+    data.visibility = Some(meadow_bake::visibility::build_visibility(&NavMesh::new(data.clone()).expect("valid")));
+    QueryMesh::new(NavMesh::new(data).expect("valid switchback with its graph"))
 }
 
-#[test]
-fn shortest_paths_match_the_layered_oracle_on_switchbacks() {
+/// Compares the switchbacks of seeds 1 to 6, with or without the graph answers.
+fn compare_switchbacks(graph: bool) {
     let mut found = 0;
     for seed in 1..=6 {
         let mesh = switchback(seed);
-        let t = compare_mesh(&format!("switchback {seed}"), &mesh, 300);
+        assert!(ShortestPathQuery::answers_by_graph(&mesh, &QueryFilter::new().without_links()));
+        let t = compare_mesh(&format!("switchback {seed}"), &mesh, 300, graph);
         assert!(t.problems.is_empty(), "{}", t.problems.join("\n"));
         assert!(t.overlaps >= 8, "switchback {seed}: floor and deck overlap in only {} pairs", t.overlaps);
         found += t.found;
     }
     assert!(found > 1200, "only {found} paths");
+}
+
+#[test]
+fn shortest_paths_match_the_layered_oracle_on_switchbacks() {
+    compare_switchbacks(false);
+}
+
+#[test]
+#[ignore = "known bug: graph answers get corridors through other floors (tests/shortest_known_bugs.rs)"]
+fn graph_paths_match_the_layered_oracle_on_switchbacks() {
+    compare_switchbacks(true);
 }
 
 /// One third-party level (`gltf/…` or `recast/…` under the shared levels directory).

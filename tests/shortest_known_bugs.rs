@@ -254,3 +254,87 @@ fn sliver_corner_shortest_path_turns_at_the_vertex() {
     let len = flat(&p.points);
     assert!((len - t.length).abs() <= 1e-9 * t.length, "{len} vs the oracle's {}", t.length);
 }
+
+/// The switchback of the oracle's own tests (`meadow_testkit::layered_oracle`): a floor `F`
+/// (polygon 0, y = 0), a landing (1, 2), a ramp `R` (3) back west beside the floor up to y = 3,
+/// an upper landing (5, 6) and a deck `U` (4) exactly above the floor; with the corner visibility
+/// graph the bake would build. The shortest path from the floor to the deck runs along the
+/// ramp's south wall (z = 2), which lies on the floor's and the deck's walls in XZ.
+fn small_switchback() -> QueryMesh {
+    let vertices = vec![
+        [0., 0., 0.],
+        [10., 0., 0.],
+        [10., 0., 2.],
+        [0., 0., 2.],
+        [12., 0., 0.],
+        [12., 0., 2.],
+        [12., 0., 4.],
+        [10., 0., 4.],
+        [0., 3., 2.],
+        [0., 3., 4.],
+        [0., 3., 0.],
+        [10., 3., 0.],
+        [10., 3., 2.],
+        [-2., 3., 0.],
+        [-2., 3., 2.],
+        [-2., 3., 4.],
+    ];
+    let rings: Vec<(Vec<u32>, u16)> = [
+        vec![0, 1, 2, 3],
+        vec![1, 4, 5, 2],
+        vec![2, 5, 6, 7],
+        vec![8, 2, 7, 9],
+        vec![10, 11, 12, 8],
+        vec![13, 10, 8, 14],
+        vec![14, 8, 9, 15],
+    ]
+    .into_iter()
+    .map(|r| (r, 0))
+    .collect();
+    let areas = vec![AreaType { name: "default".into(), cost: 1.0 }];
+    let mut data = meadow_testkit::testmesh::assemble(BakeSettings::DEFAULT, vertices, &rings, areas, 0);
+    for (p, layer) in data.polygons.iter_mut().zip([0, 0, 0, 2, 1, 1, 1]) {
+        p.layer = layer;
+    }
+    data.visibility = Some(meadow_bake::visibility::build_visibility(&NavMesh::new(data.clone()).expect("valid")));
+    QueryMesh::new(NavMesh::new(data).expect("valid switchback"))
+}
+
+/// Whether consecutive corridor polygons touch (share a vertex).
+fn corridor_touches(m: &QueryMesh, corridor: &[u32]) -> bool {
+    corridor.windows(2).all(|w| {
+        let b = m.mesh().polygon(w[1] as usize).vertices;
+        m.mesh().polygon(w[0] as usize).vertices.iter().any(|v| b.contains(v))
+    })
+}
+
+const FLOOR_POINT: [f64; 3] = [5., 0., 1.];
+const DECK_POINT: [f64; 3] = [5., 3., 1.];
+
+#[test]
+fn small_switchback_the_search_corridor_follows_the_ramp() {
+    let m = small_switchback();
+    let f = QueryFilter::new().without_links();
+    assert!(ShortestPathQuery::answers_by_graph(&m, &f));
+    let (_, _, truth) = oracle_answer(&m, FLOOR_POINT, DECK_POINT);
+    let t = truth.expect("the oracle reaches the deck");
+    assert_eq!(t.turns, vec![2, 8]);
+    assert_eq!(t.length, 2.0 * 26f64.sqrt() + 10.0);
+    let p = ShortestPathQuery::new(&m).find_shortest_path_by_search(&m, FLOOR_POINT, DECK_POINT, &f).expect("a path");
+    assert_eq!(flat(&p.points), t.length);
+    assert!(p.corridor.contains(&3), "through the ramp: {:?}", p.corridor);
+    assert!(corridor_touches(&m, &p.corridor), "{:?}", p.corridor);
+}
+
+#[test]
+#[ignore = "known bug: over the visibility graph, a path along a wall that other floors share in XZ gets a corridor through those floors"]
+fn small_switchback_the_graph_corridor_follows_the_ramp() {
+    let m = small_switchback();
+    let f = QueryFilter::new().without_links();
+    let mut q = ShortestPathQuery::new(&m);
+    q.use_visibility_graph(true);
+    let p = q.find_shortest_path(&m, FLOOR_POINT, DECK_POINT, &f).expect("a path");
+    assert_eq!(flat(&p.points), 2.0 * 26f64.sqrt() + 10.0);
+    assert!(p.corridor.contains(&3), "not through the ramp: {:?}", p.corridor);
+    assert!(corridor_touches(&m, &p.corridor), "corridor steps between polygons that do not touch: {:?}", p.corridor);
+}
