@@ -1,8 +1,10 @@
 //! `find_shortest_path` (by the search and over the baked visibility graph) against the layered
 //! brute-force oracle of `meadow_testkit::layered_oracle` on every fixture level, multi-layer ones
-//! included, and (ignored by default) on the six third-party glTF and Recast levels: equal XZ
-//! lengths within 1e-9 relative, every path segment walkable by the oracle's rule, unreachable
-//! exactly when the oracle finds no walk, and never longer than `find_path`.
+//! included, on hand-made switchbacks (a deck right above a floor, joined by a ramp) and (ignored
+//! by default) on the six third-party glTF and Recast levels: equal XZ lengths within 1e-9
+//! relative, every path segment walkable by the oracle's rule, consecutive corridor polygons
+//! touching, unreachable exactly when the oracle finds no walk, and never longer than
+//! `find_path`.
 
 use meadow::geom::orient2d;
 use meadow::query::{Path, PathQuery, QueryFilter, QueryMesh, ShortestPathQuery};

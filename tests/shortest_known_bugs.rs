@@ -1,9 +1,9 @@
 //! Minimal reproducers of `find_shortest_path` answers that the layered oracle
-//! (`meadow_testkit::layered_oracle`) shows to be wrong, each reduced from a third-party level
+//! (`meadow_testkit::layered_oracle`) shows to be wrong: two reduced from third-party levels
 //! (`tests/layered_shortest.rs`) by removing polygons (edges to removed polygons become walls)
-//! while the disagreement stayed. The `known bug` tests assert the right answer and are ignored
-//! until the query is fixed; the other tests check, with the runtime's own tools where possible,
-//! that the oracle's answer is a real walk.
+//! while the disagreement stayed, one on the oracle's own hand-made switchback. The `known bug`
+//! tests assert the right answer and are ignored until the query is fixed; the other tests
+//! check, with the runtime's own tools where possible, that the oracle's answer is a real walk.
 
 use meadow::query::{PathQuery, QueryFilter, QueryMesh, ShortestPathQuery};
 use meadow::{AreaType, BakeSettings, EdgeLink, NavMesh, NavMeshData, PathError, PolygonData};
