@@ -287,7 +287,6 @@ fn shortest_paths_match_the_layered_oracle_on_switchbacks() {
 }
 
 #[test]
-#[ignore = "known bug: graph answers get corridors through other floors (tests/shortest_known_bugs.rs)"]
 fn graph_paths_match_the_layered_oracle_on_switchbacks() {
     compare_switchbacks(true);
 }

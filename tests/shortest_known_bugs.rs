@@ -1,9 +1,10 @@
 //! Minimal reproducers of `find_shortest_path` answers that the layered oracle
-//! (`meadow_testkit::layered_oracle`) shows to be wrong: two reduced from third-party levels
+//! (`meadow_testkit::layered_oracle`) showed to be wrong: two reduced from third-party levels
 //! (`tests/layered_shortest.rs`) by removing polygons (edges to removed polygons become walls)
-//! while the disagreement stayed, one on the oracle's own hand-made switchback. The `known bug`
-//! tests assert the right answer and are ignored until the query is fixed; the other tests
-//! check, with the runtime's own tools where possible, that the oracle's answer is a real walk.
+//! while the disagreement stayed, one on the oracle's own hand-made switchback (a graph path's
+//! corridor along a wall line that other floors share in XZ, now fixed). A `known bug` test
+//! asserts the right answer and is ignored until the query is fixed; the other tests check,
+//! with the runtime's own tools where possible, that the oracle's answer is a real walk.
 
 use meadow::query::{PathQuery, QueryFilter, QueryMesh, ShortestPathQuery};
 use meadow::{AreaType, BakeSettings, EdgeLink, NavMesh, NavMeshData, PathError, PolygonData};
@@ -327,7 +328,6 @@ fn small_switchback_the_search_corridor_follows_the_ramp() {
 }
 
 #[test]
-#[ignore = "known bug: over the visibility graph, a path along a wall that other floors share in XZ gets a corridor through those floors"]
 fn small_switchback_the_graph_corridor_follows_the_ramp() {
     let m = small_switchback();
     let f = QueryFilter::new().without_links();

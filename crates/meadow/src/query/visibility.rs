@@ -175,6 +175,8 @@ pub(crate) struct VisibilitySearch {
     stack: Vec<Frame>,
     /// The path's nodes, goal side first.
     chain: Vec<u32>,
+    /// The path's turning vertices, start side first.
+    turns: Vec<u32>,
 }
 
 impl VisibilitySearch {
@@ -517,31 +519,162 @@ impl VisibilitySearch {
             self.chain.push(i);
             i = self.parent[i as usize];
         }
-        path.points.push(start.point);
+        // The turning vertices (mesh vertex indices: corners of stacked floors can share an XZ
+        // point); the nodes of one pinch vertex make one turn.
+        self.turns.clear();
         for k in (0..self.chain.len()).rev() {
-            let p = verts[graph.corners[self.chain[k] as usize] as usize];
-            // Nodes of one pinch vertex make one point.
-            if path.points.last().map(|&q| xz(q)) != Some(xz(p)) {
-                path.points.push(p);
+            let v = graph.corners[self.chain[k] as usize];
+            if self.turns.last() != Some(&v) {
+                self.turns.push(v);
             }
         }
-        if path.points.len() > 1 && path.points.last().map(|&q| xz(q)) == Some(xz(goal.point)) {
-            path.points.pop();
+        // A turn at the goal's own point is the goal.
+        if self.turns.last().is_some_and(|&v| xz(verts[v as usize]) == xz(goal.point)) {
+            self.turns.pop();
         }
+        path.points.push(start.point);
+        path.points.extend(self.turns.iter().map(|&v| verts[v as usize]));
         path.points.push(goal.point);
-        // Corridor: each leg walked from a polygon holding its start in the leg's direction.
+        // Corridor: each leg walked through the mesh from a polygon holding its start in the
+        // leg's direction to one holding its end. Where floors share a wall line in XZ, several
+        // polygons hold the direction; the walk that reaches the leg's own end vertex is kept.
         path.corridor.push(start.polygon);
-        for k in 0..path.points.len() - 1 {
+        let legs = self.turns.len() + 1;
+        for k in 0..legs {
             let (a, b) = (xz(path.points[k]), xz(path.points[k + 1]));
+            let target = if k + 1 == legs { Target::Polygon(goal.polygon) } else { Target::Vertex(self.turns[k]) };
             let near = path.corridor[path.corridor.len() - 1];
-            let from = leg_polygon(mesh, near, a, b);
-            walk_leg(mesh, from, a, b, &mut path.corridor);
+            let mark = path.corridor.len();
+            let mut budget = WALK_BRANCHES;
+            let reached = match k {
+                0 => walk_to(mesh, leg_polygon(mesh, near, a, b), a, b, target, &mut path.corridor, &mut budget),
+                _ => {
+                    let v = self.turns[k - 1];
+                    mesh.vertex_fans().fan(v).iter().any(|&(q, slot)| {
+                        holds_direction(mesh, q, slot as usize, a, b)
+                            && walk_to(mesh, q, a, b, target, &mut path.corridor, &mut budget)
+                    })
+                }
+            };
+            if !reached {
+                // (Not expected: the graph's edges are walks. Keep the plain walk's corridor.)
+                path.corridor.truncate(mark);
+                walk_leg(mesh, leg_polygon(mesh, near, a, b), a, b, &mut path.corridor);
+            }
         }
         if path.corridor.last() != Some(&goal.polygon) {
             path.corridor.push(goal.polygon);
         }
         path.length = polyline_length(&path.points);
     }
+}
+
+/// Most walks [`walk_to`] tries for one leg (each branch where the leg passes a vertex shared
+/// by several polygons holding its direction is one more).
+const WALK_BRANCHES: u32 = 64;
+
+/// Where a leg of a graph path ends: at a mesh vertex (a turn) or in the goal's polygon (or
+/// one touching it).
+#[derive(Clone, Copy, Debug)]
+enum Target {
+    Vertex(u32),
+    Polygon(u32),
+}
+
+/// Whether polygon `q`'s corner at its `slot`-th vertex (point `a`) holds the direction to `b`.
+fn holds_direction(mesh: &QueryMesh, q: u32, slot: usize, a: Point2, b: Point2) -> bool {
+    let data = mesh.mesh().data();
+    let (f, len) = (mesh.poly_first(q), mesh.poly_len(q));
+    let at = |j: usize| xz(mesh.mesh().vertices()[data.polygon_vertices[f + j % len] as usize]);
+    let (next, prev) = (at(slot + 1), at(slot + len - 1));
+    orient2d(a, next, b) >= 0.0 && orient2d(a, prev, b) <= 0.0
+}
+
+/// Appends the polygons the leg `a -> b` crosses from `from` (which holds `a`) to `corridor`
+/// and returns true when the walk ends at `target`; on false `corridor` is as it was. Where
+/// the leg passes a vertex (grazing a wall's end, running along a wall, or where polygons touch
+/// at a point), every polygon round it that holds the direction is tried, depth first.
+fn walk_to(
+    mesh: &QueryMesh,
+    from: u32,
+    a: Point2,
+    b: Point2,
+    target: Target,
+    corridor: &mut Vec<u32>,
+    budget: &mut u32,
+) -> bool {
+    if *budget == 0 {
+        return false;
+    }
+    *budget -= 1;
+    let mark = corridor.len();
+    if corridor.last() != Some(&from) {
+        corridor.push(from);
+    }
+    let data = mesh.mesh().data();
+    let end = mesh.walk_segment(from, a, b, |h| {
+        if let Some(q) = mesh.edge_neighbour(h) {
+            corridor.push(q);
+        }
+    });
+    let ring = |poly: u32| {
+        let first = mesh.poly_first(poly);
+        &data.polygon_vertices[first..first + mesh.poly_len(poly)]
+    };
+    // The goal's polygon, or one sharing a vertex with it (the goal on their common boundary).
+    let holds = |poly: u32| match target {
+        Target::Polygon(g) => poly == g || ring(poly).iter().any(|v| ring(g).contains(v)),
+        Target::Vertex(v) => ring(poly).contains(&v),
+    };
+    match end {
+        WalkEnd::Clear(poly) if holds(poly) => return true,
+        WalkEnd::Hit(poly, k, _) => {
+            // The vertex of the hit edge on the leg, farthest along it.
+            let first = mesh.poly_first(poly);
+            let len = mesh.poly_len(poly);
+            let along = |x: Point2| (x[0] - a[0]) * (b[0] - a[0]) + (x[1] - a[1]) * (b[1] - a[1]);
+            let resume = [k, (k + 1) % len]
+                .map(|j| data.polygon_vertices[first + j])
+                .into_iter()
+                .filter(|&v| {
+                    let x = xz(mesh.mesh().vertices()[v as usize]);
+                    x != a && orient2d(a, b, x) == 0.0 && along(x) > 0.0
+                })
+                .max_by(|&v, &w| {
+                    let (x, y) = (xz(mesh.mesh().vertices()[v as usize]), xz(mesh.mesh().vertices()[w as usize]));
+                    along(x).total_cmp(&along(y))
+                });
+            if let Some(v) = resume {
+                if target_is_vertex(target, v) {
+                    if corridor.last() != Some(&poly) {
+                        corridor.push(poly);
+                    }
+                    return true;
+                }
+                let x = xz(mesh.mesh().vertices()[v as usize]);
+                let at_hit = corridor.len();
+                for &(q, slot) in mesh.vertex_fans().fan(v) {
+                    if holds_direction(mesh, q, slot as usize, x, b) {
+                        if corridor.last() != Some(&poly) {
+                            corridor.push(poly);
+                        }
+                        if walk_to(mesh, q, x, b, target, corridor, budget) {
+                            return true;
+                        }
+                        corridor.truncate(at_hit);
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+    corridor.truncate(mark);
+    false
+}
+
+/// Whether `target` is the mesh vertex `v`.
+fn target_is_vertex(target: Target, v: u32) -> bool {
+    matches!(target, Target::Vertex(t) if t == v)
 }
 
 /// Appends the polygons the leg `a -> b` crosses to `corridor`, starting from `from` (which
