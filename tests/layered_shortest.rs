@@ -139,6 +139,7 @@ fn compare_mesh(name: &str, mesh: &QueryMesh, pairs: usize, graph: bool) -> Tall
     // The oracle knows walls and portals only: off-mesh links stay off on every side.
     let filter = QueryFilter::new().without_links();
     let mut by_search = ShortestPathQuery::new(mesh);
+    by_search.use_visibility_graph(false);
     let mut by_graph = ShortestPathQuery::new(mesh);
     by_graph.use_visibility_graph(true);
     let mut pq = PathQuery::new(mesh);

@@ -149,8 +149,8 @@ mod bench {
             let filter = QueryFilter::new();
             let mut query = PathQuery::new(&mesh);
             let mut shortest = ShortestPathQuery::new(&mesh);
-            let mut by_graph = ShortestPathQuery::new(&mesh);
-            by_graph.use_visibility_graph(true);
+            shortest.use_visibility_graph(false);
+            let by_graph = &mut ShortestPathQuery::new(&mesh);
             // The allocation-free forms (default options: string pulled), as a game loop calls
             // them; Detour likewise writes into caller-owned buffers.
             let mut out = MeadowPath::default();
@@ -164,7 +164,7 @@ mod bench {
                     }),
                 ),
                 (
-                    "find_shortest_path",
+                    "find_shortest_path (search)",
                     Box::new(|a, b, out: &mut MeadowPath| {
                         shortest.find_shortest_path_into(&mesh, a, b, &filter, out).is_ok()
                     }),
