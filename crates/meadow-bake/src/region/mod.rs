@@ -304,7 +304,14 @@ pub fn build_regions_within(
             tris.iter().filter_map(|&t| walkable_contour(frame, &walkable[t as usize].vertices)).collect();
         let inputs = floor_contours.iter().chain(&layer_blockers[l]).chain(&layer_hidden[l]);
         work.add(boolean_work(inputs.map(|c| c.as_slice()), work.left()))?;
-        work.add(4 * layer_walls[l].len() as u64)?;
+        // Walls join as thin quads (see below); long walls crossing at shallow angles are where
+        // the union's work grows fastest, so their possible crossings count too.
+        let wall_quads: Vec<IntContour> =
+            merge_collinear(layer_walls[l].iter().map(|s| [frame.to_int(s[0]), frame.to_int(s[1])]))
+                .into_iter()
+                .map(|seg| thin_quad(seg[0], seg[1], WALL_HALF_WIDTH_UNITS))
+                .collect();
+        work.add(boolean_work(wall_quads.iter().map(|c| c.as_slice()), work.left()))?;
         // The layer's own footprint, less what other layers cover within climb above it.
         let own = union(floor_contours.into_iter());
         let footprint = if layer_hidden[l].is_empty() {
@@ -347,13 +354,10 @@ pub fn build_regions_within(
         // Walls join the column blockers as thin quads, so that one union and one offset dilate
         // everything: far cheaper than unioning thousands of overlapping capsules, and thick
         // walls (two faces a few centimetres apart) merge before they are offset.
-        let wall_quads = merge_collinear(layer_walls[l].iter().map(|s| [frame.to_int(s[0]), frame.to_int(s[1])]))
-            .into_iter()
-            .map(|seg| thin_quad(seg[0], seg[1], WALL_HALF_WIDTH_UNITS));
         let dilated_blockers = dilate(union(std::mem::take(&mut layer_blockers[l]).into_iter()), radius_units);
         // The quads already reach their half-width beyond the wall line: offset them by the
         // rest, so walls keep exactly the radius (a point agent keeps the half-width).
-        let dilated_walls = dilate(union(wall_quads), radius_units - WALL_HALF_WIDTH_UNITS as i32);
+        let dilated_walls = dilate(union(wall_quads.into_iter()), radius_units - WALL_HALF_WIDTH_UNITS as i32);
         let mut cut = Overlay::new(1024);
         cut.add_source(&eroded, ShapeType::Subject);
         cut.add_source(&dilated_blockers, ShapeType::Clip);
