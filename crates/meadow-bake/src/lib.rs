@@ -44,6 +44,7 @@ pub mod classify;
 pub mod convex;
 mod grid;
 mod heights;
+pub mod import;
 pub mod ingest;
 pub mod layers;
 pub mod links;
