@@ -21,7 +21,9 @@
 //! [`import_settings`] (a point agent: the mesh already is the free space).
 //!
 //! Every malformed input gives a typed [`PolyanyaError`] naming the line, polygon or edge; no
-//! input panics.
+//! input panics. Polygons must be convex under exact orientation: a file whose "collinear"
+//! vertices are in line only up to rounding (Polyanya's 45°-rotated test mesh) is refused with
+//! [`PolyanyaError::NotConvex`].
 
 use crate::portals::PolygonMesh;
 use meadow::geom::{is_convex_ccw, Point2};
