@@ -28,6 +28,9 @@
 //! so that the convex merge works on fat triangles rather than long slivers: fewer polygons, and
 //! shorter portals whose midpoints guide path searches better.
 //!
+//! Navigation meshes made by other tools enter through [`import`] (Polyanya's `.mesh` files:
+//! [`import::polyanya`]), which skips the glTF stages and runs `assemble` and `visibility`.
+//!
 //! Tags (node `extras`, see [`ingest`]): untagged geometry is floor where its slope allows,
 //! whatever other nodes are tagged, unless the bake setting `walkable` is `tagged-only`
 //! ([`meadow::WalkableRule`]); the classify stage warns where tags cost floor
@@ -44,6 +47,7 @@ pub mod classify;
 pub mod convex;
 mod grid;
 mod heights;
+pub mod import;
 pub mod ingest;
 pub mod layers;
 pub mod links;

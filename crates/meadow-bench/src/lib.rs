@@ -1,5 +1,6 @@
 //! Benchmarks of Meadow against peer libraries. The peers sit behind features (`detour`: Recast
-//! and Detour through `recastnavigation-sys`), so the workspace builds without a C++ toolchain.
+//! and Detour through `recastnavigation-sys`; `polyanya`: the `polyanya` crate), so the workspace
+//! builds without a C++ toolchain or the peers' dependencies.
 
 #[cfg(feature = "detour")]
 pub mod detour;

@@ -12,7 +12,9 @@ use std::time::{Duration, Instant};
 // Negative numbers are values (`--radius -1` is refused by validation, in one line).
 #[command(allow_negative_numbers = true)]
 pub struct BakeArgs {
-    /// The level: .gltf (with external or embedded buffers) or .glb.
+    /// The level: .gltf (with external or embedded buffers) or .glb; or a Polyanya navigation
+    /// mesh (.mesh, versions 2 and 3), imported as it is (the agent settings do not apply to it;
+    /// `--no-visibility` does).
     pub level: PathBuf,
     /// Where to write the navmesh asset (written atomically).
     #[arg(short, long)]
@@ -126,8 +128,15 @@ pub fn run(args: &BakeArgs) -> Result<()> {
     let settings = args.settings()?;
     let start = Instant::now();
     let mut progress = BarProgress::new(args.quiet, args.timings);
-    let mesh = meadow_bake::bake_file_with_progress(&args.level, &settings, &mut progress)
-        .with_context(|| format!("cannot bake {}", args.level.display()))?;
+    let mesh = if args.level.extension().is_some_and(|e| e.eq_ignore_ascii_case("mesh")) {
+        let mut imported = meadow_bake::import::polyanya::import_settings();
+        imported.visibility = settings.visibility;
+        meadow_bake::import::polyanya::import_file(&args.level, &imported)
+            .with_context(|| format!("cannot import {}", args.level.display()))?
+    } else {
+        meadow_bake::bake_file_with_progress(&args.level, &settings, &mut progress)
+            .with_context(|| format!("cannot bake {}", args.level.display()))?
+    };
     mesh.save(&args.output).with_context(|| format!("cannot write {}", args.output.display()))?;
     if !args.quiet {
         println!(

@@ -420,3 +420,27 @@ fn usage_errors_are_one_line_and_negative_values_are_validated() {
     assert_clean_failure(&out, "radius");
     assert!(meadow(&["--help"]).status.success());
 }
+
+#[test]
+fn polyanya_meshes_are_imported_and_answer_exact_paths() {
+    let dir = scratch("polyanya");
+    // Two unit squares side by side (version 2: vertex x y and its polygons; polygon n, vertices,
+    // neighbours across the edge ending at each vertex).
+    let mesh = dir.join("squares.mesh");
+    std::fs::write(
+        &mesh,
+        "mesh\n2\n6 2\n0 0 0\n1 0 0\n2 0 0\n2 1 0\n1 1 0\n0 1 0\n4 0 1 4 5 -1 -1 1 -1\n4 1 2 3 4 0 -1 -1 -1\n",
+    )
+    .unwrap();
+    let nav = dir.join("squares.nav");
+    let out = meadow(&["bake", s(&mesh), "-o", s(&nav)]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = meadow(&["path", s(&nav), "--from", "0.1,0,0.5", "--to", "1.9,0,0.5", "--optimal", "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("path --json is JSON");
+    assert!((v["length"].as_f64().unwrap() - 1.8).abs() < 1e-9, "{v}");
+
+    let bad = dir.join("bad.mesh");
+    std::fs::write(&bad, "mesh\n2\n6 2\n0 0 0\n").unwrap();
+    assert_clean_failure(&meadow(&["bake", s(&bad), "-o", s(&nav)]), "ends early");
+}
