@@ -301,8 +301,8 @@ fn third_party(level: &str, pairs: usize) {
 }
 
 #[test]
-#[ignore = "needs the third-party levels; known bug: unreachable along collinear walls (tests/shortest_known_bugs.rs)"]
-fn known_bug_layered_oracle_collision_world() {
+#[ignore = "needs the third-party levels"]
+fn layered_oracle_collision_world() {
     third_party("gltf/collision-world.glb", 5000);
 }
 

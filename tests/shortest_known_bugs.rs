@@ -1,10 +1,11 @@
 //! Minimal reproducers of `find_shortest_path` answers that the layered oracle
 //! (`meadow_testkit::layered_oracle`) showed to be wrong: two reduced from third-party levels
 //! (`tests/layered_shortest.rs`) by removing polygons (edges to removed polygons become walls)
-//! while the disagreement stayed, one on the oracle's own hand-made switchback (a graph path's
-//! corridor along a wall line that other floors share in XZ, now fixed). A `known bug` test
-//! asserts the right answer and is ignored until the query is fixed; the other tests check,
-//! with the runtime's own tools where possible, that the oracle's answer is a real walk.
+//! while the disagreement stayed (the collinear walls one now fixed), one on the oracle's own
+//! hand-made switchback (a graph path's corridor along a wall line that other floors share in
+//! XZ, now fixed). A `known bug` test asserts the right answer and is ignored until the query is
+//! fixed; the other tests check, with the runtime's own tools where possible, that the oracle's
+//! answer is a real walk.
 
 use meadow::query::{PathQuery, QueryFilter, QueryMesh, ShortestPathQuery};
 use meadow::{AreaType, BakeSettings, EdgeLink, NavMesh, NavMeshData, PathError, PolygonData};
@@ -60,8 +61,10 @@ fn oracle_answer(
 /// exactly on the line x = -44.67431640625). From vertex 11 the shortest path runs down that
 /// line, along walls, to vertex 4 and turns to the goal (vertex 19). `find_path` finds a path,
 /// and so does `find_shortest_path` from the goal to the start; from the start (on the wall
-/// line) it reports the goal unreachable. (On the full level, a start 1 mm off the line finds
-/// the path; 1 mm along it, still on the line, does not.)
+/// line) it used to report the goal unreachable: the portal 10-8 seen end-on from the start led
+/// the search back along the line to the start and round polygons 2, 3 and 4 until its node cap
+/// stopped it. (On the full level, a start 1 mm off the line found the path; 1 mm along it,
+/// still on the line, did not.)
 fn collinear_walls() -> QueryMesh {
     mesh(
         &[
@@ -129,8 +132,7 @@ fn collinear_walls_the_oracle_walks_along_the_wall() {
 }
 
 #[test]
-#[ignore = "known bug: find_shortest_path reports Unreachable when the shortest path runs along collinear walls (reduced from collision-world.glb)"]
-fn known_bug_collinear_walls_shortest_path_is_found() {
+fn collinear_walls_shortest_path_is_found() {
     let m = collinear_walls();
     let v = m.mesh().vertices();
     let (s, g) = (v[COLLINEAR_START], v[COLLINEAR_GOAL]);

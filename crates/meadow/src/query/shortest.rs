@@ -55,7 +55,7 @@ use crate::tolerance::SHORTEST_ROOT_SLACK;
 pub(crate) use fans::VertexFans;
 use fans::{corner_bits, vertex_at};
 pub(crate) use fans::{CORNER, PINCH};
-use geometry::{clip, via_interval};
+use geometry::{ahead, clip, end_on_far, via_interval};
 use path::straight_segment;
 
 use super::links::LinkState;
@@ -957,6 +957,8 @@ impl ShortestPathQuery {
         if ia == ib {
             return; // a point interval exists only to turn at its vertex
         }
+        // Seen end-on, the wedge is a ray along the edge's line: only pieces ahead of it count.
+        let end_on = end_on_far(r, a, b, ia, ib);
         // Far edges of `q`, from `a` round to `b` (right to left as seen from the root).
         for k in 1..len {
             let e = first + (j + k) % len;
@@ -975,6 +977,9 @@ impl ShortestPathQuery {
             }
             let Some((u1, w1)) = clip(u, w, n.ra[0], n.ra[1], 1.0) else { continue };
             let Some((u2, w2)) = clip(u1, w1, n.rb[0], n.rb[1], -1.0) else { continue };
+            if end_on.is_some_and(|far| !(ahead(r, far, u2) && ahead(r, far, w2))) {
+                continue;
+            }
             // Each new boundary: through the unclipped vertex, or the boundary that clipped it.
             let ra = if u2 == u {
                 [r, u]

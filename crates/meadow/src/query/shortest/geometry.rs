@@ -19,6 +19,29 @@ pub(super) fn clip(u: Point2, v: Point2, p0: Point2, p1: Point2, side: f64) -> O
     }
 }
 
+/// The far end of interval `[ia, ib]` on edge `a -> b` when the root lies on the edge's line (the
+/// interval is seen end-on), else `None`.
+///
+/// Seen end-on, the wedge from the root is a ray, and both its boundary lines are the edge's
+/// line, so clipping the next polygon's edges to the wedge keeps everything on that line, behind
+/// the root too. The polygon across may have edges on that line that lead back to the root (a
+/// portal chain in line with it), and a piece ending at the root would get a boundary "ray" from
+/// the root to itself, which clips nothing: the search then went round the polygons along the
+/// line for ever (each lap a single successor, so without the open list) until the node cap
+/// ended it as unreachable. Only pieces at or beyond the far end are ahead of the root.
+#[inline]
+pub(super) fn end_on_far(root: Point2, a: Point2, b: Point2, ia: Point2, ib: Point2) -> Option<Point2> {
+    (orient2d(a, b, root) == 0.0).then(|| if dist2(root, ia) >= dist2(root, ib) { ia } else { ib })
+}
+
+/// Whether `x`, on the line from `root` through `far`, lies at or beyond `far` (all three in
+/// line, so the sign of the dot product is the order along the line; it is exactly zero at
+/// `far`).
+#[inline]
+pub(super) fn ahead(root: Point2, far: Point2, x: Point2) -> bool {
+    (x[0] - far[0]) * (far[0] - root[0]) + (x[1] - far[1]) * (far[1] - root[1]) >= 0.0
+}
+
 /// The point of `u -> v` where an affine function with values `fu`, `fv` at the ends is zero.
 #[inline]
 pub(in crate::query) fn lerp_at(u: Point2, v: Point2, fu: f64, fv: f64) -> Point2 {

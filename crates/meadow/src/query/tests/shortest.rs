@@ -489,3 +489,51 @@ fn a_portal_in_line_with_a_wall_is_reached_along_the_wall() {
     let length: f64 = expected.windows(2).map(|w| (w[1][0] - w[0][0]).hypot(w[1][2] - w[0][2])).sum();
     assert!((path.length - length).abs() <= 1e-12 * length, "{} vs {length}", path.length);
 }
+
+/// Regression (third-party level with seven boundary vertices in line): from a root on a line of
+/// portals, the next polygon's edge on that line is seen end-on, and the polygon across it has
+/// an edge on the same line back to the root. The search used to take that edge too, with a
+/// boundary ray from the root to itself that clipped nothing, and went round the three polygons
+/// along the line until its node cap stopped it (reporting the goal unreachable unless a goal
+/// node was already open).
+#[test]
+fn an_interval_seen_end_on_leads_only_away_from_the_root() {
+    let vertices = vec![
+        [0.0, 0.0, 0.0],   // 0 W: a corner (walls 3-0 and 0-1)
+        [0.0, 0.0, 2.0],   // 1 V
+        [0.0, 0.0, 4.0],   // 2 R: the start, with W and V on the line x = 0
+        [1.0, 0.0, 4.0],   // 3 T
+        [2.0, 0.0, 0.0],   // 4 X
+        [-2.0, 0.0, 4.0],  // 5
+        [-2.0, 0.0, 0.0],  // 6
+        [-2.0, 0.0, -2.0], // 7
+        [3.0, 0.0, -2.0],  // 8
+        [3.0, 0.0, -1.0],  // 9
+    ];
+    let rings = vec![
+        (vec![0, 1, 2, 5, 6], 0u16), // A: west of the line, portals 0-1 (to C) and 1-2 (to B)
+        (vec![1, 3, 2], 0),          // B: east, holding R
+        (vec![0, 4, 3, 1], 0),       // C: east, below B
+        (vec![6, 7, 8, 9, 0], 0),    // D: below A and C, holding the goal
+    ];
+    let areas = vec![AreaType { name: "default".into(), cost: 1.0 }];
+    let mesh = QueryMesh::new(
+        NavMesh::new(crate::testmesh::assemble(crate::BakeSettings::DEFAULT, vertices, &rings, areas, 0)).unwrap(),
+    );
+    // Relative rounding allowed between two sums of the same two square roots.
+    const LENGTH_ROUNDING: f64 = 1e-12;
+    let (start, corner, goal) = ([0.0, 0.0, 4.0], [0.0, 0.0, 0.0], [2.5, 0.0, -1.5]);
+    let oracle = Oracle::new(&mesh, Visibility::ClosedSegment);
+    let truth = oracle.shortest(xz(start), xz(goal)).expect("the oracle reaches the goal");
+    let mut query = ShortestPathQuery::new(&mesh);
+    for (s, g) in [(start, goal), (goal, start)] {
+        let path = query.find_shortest_path(&mesh, s, g, &QueryFilter::new()).expect("the goal is reachable");
+        assert_eq!(path.points, [s, corner, g]);
+        // No runaway (here the goal node was already open when the laps began, so the answer
+        // came out right all the same; on the level it was not, and the goal was reported
+        // unreachable).
+        let (nodes, _, repeats) = query.search_stats();
+        assert!(repeats * 4 <= nodes + 16, "{s:?} -> {g:?}: {repeats} of {nodes} nodes repeat");
+        assert!((path.length - truth).abs() <= LENGTH_ROUNDING * truth, "{} vs {truth}", path.length);
+    }
+}
