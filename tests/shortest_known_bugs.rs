@@ -145,7 +145,8 @@ fn collinear_walls_shortest_path_is_found() {
 }
 
 /// Twenty-one polygons of `undulating.glb` around vertex 10, where the bake left two sliver
-/// polygons (2 and 18) overlapping: both hold the directed edge 7 -> 8. From `s`, on the line
+/// polygons (2 and 18) overlapping: both hold the directed edge 7 -> 8 (the region stage no
+/// longer makes this overlap; the reproducer keeps the mesh it made). From `s`, on the line
 /// through vertex 1731 and vertex 387 of the level (here 10), the shortest path turns at vertex 10;
 /// `find_shortest_path` instead passes straight through vertex 10 and turns at a point that is no
 /// mesh vertex (on the portal between polygons 8 and 0), 0.2% longer.

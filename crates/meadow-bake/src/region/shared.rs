@@ -15,8 +15,11 @@ use i_overlay::i_float::int::point::IntPoint;
 /// where a border crosses theirs each rounded the crossing to the grid on its own: so first a
 /// vertex within a grid unit of a vertex of an earlier touching region is snapped onto it,
 /// then the vertices of other touching regions within a grid unit of an edge are inserted
-/// into it (a region's own vertices only when exactly on the edge). Regions touch when they
-/// are on one layer or on two layers that meet at a seam.
+/// into it (a region's own vertices only when exactly on the edge). A vertex off the edge's
+/// line is not inserted where its own region already runs back along that stretch of the edge
+/// exactly (`held_back`): that region's edge keeps its line (its own vertices are not
+/// inserted into it), so the bent edge would leave it and the two regions would overlap or
+/// part. Regions touch when they are on one layer or on two layers that meet at a seam.
 pub(super) fn insert_shared_vertices(regions: &mut [(u16, u16, Vec<IntShape>)], seams: &[(u32, u32)]) {
     let layer_of: Vec<u16> = regions.iter().map(|r| r.1).collect();
     let touching = |r: usize, s: usize| {
@@ -24,12 +27,7 @@ pub(super) fn insert_shared_vertices(regions: &mut [(u16, u16, Vec<IntShape>)], 
         a == b || seams.binary_search(&(a.min(b) as u32, a.max(b) as u32)).is_ok()
     };
     let collect = |regions: &[(u16, u16, Vec<IntShape>)]| -> Vec<(IntPoint, u32)> {
-        let mut p: Vec<(IntPoint, u32)> = regions
-            .iter()
-            .enumerate()
-            .flat_map(|(r, (_, _, s))| s.iter().flatten().flatten().map(move |&q| (q, r as u32)))
-            .collect();
-        p.sort_unstable_by_key(|(q, r)| (q.x, q.y, *r));
+        let mut p: Vec<(IntPoint, u32)> = ring_edges(regions).into_iter().map(|e| (e.from, e.region)).collect();
         p.dedup();
         p
     };
@@ -64,6 +62,7 @@ pub(super) fn insert_shared_vertices(regions: &mut [(u16, u16, Vec<IntShape>)], 
         }
         shapes.retain(|shape| !shape.is_empty());
     }
+    let edges = ring_edges(regions);
     let points = collect(regions);
     if points.is_empty() {
         return;
@@ -89,6 +88,7 @@ pub(super) fn insert_shared_vertices(regions: &mut [(u16, u16, Vec<IntShape>)], 
                 let dx = b.x as i64 - a.x as i64;
                 let dy = b.y as i64 - a.y as i64;
                 let len2 = dx * dx + dy * dy;
+                let held = held_back(&edges, near.iter().map(|&k| points[k as usize]), a, b);
                 let mut on: Vec<(i64, IntPoint)> = near
                     .iter()
                     .map(|&k| points[k as usize])
@@ -99,7 +99,11 @@ pub(super) fn insert_shared_vertices(regions: &mut [(u16, u16, Vec<IntShape>)], 
                         let close = if o as usize == r {
                             cross == 0
                         } else {
-                            touching(o as usize, r) && (cross as i128).pow(2) <= len2 as i128 && q != a && q != b
+                            touching(o as usize, r)
+                                && (cross as i128).pow(2) <= len2 as i128
+                                && q != a
+                                && q != b
+                                && (cross == 0 || !held.iter().any(|h| h.0 == o && (h.1..=h.2).contains(&dot)))
                         };
                         close && dot > 0 && dot < len2
                     })
@@ -113,6 +117,68 @@ pub(super) fn insert_shared_vertices(regions: &mut [(u16, u16, Vec<IntShape>)], 
             *ring = out;
         }
     }
+}
+
+/// A ring edge of a region.
+#[derive(Clone, Copy, Debug)]
+struct RingEdge {
+    from: IntPoint,
+    region: u32,
+    to: IntPoint,
+}
+
+/// Every ring edge of every region, sorted by start point, then region (then end point, so the
+/// order is total and the step deterministic).
+fn ring_edges(regions: &[(u16, u16, Vec<IntShape>)]) -> Vec<RingEdge> {
+    let mut out = Vec::new();
+    for (r, (_, _, shapes)) in regions.iter().enumerate() {
+        for ring in shapes.iter().flatten() {
+            for i in 0..ring.len() {
+                out.push(RingEdge { from: ring[i], region: r as u32, to: ring[(i + 1) % ring.len()] });
+            }
+        }
+    }
+    out.sort_unstable_by_key(|e| (e.from.x, e.from.y, e.region, e.to.x, e.to.y));
+    out
+}
+
+/// The dot and cross products of `q - a` with the edge `a → b`.
+fn along(a: IntPoint, b: IntPoint, q: IntPoint) -> (i64, i64) {
+    // Differences below 2^28 (see `GRID_BOUND`): each product below 2^56, sums below 2^57.
+    let (dx, dy) = (b.x as i64 - a.x as i64, b.y as i64 - a.y as i64);
+    let (qx, qy) = (q.x as i64 - a.x as i64, q.y as i64 - a.y as i64);
+    (qx * dx + qy * dy, qx * dy - qy * dx)
+}
+
+/// The stretches of the edge `a → b` that touching regions already hold exactly, running the
+/// other way: each region's ring edges with both ends on the segment, pointing against it, as
+/// (region, lowest and highest projection onto the edge, in units of its length times itself).
+/// Such an edge starts at a point of its region on the segment, so `near` (the points in the
+/// edge's box) holds its start.
+fn held_back(
+    edges: &[RingEdge],
+    near: impl Iterator<Item = (IntPoint, u32)>,
+    a: IntPoint,
+    b: IntPoint,
+) -> Vec<(u32, i64, i64)> {
+    let (len2, _) = along(a, b, b);
+    let on_segment = |p: IntPoint| {
+        let (dot, cross) = along(a, b, p);
+        (cross == 0 && (0..=len2).contains(&dot)).then_some(dot)
+    };
+    let mut out = Vec::new();
+    for (p, region) in near {
+        let Some(start) = on_segment(p) else { continue };
+        let key = |e: &RingEdge| (e.from.x, e.from.y, e.region);
+        let lo = edges.partition_point(|e| key(e) < (p.x, p.y, region));
+        let hi = edges.partition_point(|e| key(e) <= (p.x, p.y, region));
+        for e in &edges[lo..hi] {
+            if let Some(end) = on_segment(e.to).filter(|&end| end < start) {
+                out.push((region, end, start));
+            }
+        }
+    }
+    out
 }
 
 /// Removes repeated vertices and the spikes that snapping can leave: a vertex where the ring
@@ -140,5 +206,43 @@ pub(super) fn remove_spikes(ring: &mut IntContour) {
             }
             None => return,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ring(points: &[(i32, i32)]) -> IntContour {
+        points.iter().map(|&(x, y)| IntPoint::new(x, y)).collect()
+    }
+
+    /// Region `x` east of the line x = 0 (its edge (0, 0) → (0, -1646) on it) and region `y`
+    /// west of it, both on layer 0; returns both rings after the step.
+    fn shared(x: IntContour, y: IntContour) -> (IntContour, IntContour) {
+        let mut regions = vec![(0, 0, vec![vec![x]]), (0, 0, vec![vec![y]])];
+        insert_shared_vertices(&mut regions, &[]);
+        (regions[0].2[0][0].clone(), regions[1].2[0][0].clone())
+    }
+
+    /// Regression (undulating.glb): a corner of `y` one unit from an edge that `y` already holds
+    /// reversed was inserted into the edge, bending it into `y`: the two regions overlapped in
+    /// a sliver, and their polygons held one directed edge twice.
+    #[test]
+    fn a_corner_beside_an_edge_held_reversed_is_not_inserted() {
+        let x = ring(&[(0, 0), (0, -1646), (2000, -1646), (2000, 0)]);
+        let y = ring(&[(0, 0), (-2000, 0), (-1, -1643), (0, -1646)]);
+        assert_eq!(shared(x.clone(), y.clone()), (x, y));
+    }
+
+    /// Where `y`'s border runs along the edge through a vertex one unit off it (the same
+    /// crossing rounded apart by two overlays), the vertex is inserted and the borders match.
+    #[test]
+    fn a_vertex_on_the_neighbours_border_is_inserted() {
+        let x = ring(&[(0, 0), (0, -1646), (2000, -1646), (2000, 0)]);
+        let y = ring(&[(0, 0), (-2000, 0), (-2000, -1646), (0, -1646), (1, -800)]);
+        let (x2, y2) = shared(x, y.clone());
+        assert_eq!(x2, ring(&[(0, 0), (1, -800), (0, -1646), (2000, -1646), (2000, 0)]));
+        assert_eq!(y2, y);
     }
 }
