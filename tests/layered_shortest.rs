@@ -331,7 +331,7 @@ fn layered_oracle_nav_test() {
 }
 
 #[test]
-#[ignore = "needs the third-party levels; known bug: unreachable where the path runs along walls (like the collinear-walls reproducer in tests/shortest_known_bugs.rs)"]
-fn known_bug_layered_oracle_undulating() {
+#[ignore = "needs the third-party levels"]
+fn layered_oracle_undulating() {
     third_party("recast/undulating.glb", 5000);
 }

@@ -245,7 +245,7 @@ fn sliver_corner_the_oracle_turns_at_the_vertex() {
 }
 
 #[test]
-#[ignore = "known bug: find_shortest_path passes through a corner and turns at a point that is no vertex, longer than turning at the corner (reduced from undulating.glb)"]
+#[ignore = "known bug: on a mesh whose polygons overlap (two hold one directed edge, as the bake once left undulating.glb; the bake no longer does, but validation does not yet reject such a mesh), find_shortest_path turns at a point that is no vertex, longer than turning at the corner"]
 fn known_bug_sliver_corner_shortest_path_turns_at_the_vertex() {
     let m = sliver_corner();
     let t = oracle_answer(&m, SLIVER_START, SLIVER_GOAL).2.expect("the oracle reaches the goal");
