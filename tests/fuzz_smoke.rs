@@ -78,10 +78,10 @@ fn regression_inputs_stay_fixed() {
     }
 }
 
-/// Levels the bake takes 11-14 s on in release (fuzz finds, see `fixtures/regressions/README.md`):
-/// checked for panics and non-finite output like the others, but not in the default run.
+/// Levels the bake takes seconds on (fuzz finds, see `fixtures/regressions/README.md`): checked
+/// for panics and non-finite output like the others, but not in the default run.
 #[test]
-#[ignore = "known slow bakes (11-14 s each in release): the region budget does not bound them yet"]
+#[ignore = "known slow bakes (1.4-6.9 s each in release): the region budget does not bound them yet"]
 fn slow_regression_inputs_still_bake_cleanly() {
     let dir = meadow_suite::fixtures_dir().join("regressions/slow");
     for entry in std::fs::read_dir(&dir).expect("fixtures/regressions/slow") {
