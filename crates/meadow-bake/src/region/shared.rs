@@ -19,7 +19,9 @@ use i_overlay::i_float::int::point::IntPoint;
 /// line is not inserted where its own region already runs back along that stretch of the edge
 /// exactly (`held_back`): that region's edge keeps its line (its own vertices are not
 /// inserted into it), so the bent edge would leave it and the two regions would overlap or
-/// part. Regions touch when they are on one layer or on two layers that meet at a seam.
+/// part. Nor is it inserted where its region's border runs along the edge the same way on
+/// both sides of it (`alongside`): that region lies on the edge's own side there. Regions touch when they are
+/// on one layer or on two layers that meet at a seam.
 pub(super) fn insert_shared_vertices(regions: &mut [(u16, u16, Vec<IntShape>)], seams: &[(u32, u32)]) {
     let layer_of: Vec<u16> = regions.iter().map(|r| r.1).collect();
     let touching = |r: usize, s: usize| {
@@ -63,6 +65,8 @@ pub(super) fn insert_shared_vertices(regions: &mut [(u16, u16, Vec<IntShape>)], 
         shapes.retain(|shape| !shape.is_empty());
     }
     let edges = ring_edges(regions);
+    let mut edges_in = edges.clone();
+    edges_in.sort_unstable_by_key(|e| (e.to.x, e.to.y, e.region, e.from.x, e.from.y));
     let points = collect(regions);
     if points.is_empty() {
         return;
@@ -103,7 +107,9 @@ pub(super) fn insert_shared_vertices(regions: &mut [(u16, u16, Vec<IntShape>)], 
                                 && (cross as i128).pow(2) <= len2 as i128
                                 && q != a
                                 && q != b
-                                && (cross == 0 || !held.iter().any(|h| h.0 == o && (h.1..=h.2).contains(&dot)))
+                                && (cross == 0
+                                    || !held.iter().any(|h| h.0 == o && (h.1..=h.2).contains(&dot))
+                                        && !alongside(&edges, &edges_in, q, o, a, b))
                         };
                         close && dot > 0 && dot < len2
                     })
@@ -181,6 +187,27 @@ fn held_back(
     out
 }
 
+/// Whether the ring of region `o` runs along the edge `a → b` at its vertex `q` the same way as
+/// the edge: each of its edges at `q` has both ends within a grid unit of the edge (and
+/// projecting onto it) and runs forward. Then `o` lies on the edge's own
+/// side there (a sliver along a border that two other regions share, say): inserting `q` would
+/// bend the edge along `o`'s border and the two regions would overlap. Where `o` lies across
+/// the edge its border runs back along it, and its vertices are inserted.
+fn alongside(edges: &[RingEdge], edges_in: &[RingEdge], q: IntPoint, o: u32, a: IntPoint, b: IntPoint) -> bool {
+    let (len2, _) = along(a, b, b);
+    let reach = |p: IntPoint| {
+        let (dot, cross) = along(a, b, p);
+        ((cross as i128).pow(2) <= len2 as i128 && (0..=len2).contains(&dot)).then_some(dot)
+    };
+    let out_lo = edges.partition_point(|e| (e.from.x, e.from.y, e.region) < (q.x, q.y, o));
+    let out_hi = edges.partition_point(|e| (e.from.x, e.from.y, e.region) <= (q.x, q.y, o));
+    let in_lo = edges_in.partition_point(|e| (e.to.x, e.to.y, e.region) < (q.x, q.y, o));
+    let in_hi = edges_in.partition_point(|e| (e.to.x, e.to.y, e.region) <= (q.x, q.y, o));
+    let mut incident = edges[out_lo..out_hi].iter().chain(&edges_in[in_lo..in_hi]).peekable();
+    incident.peek().is_some()
+        && incident.all(|e| matches!((reach(e.from), reach(e.to)), (Some(from), Some(to)) if to > from))
+}
+
 /// Removes repeated vertices and the spikes that snapping can leave: a vertex where the ring
 /// turns straight back along itself (its neighbours and it collinear, the direction reversed).
 pub(super) fn remove_spikes(ring: &mut IntContour) {
@@ -244,5 +271,26 @@ mod tests {
         let (x2, y2) = shared(x, y.clone());
         assert_eq!(x2, ring(&[(0, 0), (1, -800), (0, -1646), (2000, -1646), (2000, 0)]));
         assert_eq!(y2, y);
+    }
+
+    /// Regression (dungeon.glb, collision-world.glb): a sliver one unit wide on an edge that
+    /// two regions already share exactly. Its vertex (1, -1000), where its border runs along
+    /// the edge the way the west region's edge runs on both sides of it, was inserted into both neighbours,
+    /// and the sliver and the west region both held the edge (1, -1000) → (0, 0).
+    #[test]
+    fn a_sliver_on_a_shared_edge_bends_each_neighbour_only_around_itself() {
+        let x = ring(&[(0, 0), (0, -2000), (2000, -2000), (2000, 0)]);
+        let y = ring(&[(0, 0), (-2000, 0), (-2000, -2000), (0, -2000)]);
+        let s = ring(&[(0, 0), (1, -1500), (1, -1000)]);
+        let mut regions = vec![(0, 0, vec![vec![x]]), (0, 0, vec![vec![y]]), (0, 0, vec![vec![s.clone()]])];
+        insert_shared_vertices(&mut regions, &[]);
+        let rings: Vec<IntContour> = regions.iter().map(|r| r.2[0][0].clone()).collect();
+        assert_eq!(rings[0], ring(&[(0, 0), (1, -1000), (1, -1500), (0, -2000), (2000, -2000), (2000, 0)]));
+        assert_eq!(rings[1], ring(&[(0, 0), (-2000, 0), (-2000, -2000), (0, -2000), (1, -1500)]));
+        assert_eq!(rings[2], s);
+        let mut directed: Vec<(IntPoint, IntPoint)> =
+            rings.iter().flat_map(|r| (0..r.len()).map(move |i| (r[i], r[(i + 1) % r.len()]))).collect();
+        directed.sort_unstable_by_key(|e| (e.0.x, e.0.y, e.1.x, e.1.y));
+        assert!(directed.windows(2).all(|w| w[0] != w[1]), "{directed:?}");
     }
 }
