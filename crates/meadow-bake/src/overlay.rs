@@ -6,11 +6,12 @@
 //! boxes, and booleans of shapes.
 
 use crate::grid::Box2;
-use crate::tolerance::{GRID_BOUND, GRID_SCALE, MAX_EXTENT};
+use crate::tolerance::{GRID_BOUND, GRID_SCALE, MAX_EXTENT, SNAP_RADIUS_GROWTH};
 use crate::xz::ccw_xz;
 use i_overlay::core::fill_rule::FillRule;
-use i_overlay::core::overlay::{Overlay, ShapeType};
+use i_overlay::core::overlay::{IntOverlayOptions, Overlay, ShapeType};
 use i_overlay::core::overlay_rule::OverlayRule;
+use i_overlay::core::solver::{Precision, Solver};
 use i_overlay::i_float::int::angle::Angle;
 use i_overlay::i_float::int::point::IntPoint;
 use i_overlay::mesh::int::arc::ArcOptions;
@@ -103,12 +104,24 @@ pub(crate) fn shapes_box(frame: Frame, shapes: &[IntShape]) -> Box2 {
     )
 }
 
+/// A polygon boolean with room for `capacity` edges, snapping with the bake's radius growth
+/// ([`SNAP_RADIUS_GROWTH`]): every boolean of the bake is made here.
+pub(crate) fn boolean(capacity: usize) -> Overlay<i32> {
+    boolean_with(capacity, IntOverlayOptions::default())
+}
+
+/// [`boolean`] with non-default output options.
+pub(crate) fn boolean_with(capacity: usize, options: IntOverlayOptions<u64>) -> Overlay<i32> {
+    let solver = Solver { precision: Precision { start: 0, progression: SNAP_RADIUS_GROWTH }, ..Solver::default() };
+    Overlay::new_custom(capacity, options, solver)
+}
+
 /// `a ∩ b`.
 pub(crate) fn intersect(a: &[IntShape], b: &[IntShape]) -> Vec<IntShape> {
     if a.is_empty() || b.is_empty() {
         return Vec::new();
     }
-    let mut ov = Overlay::new(256);
+    let mut ov = boolean(256);
     ov.add_source(a, ShapeType::Subject);
     ov.add_source(b, ShapeType::Clip);
     ov.overlay(OverlayRule::Intersect, FillRule::NonZero)
@@ -119,7 +132,7 @@ pub(crate) fn subtract(a: &[IntShape], b: &[IntShape]) -> Vec<IntShape> {
     if a.is_empty() || b.is_empty() {
         return a.to_vec();
     }
-    let mut ov = Overlay::new(256);
+    let mut ov = boolean(256);
     ov.add_source(a, ShapeType::Subject);
     ov.add_source(b, ShapeType::Clip);
     ov.overlay(OverlayRule::Difference, FillRule::NonZero)
@@ -158,7 +171,7 @@ impl IntBox {
 
 /// The union of `contours` (non-zero fill), as shapes.
 pub(crate) fn union(contours: impl Iterator<Item = IntContour>) -> Vec<IntShape> {
-    let mut overlay = Overlay::new(1024);
+    let mut overlay = boolean(1024);
     for c in contours {
         if c.len() >= 3 {
             overlay.add_contour(&c, ShapeType::Subject);
@@ -172,4 +185,41 @@ pub(crate) fn arc_options(radius: f64, tolerance: f64) -> ArcOptions {
     let step = if radius > tolerance { 2.0 * (1.0 - tolerance / radius).acos() } else { std::f64::consts::FRAC_PI_4 };
     let max_step = Angle::from_radians(step).unwrap_or(ArcOptions::MAX_STEP);
     ArcOptions { max_step, ..ArcOptions::default() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The wall quads of one layer of `fixtures/regressions/sheared-sliver-unions-2.glb` (grid
+    /// units): walls a fuzzer sheared into kilometre-long, nearly parallel slivers, several of
+    /// them meeting at shared end points.
+    const SHEARED_WALL_QUADS: [[[i32; 2]; 4]; 17] = [
+        [[-33421308, -50522116], [-33421308, 49669329], [-33421316, 49669329], [-33421316, -50522116]],
+        [[-33166392, 50141180], [-20795568, 50141180], [-20795568, 50141188], [-33166392, 50141188]],
+        [[-19892781, 50141180], [2052, 50141180], [2052, 50141188], [-19892781, 50141188]],
+        [[-12936024, 11174742], [-7554146, 27383694], [-7554154, 27383696], [-12936032, 11174744]],
+        [[-32957120, -49124088], [-7554146, 27383694], [-7554154, 27383696], [-32957128, -49124086]],
+        [[-7281862, 28203747], [-239706, 49413065], [-239714, 49413067], [-7281870, 28203749]],
+        [[-7009576, 29023808], [-132937, 49734629], [-132945, 49734631], [-7009584, 29023810]],
+        [[-7009576, 29023808], [2053, 50141187], [2045, 50141189], [-7009584, 29023810]],
+        [[-7159330, 28572785], [2053, 50141187], [2045, 50141189], [-7159338, 28572787]],
+        [[-7521746, 27481274], [-108373, 49808609], [-108381, 49808611], [-7521754, 27481276]],
+        [[-33421309, -50522117], [-7554146, 27383694], [-7554154, 27383696], [-33421317, -50522115]],
+        [[-19645, 50468817], [27206925, 50522203], [27206925, 50522211], [-19645, 50468825]],
+        [[-33421309, -50522117], [-7281860, 28203755], [-7281868, 28203757], [-33421317, -50522115]],
+        [[-30593869, -41973269], [-19636, 50468824], [-19644, 50468826], [-30593877, -41973267]],
+        [[-32389807, -47415474], [-108373, 49808609], [-108381, 49808611], [-32389815, -47415472]],
+        [[-32389807, -47415474], [2053, 50141187], [2045, 50141189], [-32389815, -47415472]],
+        [[-33421311, -50522118], [33112070, 50060699], [33112063, 50060704], [-33421318, -50522113]],
+    ];
+
+    #[test]
+    fn nearly_parallel_sliver_union_ends_in_a_few_snapping_passes() {
+        let quads = SHEARED_WALL_QUADS.iter().map(|q| q.iter().map(|p| IntPoint::new(p[0], p[1])).collect());
+        let points: usize = union(quads).iter().flatten().map(|c| c.len()).sum();
+        // With the squared snapping radius doubling per pass (i_overlay's default) this union
+        // re-split into 28,109 points; with [`SNAP_RADIUS_GROWTH`] it makes 1,477.
+        assert!(points <= 2_000, "{points} points");
+    }
 }

@@ -49,14 +49,15 @@ use crate::budget::{boolean_work, BudgetExceeded, Work};
 use crate::classify::Classified;
 use crate::grid::{triangle_box, BoxGrid};
 use crate::layers;
-use crate::overlay::{arc_options, union, walkable_contour, Frame, IntBox, IntContour, IntShape};
+use crate::overlay::{
+    arc_options, boolean, boolean_with, union, walkable_contour, Frame, IntBox, IntContour, IntShape,
+};
 use crate::progress::{Progress, Stage};
 use crate::tolerance::{BOX_GRID_ITEMS_PER_CELL, LAYER_REACH_MARGIN, MAX_RADIUS, WALL_HALF_WIDTH_UNITS};
 pub use crate::tolerance::{GRID_BOUND, GRID_SCALE, MAX_EXTENT};
 use i_overlay::core::fill_rule::FillRule;
-use i_overlay::core::overlay::{IntOverlayOptions, Overlay, ShapeType};
+use i_overlay::core::overlay::{IntOverlayOptions, ShapeType};
 use i_overlay::core::overlay_rule::OverlayRule;
-use i_overlay::core::solver::Solver;
 use i_overlay::mesh::int::outline::offset::IntOutlineOffset;
 use i_overlay::mesh::int::style::{IntLineJoin, IntOutlineStyle};
 use meadow::geom::{self, Point2};
@@ -317,7 +318,7 @@ pub fn build_regions_within(
         let footprint = if layer_hidden[l].is_empty() {
             own
         } else {
-            let mut ov = Overlay::new(256);
+            let mut ov = boolean(256);
             ov.add_source(&own, ShapeType::Subject);
             for c in &layer_hidden[l] {
                 ov.add_contour(c, ShapeType::Clip);
@@ -341,7 +342,7 @@ pub fn build_regions_within(
             let eroded = around
                 .outline(&IntOutlineStyle::new(-radius_units).line_join(IntLineJoin::Round(arc)))
                 .unwrap_or_default();
-            let mut ov = Overlay::new(1024);
+            let mut ov = boolean(1024);
             ov.add_source(&eroded, ShapeType::Subject);
             ov.add_source(&footprint, ShapeType::Clip);
             ov.overlay(OverlayRule::Intersect, FillRule::NonZero)
@@ -358,7 +359,7 @@ pub fn build_regions_within(
         // The quads already reach their half-width beyond the wall line: offset them by the
         // rest, so walls keep exactly the radius (a point agent keeps the half-width).
         let dilated_walls = dilate(union(wall_quads.into_iter()), radius_units - WALL_HALF_WIDTH_UNITS as i32);
-        let mut cut = Overlay::new(1024);
+        let mut cut = boolean(1024);
         cut.add_source(&eroded, ShapeType::Subject);
         cut.add_source(&dilated_blockers, ShapeType::Clip);
         cut.add_source(&dilated_walls, ShapeType::Clip);
@@ -421,7 +422,7 @@ pub fn build_regions_within(
                 key_tris[&(a, g)].iter().filter_map(|&t| walkable_contour(frame, &walkable[t as usize].vertices)),
             );
             let key_box = key_union.iter().flatten().map(|c| IntBox::of(c)).fold(IntBox::EMPTY, IntBox::merge);
-            let mut ex = Overlay::new(256);
+            let mut ex = boolean(256);
             ex.add_source(&key_union, ShapeType::Subject);
             for (b, c) in &above {
                 if b.meets(&key_box) {
@@ -429,7 +430,7 @@ pub fn build_regions_within(
                 }
             }
             let exclusive = ex.overlay(OverlayRule::Difference, FillRule::NonZero);
-            let mut clip = Overlay::new(256);
+            let mut clip = boolean(256);
             for (shape, boxes) in free.iter().zip(&free_boxes) {
                 // A shape's holes lie inside its outer contour (the first).
                 if boxes.first().is_some_and(|b| b.meets(&key_box)) {
@@ -454,7 +455,7 @@ pub fn build_regions_within(
         // Snapping can close a free strip narrower than a grid unit, leaving rings that share
         // an edge: resolve them with one union that keeps every (shared) vertex.
         for (_, _, shapes) in &mut per_region {
-            let mut ov = Overlay::new_custom(256, IntOverlayOptions::keep_all_points(), Solver::default());
+            let mut ov = boolean_with(256, IntOverlayOptions::keep_all_points());
             ov.add_source(shapes, ShapeType::Subject);
             *shapes = ov.overlay(OverlayRule::Subject, FillRule::NonZero);
         }

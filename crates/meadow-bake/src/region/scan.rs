@@ -9,7 +9,7 @@ use super::is_sliver;
 use super::RegionParams;
 use crate::budget::{boolean_work, BudgetExceeded, Work};
 use crate::grid::{triangle_box, BoxGrid};
-use crate::overlay::{walkable_contour, Frame, IntContour, IntShape};
+use crate::overlay::{boolean, walkable_contour, Frame, IntContour, IntShape};
 use crate::tolerance::{
     BASE_TOLERANCE, CLIMB_MARGIN, GRID_STEP, HALF_GRID_STEP, LAYER_TIE_MARGIN, MIN_HIDDEN_AREA, MIN_OVERLAP_AREA,
     VERTICAL_NORMAL_Y,
@@ -19,7 +19,7 @@ use crate::xz::{
     subtract_intervals, Plane,
 };
 use i_overlay::core::fill_rule::FillRule;
-use i_overlay::core::overlay::{Overlay, ShapeType};
+use i_overlay::core::overlay::ShapeType;
 use i_overlay::core::overlay_rule::OverlayRule;
 use i_overlay::i_float::int::point::IntPoint;
 use meadow::geom::{self, Point2};
@@ -201,7 +201,7 @@ impl Scan<'_> {
             if contours.is_empty() {
                 return Vec::new();
             }
-            let mut ov = Overlay::new(contours.len() + 1);
+            let mut ov = boolean(contours.len() + 1);
             ov.add_contour(lower, ShapeType::Subject);
             for c in contours {
                 ov.add_contour(c, ShapeType::Clip);
@@ -219,7 +219,7 @@ impl Scan<'_> {
         // business (a stair's riser is no wall for the step below it, which the floor under
         // the stair would otherwise see).
         if !column.is_empty() {
-            let mut overlay = Overlay::new(column.len() + hidden.len());
+            let mut overlay = boolean(column.len() + hidden.len());
             for c in &column {
                 overlay.add_contour(c, ShapeType::Subject);
             }
