@@ -383,18 +383,12 @@ impl VisibilitySearch {
         if side == Side::Start && self.goal_poly[poly as usize] == gen {
             self.offer_goal(dist2(p, other), start_id(n), n);
         }
-        let first = mesh.poly_first(poly);
-        for k in 0..mesh.poly_len(poly) {
-            let (a, b) = mesh.edge_endpoints(first + k);
-            let (a, b) = (xz(a), xz(b));
-            self.report(table, mesh, side, p, other, first + k, a, gen);
-            if orient2d(a, b, p) > 0.0 {
-                if let Some(q) = mesh.edge_neighbour(first + k) {
-                    let entry = mesh.half_edges[first + k].twin;
-                    self.push_window(Frame { poly: q, entry, right: a, left: b, side }, a, b, ends);
-                }
+        root_step(mesh, p, poly, side, |slot, a, child| {
+            self.report(table, mesh, side, p, other, slot, a, gen);
+            if let Some((f, a, b)) = child {
+                self.push_window(f, a, b, ends);
             }
-        }
+        });
     }
 
     /// Reports the corner node at half-edge slot `slot` (vertex point `w`) when the end `p`
@@ -413,18 +407,7 @@ impl VisibilitySearch {
         gen: u32,
     ) {
         let node = table.slot_node[slot];
-        if node == NONE || w == p {
-            return;
-        }
-        if table.pinch[node as usize] {
-            self.seen(side, node, dist2(p, w), dist2(w, other), gen, table.walls.len());
-            return;
-        }
-        let verts = mesh.mesh().vertices();
-        let [w0, w1] = table.walls[node as usize];
-        let turn = |x: u32| if x == NONE { 0.0 } else { orient2d(p, w, xz(verts[x as usize])) };
-        let (o0, o1) = (turn(w0), turn(w1));
-        if (o0 >= 0.0 && o1 >= 0.0) || (o0 <= 0.0 && o1 <= 0.0) {
+        if node != NONE && w != p && taut_from(table, mesh.mesh().vertices(), p, node, w) {
             self.seen(side, node, dist2(p, w), dist2(w, other), gen, table.walls.len());
         }
     }
@@ -434,49 +417,12 @@ impl VisibilitySearch {
     fn open_window(&mut self, mesh: &QueryMesh, table: &CornerTable, ends: Ends, f: Frame, gen: u32) {
         let (p, other) = ends.from(f.side);
         let n = table.walls.len();
-        let data = mesh.mesh().data();
-        let verts = mesh.mesh().vertices();
-        let (poly, entry) = (f.poly, f.entry);
-        let (r, l) = (f.right, f.left);
-        let degenerate = orient2d(p, r, l) == 0.0;
-        let forward = |w: Point2| (w[0] - p[0]) * (r[0] - p[0]) + (w[1] - p[1]) * (r[1] - p[1]) > 0.0;
-        let in_window = |w: Point2| orient2d(p, r, w) >= 0.0 && orient2d(p, l, w) <= 0.0 && (!degenerate || forward(w));
-        let first = mesh.poly_first(poly);
-        let len = mesh.poly_len(poly);
-        if f.side == Side::Start && self.goal_poly[poly as usize] == gen && in_window(other) {
+        let window = Window::of(p, &f);
+        if f.side == Side::Start && self.goal_poly[f.poly as usize] == gen && window.contains(other) {
             self.offer_goal(dist2(p, other), start_id(n), n);
         }
-        for k in 0..len {
-            let w = xz(verts[data.polygon_vertices[first + k] as usize]);
-            if in_window(w) {
-                self.report(table, mesh, f.side, p, other, first + k, w, gen);
-            }
-        }
-        for k in 0..len {
-            let h = first + k;
-            if h as u32 == entry {
-                continue;
-            }
-            let (a, b) = mesh.edge_endpoints(h);
-            let (a, b) = (xz(a), xz(b));
-            // Crossed forwards only (the point strictly on the inner side), and only where the
-            // window meets it.
-            if orient2d(a, b, p) <= 0.0 || orient2d(p, r, b) < 0.0 || orient2d(p, l, a) > 0.0 {
-                continue;
-            }
-            let nr = if orient2d(p, r, a) > 0.0 { a } else { r };
-            let nl = if orient2d(p, l, b) < 0.0 { b } else { l };
-            if orient2d(p, nr, nl) < 0.0 {
-                continue;
-            }
-            let Some(q) = mesh.edge_neighbour(h) else { continue };
-            let child = Frame { poly: q, entry: mesh.half_edges[h].twin, right: nr, left: nl, side: f.side };
-            // The window's interval on the portal: its ends cut by the rays where they are not
-            // the portal's own ends.
-            let ia = if nr == a { a } else { lerp_at(a, b, orient2d(p, nr, a), orient2d(p, nr, b)) };
-            let ib = if nl == b { b } else { lerp_at(a, b, orient2d(p, nl, a), orient2d(p, nl, b)) };
-            self.push_window(child, ia, ib, ends);
-        }
+        window_corners(mesh, &f, &window, |slot, w| self.report(table, mesh, f.side, p, other, slot, w, gen));
+        window_children(mesh, p, &f, |child, ia, ib| self.push_window(child, ia, ib, ends));
     }
 
     /// Queues window `f`, whose interval on its entry portal runs from `ia` (right) to `ib`,
@@ -786,6 +732,116 @@ fn seeds(mesh: &QueryMesh, fans: &VertexFans, at: Location, out: &mut Vec<u32>, 
     }
 }
 
+/// Whether a path from `p` can turn taut at corner node `node` (vertex point `w`): always at a
+/// pinch, else where both its walls lie on one side of the sight line.
+#[inline]
+fn taut_from(table: &CornerTable, verts: &[[f64; 3]], p: Point2, node: u32, w: Point2) -> bool {
+    if table.pinch[node as usize] {
+        return true;
+    }
+    let [w0, w1] = table.walls[node as usize];
+    let turn = |x: u32| if x == NONE { 0.0 } else { orient2d(p, w, xz(verts[x as usize])) };
+    let (o0, o1) = (turn(w0), turn(w1));
+    (o0 >= 0.0 && o1 >= 0.0) || (o0 <= 0.0 && o1 <= 0.0)
+}
+
+/// The first step of a visibility walk from `p`, which polygon `poly` holds (seen whole): for
+/// each of its half-edges, `step(slot, a, child)` with the edge's first vertex `a` and, where
+/// `p` is strictly inside the edge and a neighbour lies across it, the window through it and
+/// its interval on the portal (the whole edge).
+#[inline]
+fn root_step(
+    mesh: &QueryMesh,
+    p: Point2,
+    poly: u32,
+    side: Side,
+    mut step: impl FnMut(usize, Point2, Option<(Frame, Point2, Point2)>),
+) {
+    let first = mesh.poly_first(poly);
+    for k in 0..mesh.poly_len(poly) {
+        let (a, b) = mesh.edge_endpoints(first + k);
+        let (a, b) = (xz(a), xz(b));
+        let child = (orient2d(a, b, p) > 0.0)
+            .then(|| mesh.edge_neighbour(first + k))
+            .flatten()
+            .map(|q| (Frame { poly: q, entry: mesh.half_edges[first + k].twin, right: a, left: b, side }, a, b));
+        step(first + k, a, child);
+    }
+}
+
+/// The angular window of a walk step: the rays from `p` through `right` and `left`.
+#[derive(Clone, Copy, Debug)]
+struct Window {
+    p: Point2,
+    right: Point2,
+    left: Point2,
+    /// Both rays on one line: the window is that ray, forwards only.
+    degenerate: bool,
+}
+
+impl Window {
+    /// The window of step `f` seen from `p`.
+    #[inline]
+    fn of(p: Point2, f: &Frame) -> Window {
+        Window { p, right: f.right, left: f.left, degenerate: orient2d(p, f.right, f.left) == 0.0 }
+    }
+
+    /// Whether point `w` lies in the window (its rays included).
+    #[inline]
+    fn contains(&self, w: Point2) -> bool {
+        let (p, r) = (self.p, self.right);
+        let forward = || (w[0] - p[0]) * (r[0] - p[0]) + (w[1] - p[1]) * (r[1] - p[1]) > 0.0;
+        orient2d(p, r, w) >= 0.0 && orient2d(p, self.left, w) <= 0.0 && (!self.degenerate || forward())
+    }
+}
+
+/// Calls `corner(slot, w)` for every vertex `w` of step `f`'s polygon inside its window.
+#[inline]
+fn window_corners(mesh: &QueryMesh, f: &Frame, window: &Window, mut corner: impl FnMut(usize, Point2)) {
+    let data = mesh.mesh().data();
+    let verts = mesh.mesh().vertices();
+    let first = mesh.poly_first(f.poly);
+    for k in 0..mesh.poly_len(f.poly) {
+        let w = xz(verts[data.polygon_vertices[first + k] as usize]);
+        if window.contains(w) {
+            corner(first + k, w);
+        }
+    }
+}
+
+/// Calls `child(frame, ia, ib)` for every portal of step `f`'s polygon (but its entry) that
+/// its window reaches, crossed forwards from `p`: the narrowed window beyond it, and the
+/// window's interval on the portal from `ia` (right) to `ib`.
+#[inline]
+fn window_children(mesh: &QueryMesh, p: Point2, f: &Frame, mut child: impl FnMut(Frame, Point2, Point2)) {
+    let (r, l) = (f.right, f.left);
+    let first = mesh.poly_first(f.poly);
+    for k in 0..mesh.poly_len(f.poly) {
+        let h = first + k;
+        if h as u32 == f.entry {
+            continue;
+        }
+        let (a, b) = mesh.edge_endpoints(h);
+        let (a, b) = (xz(a), xz(b));
+        // Crossed forwards only (the point strictly on the inner side), and only where the
+        // window meets it.
+        if orient2d(a, b, p) <= 0.0 || orient2d(p, r, b) < 0.0 || orient2d(p, l, a) > 0.0 {
+            continue;
+        }
+        let nr = if orient2d(p, r, a) > 0.0 { a } else { r };
+        let nl = if orient2d(p, l, b) < 0.0 { b } else { l };
+        if orient2d(p, nr, nl) < 0.0 {
+            continue;
+        }
+        let Some(q) = mesh.edge_neighbour(h) else { continue };
+        // The window's interval on the portal: its ends cut by the rays where they are not the
+        // portal's own ends.
+        let ia = if nr == a { a } else { lerp_at(a, b, orient2d(p, nr, a), orient2d(p, nr, b)) };
+        let ib = if nl == b { b } else { lerp_at(a, b, orient2d(p, nl, a), orient2d(p, nl, b)) };
+        child(Frame { poly: q, entry: mesh.half_edges[h].twin, right: nr, left: nl, side: f.side }, ia, ib);
+    }
+}
+
 /// The whole visibility walk from point `p` (held by each polygon of `seeds`), depth first (the
 /// test graph builder's; queries open windows best first instead): calls `visit(node,
 /// distance)` for every corner node `p` sees at which a path from `p` can turn taut (a node may
@@ -804,21 +860,10 @@ fn visible_corners(
     let (goal, goal_poly, gen) = target;
     let holds_goal = |q: u32| goal_poly.get(q as usize) == Some(&gen);
     let mut sees_goal = false;
-    let data = mesh.mesh().data();
     let verts = mesh.mesh().vertices();
     let mut report = |slot: usize, w: Point2| {
         let node = table.slot_node[slot];
-        if node == NONE || w == p {
-            return;
-        }
-        if table.pinch[node as usize] {
-            visit(node, dist2(p, w));
-            return;
-        }
-        let [w0, w1] = table.walls[node as usize];
-        let side = |x: u32| if x == NONE { 0.0 } else { orient2d(p, w, xz(verts[x as usize])) };
-        let (o0, o1) = (side(w0), side(w1));
-        if (o0 >= 0.0 && o1 >= 0.0) || (o0 <= 0.0 && o1 <= 0.0) {
+        if node != NONE && w != p && taut_from(table, verts, p, node, w) {
             visit(node, dist2(p, w));
         }
     };
@@ -826,23 +871,10 @@ fn visible_corners(
     for &poly in seeds {
         // A polygon holding `p` is seen whole; each portal starts a window.
         sees_goal |= holds_goal(poly);
-        let first = mesh.poly_first(poly);
-        for k in 0..mesh.poly_len(poly) {
-            let (a, b) = mesh.edge_endpoints(first + k);
-            let (a, b) = (xz(a), xz(b));
-            report(first + k, a);
-            if orient2d(a, b, p) > 0.0 {
-                if let Some(q) = mesh.edge_neighbour(first + k) {
-                    frames.push(Frame {
-                        poly: q,
-                        entry: mesh.half_edges[first + k].twin,
-                        right: a,
-                        left: b,
-                        side: Side::Start,
-                    });
-                }
-            }
-        }
+        root_step(mesh, p, poly, Side::Start, |slot, a, child| {
+            report(slot, a);
+            frames.extend(child.map(|c| c.0));
+        });
     }
     // Cap on the steps: no input should come near it (a polygon is seen through few gaps); it
     // turns a reasoning error into a shorter corner list instead of a hang.
@@ -853,42 +885,12 @@ fn visible_corners(
             return sees_goal;
         }
         budget -= 1;
-        let (poly, entry) = (f.poly, f.entry);
-        let (r, l) = (f.right, f.left);
-        let degenerate = orient2d(p, r, l) == 0.0;
-        let forward = |w: Point2| (w[0] - p[0]) * (r[0] - p[0]) + (w[1] - p[1]) * (r[1] - p[1]) > 0.0;
-        let first = mesh.poly_first(poly);
-        let len = mesh.poly_len(poly);
-        let in_window = |w: Point2| orient2d(p, r, w) >= 0.0 && orient2d(p, l, w) <= 0.0 && (!degenerate || forward(w));
-        if !sees_goal && holds_goal(poly) && in_window(goal) {
+        let window = Window::of(p, &f);
+        if !sees_goal && holds_goal(f.poly) && window.contains(goal) {
             sees_goal = true;
         }
-        for k in 0..len {
-            let w = xz(verts[data.polygon_vertices[first + k] as usize]);
-            if in_window(w) {
-                report(first + k, w);
-            }
-        }
-        for k in 0..len {
-            let h = first + k;
-            if h as u32 == entry {
-                continue;
-            }
-            let (a, b) = mesh.edge_endpoints(h);
-            let (a, b) = (xz(a), xz(b));
-            // Crossed forwards only (the point strictly on the inner side), and only where the
-            // window meets it.
-            if orient2d(a, b, p) <= 0.0 || orient2d(p, r, b) < 0.0 || orient2d(p, l, a) > 0.0 {
-                continue;
-            }
-            let nr = if orient2d(p, r, a) > 0.0 { a } else { r };
-            let nl = if orient2d(p, l, b) < 0.0 { b } else { l };
-            if orient2d(p, nr, nl) < 0.0 {
-                continue;
-            }
-            let Some(q) = mesh.edge_neighbour(h) else { continue };
-            frames.push(Frame { poly: q, entry: mesh.half_edges[h].twin, right: nr, left: nl, side: Side::Start });
-        }
+        window_corners(mesh, &f, &window, &mut report);
+        window_children(mesh, p, &f, |child, _, _| frames.push(child));
     }
     sees_goal
 }
@@ -942,13 +944,10 @@ pub(crate) fn graph_by_walks(mesh: &QueryMesh) -> VisibilityGraph {
         visible_corners(mesh, &table, p, &seeds, &mut frames, (p, &[], 0), |c, _| found.push(c));
         found.sort_unstable();
         found.dedup();
-        let [w0, w1] = table.walls[node];
         for &c in &found {
             let w = xz(verts[g.corners[c as usize] as usize]);
-            let side = |x: u32| if x == NONE { 0.0 } else { orient2d(w, p, xz(verts[x as usize])) };
-            let (o0, o1) = (side(w0), side(w1));
-            let taut = table.pinch[node] || (o0 >= 0.0 && o1 >= 0.0) || (o0 <= 0.0 && o1 <= 0.0);
-            if c as usize != node && taut {
+            // Taut at this end too: seen from the corner `c`, looking back.
+            if c as usize != node && taut_from(&table, verts, w, node as u32, p) {
                 let (a, b) = (verts[v as usize], verts[g.corners[c as usize] as usize]);
                 g.targets.push(c);
                 g.lengths.push((b[0] - a[0]).hypot(b[2] - a[2]));
