@@ -1,7 +1,7 @@
 //! End-to-end: bake every fixture level and check the navmesh against properties derived
 //! independently of the bake (exact overlap tests, clearance oracles, analytic areas).
 
-use meadow::query::{PathQuery, QueryFilter, QueryMesh};
+use meadow::query::{PathQuery, QueryFilter, QueryMesh, ShortestPathQuery};
 use meadow::{BakeSettings, NavMesh, WalkableRule};
 use meadow_bake::ingest::IngestError;
 use meadow_bake::region::{self, Regions};
@@ -232,6 +232,59 @@ fn tags_drive_areas_obstacles_and_ignored_geometry() {
     assert!(connected(&mesh, [-5.0, 7.0], [0.0, 0.0]), "areas join through portals");
     assert!(polygon_at(&mesh, [3.5, -3.5]).is_none(), "the obstacle-tagged slab blocks");
     assert!(polygon_at(&mesh, [-6.0, -6.0]).is_some(), "the ignored box does not block");
+}
+
+/// A visibility graph above `max_visibility_ratio` times the rest of the asset is left out with
+/// one warning, and the exact paths of the asset without it are the same.
+#[test]
+fn a_graph_above_the_size_bound_is_left_out_with_a_warning() {
+    let bake = |ratio: f64| {
+        let mut s = settings(0.3);
+        s.max_visibility_ratio = ratio;
+        let mut progress = RecordingProgress::default();
+        let mesh = meadow_bake::bake_file_with_progress(level("open_floor.gltf"), &s, &mut progress).unwrap();
+        (mesh, progress.warnings)
+    };
+    let (kept, warnings) = bake(1e6);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let (graph, rest) = meadow_bake::visibility::graph_and_rest_bytes(&kept);
+    assert!(graph > 0 && rest > graph, "open_floor's graph is smaller than the rest: {graph} vs {rest}");
+    let ratio = graph as f64 / rest as f64;
+    let (just_kept, warnings) = bake(ratio * 1.001);
+    assert!(just_kept.visibility().is_some() && warnings.is_empty(), "{warnings:?}");
+    let (left_out, warnings) = bake(ratio * 0.999);
+    assert!(left_out.visibility().is_none());
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(warnings[0].contains("visibility graph left out") && warnings[0].contains("max_visibility_ratio"));
+    // Same mesh otherwise: exact paths agree with and without the graph.
+    assert_eq!(left_out.polygon_count(), kept.polygon_count());
+    // Between polygon centroids spread over the level.
+    let centroid = |m: &NavMesh, i: usize| {
+        let vs = m.polygon(i).vertices;
+        let sum = vs.iter().fold([0.0; 3], |a, &v| {
+            let p = m.vertices()[v as usize];
+            [a[0] + p[0], a[1] + p[1], a[2] + p[2]]
+        });
+        sum.map(|c| c / vs.len() as f64)
+    };
+    let n = kept.polygon_count();
+    let ends: Vec<[f64; 3]> = (0..8).map(|k| centroid(&kept, k * (n - 1) / 7)).collect();
+    let (with, without) = (QueryMesh::new(kept), QueryMesh::new(left_out));
+    let (mut by_graph, mut by_search) = (ShortestPathQuery::new(&with), ShortestPathQuery::new(&without));
+    let filter = QueryFilter::new();
+    let mut found = 0;
+    for (i, &a) in ends.iter().enumerate() {
+        for &b in &ends[i + 1..] {
+            let p = by_graph.find_shortest_path(&with, a, b, &filter);
+            let q = by_search.find_shortest_path(&without, a, b, &filter);
+            assert_eq!(p.is_ok(), q.is_ok(), "{a:?} -> {b:?}");
+            if let (Ok(p), Ok(q)) = (p, q) {
+                assert!((p.length - q.length).abs() <= 1e-9 * p.length.max(1.0), "{a:?} -> {b:?}");
+                found += 1;
+            }
+        }
+    }
+    assert!(found >= 10, "only {found} of 28 pairs found");
 }
 
 /// Bakes with `walkable = rule`, returning the mesh and the warnings.

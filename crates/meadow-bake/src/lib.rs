@@ -172,9 +172,12 @@ pub fn bake(scene: &Scene, settings: &BakeSettings, progress: &mut dyn Progress)
 
     let nav = if settings.visibility {
         progress.begin(Stage::Visibility, 0);
-        let graph = visibility::build_visibility(&nav);
+        let (nav, outcome) = visibility::with_visibility(nav, settings.max_visibility_ratio)?;
+        if let visibility::GraphOutcome::LeftOut(too_large) = outcome {
+            progress.warn(&too_large.to_string());
+        }
         progress.finish(Stage::Visibility);
-        NavMesh::new(meadow::NavMeshData { visibility: Some(graph), ..nav.into_data() })?
+        nav
     } else {
         nav
     };

@@ -364,6 +364,52 @@ impl Scratch {
     }
 }
 
+/// What the visibility stage did with the graph (see [`with_visibility`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum GraphOutcome {
+    /// The graph is in the asset.
+    Stored,
+    /// The graph was left out: its encoded size is above the bound.
+    LeftOut(GraphTooLarge),
+}
+
+/// A visibility graph larger than `max_visibility_ratio` times the rest of the asset.
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+#[error(
+    "visibility graph left out: {graph_bytes} bytes, more than {max_ratio} x the rest of the asset ({rest_bytes} \
+     bytes); exact paths will search without it (raise `max_visibility_ratio` to keep it)"
+)]
+pub struct GraphTooLarge {
+    /// The graph's encoded size.
+    pub graph_bytes: usize,
+    /// The encoded size of the rest of the asset.
+    pub rest_bytes: usize,
+    /// The bound (`BakeSettings::max_visibility_ratio`).
+    pub max_ratio: f64,
+}
+
+/// The encoded size in bytes of `mesh`'s visibility graph and of the rest of its asset.
+pub fn graph_and_rest_bytes(mesh: &NavMesh) -> (usize, usize) {
+    let rest = meadow::asset::to_bytes(&NavMeshData { visibility: None, ..mesh.data().clone() }).len();
+    // Bincode writes an absent option as one tag byte and a present one as the same tag byte
+    // followed by the value, so the difference is the graph's own encoding.
+    (meadow::asset::to_bytes(mesh.data()).len() - rest, rest)
+}
+
+/// The visibility stage: `nav` with its corner visibility graph, unless the graph's encoded
+/// size is above `max_ratio` times the rest of the asset; then `nav` without it.
+pub fn with_visibility(nav: NavMesh, max_ratio: f64) -> Result<(NavMesh, GraphOutcome), meadow::ValidationError> {
+    let graph = build_visibility(&nav);
+    let with = NavMesh::new(NavMeshData { visibility: Some(graph), ..nav.into_data() })?;
+    let (graph_bytes, rest_bytes) = graph_and_rest_bytes(&with);
+    if graph_bytes as f64 <= max_ratio * rest_bytes as f64 {
+        return Ok((with, GraphOutcome::Stored));
+    }
+    let too_large = GraphTooLarge { graph_bytes, rest_bytes, max_ratio };
+    let without = NavMesh::new(NavMeshData { visibility: None, ..with.into_data() })?;
+    Ok((without, GraphOutcome::LeftOut(too_large)))
+}
+
 /// Builds the corner visibility graph of `mesh`.
 pub fn build_visibility(mesh: &NavMesh) -> VisibilityGraph {
     let t = Tables::new(mesh);

@@ -52,6 +52,9 @@ pub struct BakeArgs {
     /// Bake no corner visibility graph (smaller asset; exact shortest paths search without it).
     #[arg(long)]
     pub no_visibility: bool,
+    /// Leave out a visibility graph larger than this multiple of the rest of the asset [default 2].
+    #[arg(long)]
+    pub max_visibility_ratio: Option<f64>,
     /// Print nothing but warnings and errors (for build scripts).
     #[arg(short, long)]
     pub quiet: bool,
@@ -100,6 +103,9 @@ impl BakeArgs {
         if self.no_visibility {
             s.visibility = false;
         }
+        if let Some(v) = self.max_visibility_ratio {
+            s.max_visibility_ratio = v;
+        }
         s.validate()?;
         Ok(s)
     }
@@ -131,8 +137,17 @@ pub fn run(args: &BakeArgs) -> Result<()> {
     let mesh = if args.level.extension().is_some_and(|e| e.eq_ignore_ascii_case("mesh")) {
         let mut imported = meadow_bake::import::polyanya::import_settings();
         imported.visibility = settings.visibility;
-        meadow_bake::import::polyanya::import_file(&args.level, &imported)
-            .with_context(|| format!("cannot import {}", args.level.display()))?
+        imported.max_visibility_ratio = settings.max_visibility_ratio;
+        let mesh = meadow_bake::import::polyanya::import_file(&args.level, &imported)
+            .with_context(|| format!("cannot import {}", args.level.display()))?;
+        if settings.visibility && mesh.visibility().is_none() {
+            eprintln!(
+                "warning: visibility graph left out: larger than {} x the rest of the asset; exact paths will \
+                 search without it (raise --max-visibility-ratio to keep it)",
+                settings.max_visibility_ratio
+            );
+        }
+        mesh
     } else {
         meadow_bake::bake_file_with_progress(&args.level, &settings, &mut progress)
             .with_context(|| format!("cannot bake {}", args.level.display()))?

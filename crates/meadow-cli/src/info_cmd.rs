@@ -100,10 +100,7 @@ pub fn summary(mesh: &NavMesh) -> serde_json::Value {
     })
 }
 
-/// The encoded size of the asset's visibility graph in bytes: the payload with it less the
-/// payload without it (bincode writes an absent option as one tag byte, a present one as the
-/// same tag byte followed by the graph, so the difference is the graph's own encoding).
+/// The encoded size of the asset's visibility graph in bytes.
 pub fn visibility_bytes(mesh: &NavMesh) -> usize {
-    let without = meadow::NavMeshData { visibility: None, ..mesh.data().clone() };
-    meadow::asset::to_bytes(mesh.data()).len() - meadow::asset::to_bytes(&without).len()
+    meadow_bake::visibility::graph_and_rest_bytes(mesh).0
 }

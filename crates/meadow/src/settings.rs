@@ -67,6 +67,11 @@ pub struct BakeSettings {
     /// Whether to bake the corner visibility graph ([`crate::VisibilityGraph`]) for exact
     /// shortest paths. Default true.
     pub visibility: bool,
+    /// Largest encoded size of the visibility graph, as a multiple of the rest of the asset: a
+    /// larger graph is left out with a warning (the asset stays exact; its exact paths search
+    /// without the graph). `>= 0`, finite. Default 2: the game levels' graphs are 0.2-0.8 of
+    /// the rest, open maps with thousands of mutually visible corners (Polyanya's aurora) 4.5.
+    pub max_visibility_ratio: f64,
 }
 
 /// Which geometry a bake may take as floor (the `walkable` setting).
@@ -108,6 +113,7 @@ impl BakeSettings {
         max_polygons: 0,
         walkable: WalkableRule::BySlope,
         visibility: true,
+        max_visibility_ratio: 2.0,
     };
 
     /// The work budgets for a level of `input_triangles` triangles: the fields, or where they
@@ -145,6 +151,7 @@ impl BakeSettings {
         )?;
         let edge = self.max_edge_length;
         check("max_edge_length", edge, edge == 0.0 || (0.05..=1e6).contains(&edge), "0 (no limit) or 0.05 ..= 1e6 m")?;
+        check("max_visibility_ratio", self.max_visibility_ratio, self.max_visibility_ratio >= 0.0, ">= 0")?;
         Ok(())
     }
 }
@@ -198,6 +205,10 @@ mod tests {
         let nan = BakeSettings { height: f64::NAN, ..BakeSettings::DEFAULT };
         assert_eq!(nan.validate().unwrap_err().name, "height");
         let verts = BakeSettings { max_verts_per_poly: 13, ..BakeSettings::DEFAULT };
+        for ratio in [-1.0, f64::NAN, f64::INFINITY] {
+            let s = BakeSettings { max_visibility_ratio: ratio, ..BakeSettings::DEFAULT };
+            assert_eq!(s.validate().unwrap_err().name, "max_visibility_ratio");
+        }
         assert_eq!(verts.validate().unwrap_err().name, "max_verts_per_poly");
         for bad in [-1.0, 0.01, f64::NAN, f64::INFINITY, 2e6] {
             let s = BakeSettings { max_edge_length: bad, ..BakeSettings::DEFAULT };

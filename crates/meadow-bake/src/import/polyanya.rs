@@ -27,7 +27,7 @@
 
 use crate::portals::PolygonMesh;
 use meadow::geom::{is_convex_ccw, Point2};
-use meadow::{BakeSettings, EdgeLink, NavMesh, NavMeshData, ValidationError};
+use meadow::{BakeSettings, EdgeLink, NavMesh, ValidationError};
 use std::path::{Path, PathBuf};
 
 /// Most vertices of one Meadow polygon; longer Polyanya polygons are split.
@@ -426,7 +426,8 @@ fn split_fans(pieces: &[Piece], links: &[Vec<EdgeLink>], pts: &[Point2]) -> (Vec
 }
 
 /// Converts a parsed mesh into a validated Meadow [`NavMesh`] with `settings` stored (see
-/// [`import_settings`]); bakes the corner visibility graph when `settings.visibility` is on.
+/// [`import_settings`]); bakes the corner visibility graph when `settings.visibility` is on and
+/// it is within `settings.max_visibility_ratio`.
 pub fn to_navmesh(mesh: &PolyanyaMesh, settings: &BakeSettings) -> Result<NavMesh, PolyanyaError> {
     let polys = &mesh.polygons;
     // Geometry of every traversable polygon, then adjacency: a portal needs its neighbour to
@@ -513,8 +514,9 @@ pub fn to_navmesh(mesh: &PolyanyaMesh, settings: &BakeSettings) -> Result<NavMes
     if !settings.visibility {
         return Ok(nav);
     }
-    let graph = crate::visibility::build_visibility(&nav);
-    Ok(NavMesh::new(NavMeshData { visibility: Some(graph), ..nav.into_data() })?)
+    // A graph above the size bound is left out as in a glTF bake (the caller sees the asset
+    // without one; the CLI says why).
+    Ok(crate::visibility::with_visibility(nav, settings.max_visibility_ratio)?.0)
 }
 
 #[cfg(test)]
