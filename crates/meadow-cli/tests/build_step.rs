@@ -168,3 +168,21 @@ fn the_readme_makefile_bakes_a_folder_and_only_what_changed() {
     assert_ne!(std::fs::read(dir.join("out/open_floor.nav")).unwrap(), before);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn info_shows_the_source_hash_a_bake_recorded() {
+    let dir = project("info");
+    bake(&dir, "box_floor.glb");
+    let info = |nav: &str| -> serde_json::Value {
+        let out = Command::new(env!("CARGO_BIN_EXE_meadow")).args(["info", nav, "--json"]).current_dir(&dir).output();
+        serde_json::from_slice(&out.unwrap().stdout).expect("info --json is JSON")
+    };
+    let baked = info("out/box_floor.nav");
+    let hash = baked["source_hash"].as_str().expect("a recorded hash");
+    assert!(hash.len() == 16 && hash.chars().all(|c| c.is_ascii_hexdigit()), "{hash}");
+    assert_eq!(baked["format_version"], meadow::asset::FORMAT_VERSION);
+    let mesh = meadow::NavMesh::load(dir.join("out/box_floor.nav")).unwrap();
+    mesh.save(dir.join("out/plain.nav")).unwrap();
+    assert!(info("out/plain.nav")["source_hash"].is_null());
+    let _ = std::fs::remove_dir_all(&dir);
+}
