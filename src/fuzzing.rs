@@ -21,14 +21,18 @@ const HOSTILE_F64: [f64; 12] =
 /// Hostile integers for JSON (indices, counts, offsets, component types).
 const HOSTILE_INT: [i64; 12] = [0, 1, -1, 3, 255, 5123, 5126, 65535, 1 << 24, 1 << 31, u32::MAX as i64, 1 << 40];
 
-/// The header of an asset around `payload`: magic, version, length and CRC32 recomputed.
+/// The header of an asset around `payload`: magic, version, length, CRC32 (of the source hash
+/// and the payload) and no source hash, recomputed.
 pub fn with_header(payload: &[u8]) -> Vec<u8> {
+    let mut covered = Vec::with_capacity(8 + payload.len());
+    covered.extend_from_slice(&meadow::asset::NO_SOURCE_HASH.to_le_bytes());
+    covered.extend_from_slice(payload);
     let mut out = Vec::with_capacity(meadow::asset::HEADER_LEN + payload.len());
     out.extend_from_slice(&meadow::asset::MAGIC);
     out.extend_from_slice(&meadow::asset::FORMAT_VERSION.to_le_bytes());
     out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-    out.extend_from_slice(&crc32fast_hash(payload).to_le_bytes());
-    out.extend_from_slice(payload);
+    out.extend_from_slice(&crc32fast_hash(&covered).to_le_bytes());
+    out.extend_from_slice(&covered);
     out
 }
 

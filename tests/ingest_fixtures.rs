@@ -534,3 +534,19 @@ fn gltf_crate_reading_agrees_with_ingest() {
         }
     }
 }
+
+/// Ingest reports every file it read (the build-system dependency list): the level, then its
+/// external buffer; embedded buffers (data URIs, GLB chunks) add no file.
+#[test]
+fn ingest_reports_the_files_it_read() {
+    let (scene, _) = ingest_level("open_floor.gltf").unwrap();
+    let paths: Vec<_> = scene.inputs.iter().map(|i| i.path.clone()).collect();
+    assert_eq!(paths, vec![level("open_floor.gltf"), level("open_floor.bin")]);
+    assert_eq!(scene.inputs[1].len, std::fs::metadata(level("open_floor.bin")).unwrap().len());
+    assert_eq!(scene.inputs[1].hash, meadow_bake::fingerprint::hash_bytes(&read(&level("open_floor.bin"))));
+    for embedded in ["corridor_l.gltf", "box_floor.glb"] {
+        let (scene, _) = ingest_level(embedded).unwrap();
+        let paths: Vec<_> = scene.inputs.iter().map(|i| i.path.clone()).collect();
+        assert_eq!(paths, vec![level(embedded)], "{embedded}");
+    }
+}

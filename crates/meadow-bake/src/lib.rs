@@ -45,6 +45,7 @@ pub mod assemble;
 pub mod budget;
 pub mod classify;
 pub mod convex;
+pub mod fingerprint;
 mod grid;
 mod heights;
 pub mod import;

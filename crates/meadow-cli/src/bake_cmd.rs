@@ -2,9 +2,10 @@
 
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use meadow::{BakeSettings, WalkableRule};
+use meadow::{BakeSettings, NavMesh, WalkableRule};
+use meadow_bake::fingerprint::{fingerprint, InputFile};
 use meadow_bake::{Progress, Stage};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// Arguments of `meadow bake`.
@@ -62,6 +63,14 @@ pub struct BakeArgs {
     /// `--quiet`; shows where a long bake is without a terminal for the bars).
     #[arg(long)]
     pub timings: bool,
+    /// Also write a Make/Ninja dependency file here (`OUTPUT: INPUTS...`): the level, its
+    /// external buffers and the config file (written atomically, also when the bake is skipped).
+    #[arg(long, value_name = "FILE")]
+    pub depfile: Option<PathBuf>,
+    /// Skip the bake when the output already holds an asset of this format version baked from the
+    /// same input bytes and settings (the source hash in its header); anything else re-bakes.
+    #[arg(long)]
+    pub if_changed: bool,
 }
 
 impl BakeArgs {
@@ -134,25 +143,51 @@ pub fn run(args: &BakeArgs) -> Result<()> {
     let settings = args.settings()?;
     let start = Instant::now();
     let mut progress = BarProgress::new(args.quiet, args.timings);
-    let mesh = if args.level.extension().is_some_and(|e| e.eq_ignore_ascii_case("mesh")) {
-        let mut imported = meadow_bake::import::polyanya::import_settings();
-        imported.visibility = settings.visibility;
-        imported.max_visibility_ratio = settings.max_visibility_ratio;
-        let mesh = meadow_bake::import::polyanya::import_file(&args.level, &imported)
-            .with_context(|| format!("cannot import {}", args.level.display()))?;
-        if settings.visibility && mesh.visibility().is_none() {
-            eprintln!(
-                "warning: visibility graph left out: larger than {} x the rest of the asset; exact paths will \
-                 search without it (raise --max-visibility-ratio to keep it)",
-                settings.max_visibility_ratio
+    let is_polyanya = args.level.extension().is_some_and(|e| e.eq_ignore_ascii_case("mesh"));
+    // The inputs are read before the bake, so that an unchanged level is skipped for the price of
+    // reading it.
+    let (scene, inputs) = if is_polyanya {
+        let bytes = std::fs::read(&args.level).with_context(|| format!("cannot read {}", args.level.display()))?;
+        (None, vec![InputFile::new(&args.level, &bytes)])
+    } else {
+        let scene = meadow_bake::ingest::ingest_file(&args.level, &mut progress)
+            .with_context(|| format!("cannot bake {}", args.level.display()))?;
+        let inputs = scene.inputs.clone();
+        (Some(scene), inputs)
+    };
+    let source_hash = fingerprint(&inputs, &settings);
+    if args.if_changed && is_up_to_date(&args.output, source_hash) {
+        write_depfile(args, &inputs)?;
+        if !args.quiet {
+            println!(
+                "{} is up to date (same inputs, settings and format version): bake skipped",
+                args.output.display()
             );
         }
-        mesh
-    } else {
-        meadow_bake::bake_file_with_progress(&args.level, &settings, &mut progress)
-            .with_context(|| format!("cannot bake {}", args.level.display()))?
+        return Ok(());
+    }
+    let mesh = match &scene {
+        None => {
+            let mut imported = meadow_bake::import::polyanya::import_settings();
+            imported.visibility = settings.visibility;
+            imported.max_visibility_ratio = settings.max_visibility_ratio;
+            let mesh = meadow_bake::import::polyanya::import_file(&args.level, &imported)
+                .with_context(|| format!("cannot import {}", args.level.display()))?;
+            if settings.visibility && mesh.visibility().is_none() {
+                eprintln!(
+                    "warning: visibility graph left out: larger than {} x the rest of the asset; exact paths \
+                     will search without it (raise --max-visibility-ratio to keep it)",
+                    settings.max_visibility_ratio
+                );
+            }
+            mesh
+        }
+        Some(scene) => meadow_bake::bake(scene, &settings, &mut progress)
+            .with_context(|| format!("cannot bake {}", args.level.display()))?,
     };
-    mesh.save(&args.output).with_context(|| format!("cannot write {}", args.output.display()))?;
+    mesh.save_with_source_hash(&args.output, source_hash)
+        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    write_depfile(args, &inputs)?;
     if !args.quiet {
         println!(
             "baked {} -> {}: {} polygons, {} vertices, {} off-mesh links, {:.2} m² walkable, in {:.2} s",
@@ -166,6 +201,61 @@ pub fn run(args: &BakeArgs) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// Whether `output` holds a valid asset of this format version with `source_hash` in its
+/// header; a missing, damaged, foreign or older file is never trusted.
+fn is_up_to_date(output: &Path, source_hash: u64) -> bool {
+    let Ok(bytes) = std::fs::read(output) else {
+        return false;
+    };
+    NavMesh::from_bytes(&bytes).is_ok() && meadow::asset::read_source_hash(&bytes).ok() == Some(source_hash)
+}
+
+/// Writes `--depfile` (if asked for): the output depends on every file read and the config.
+fn write_depfile(args: &BakeArgs, inputs: &[InputFile]) -> Result<()> {
+    let Some(depfile) = &args.depfile else {
+        return Ok(());
+    };
+    let mut prerequisites: Vec<&Path> = inputs.iter().map(|i| i.path.as_path()).collect();
+    prerequisites.extend(args.config.as_deref());
+    let text = depfile_text(&args.output, &prerequisites)?;
+    meadow::asset::write_atomically(depfile, text.as_bytes())
+        .with_context(|| format!("cannot write {}", depfile.display()))
+}
+
+/// The dependency rule `target: prerequisites...` in the Make syntax that Ninja also reads,
+/// one prerequisite per continued line.
+fn depfile_text(target: &Path, prerequisites: &[&Path]) -> Result<String> {
+    let mut text = escape_make(target)?;
+    text.push(':');
+    for p in prerequisites {
+        text.push_str(" \\\n  ");
+        text.push_str(&escape_make(p)?);
+    }
+    text.push('\n');
+    Ok(text)
+}
+
+/// A path as a Make word: spaces and `#` backslash-escaped, `$` doubled; a path Make cannot
+/// spell (not UTF-8, a newline) is an error rather than a wrong rule.
+fn escape_make(path: &Path) -> Result<String> {
+    let text =
+        path.to_str().with_context(|| format!("{} is not valid UTF-8, a depfile cannot name it", path.display()))?;
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            ' ' | '\t' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '#' => out.push_str("\\#"),
+            '$' => out.push_str("$$"),
+            '\n' | '\r' => anyhow::bail!("{} holds a line break, a depfile cannot name it", path.display()),
+            _ => out.push(c),
+        }
+    }
+    Ok(out)
 }
 
 /// Draws one indicatif bar per stage on stderr; warnings go above the bars.
@@ -236,5 +326,18 @@ impl Progress for BarProgress {
             Some((_, bar, _)) if !self.quiet => bar.suspend(|| eprintln!("meadow: warning: {message}")),
             _ => eprintln!("meadow: warning: {message}"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn depfile_paths_are_escaped_as_make_expects() {
+        let text =
+            depfile_text(Path::new("out/my level.nav"), &[Path::new("a b/c#1.gltf"), Path::new("$x.bin")]).unwrap();
+        assert_eq!(text, "out/my\\ level.nav: \\\n  a\\ b/c\\#1.gltf \\\n  $$x.bin\n");
+        assert!(depfile_text(Path::new("a\nb.nav"), &[]).is_err());
     }
 }

@@ -16,13 +16,26 @@ pub struct InfoArgs {
 
 /// Runs `meadow info`.
 pub fn run(args: &InfoArgs) -> Result<()> {
-    let mesh = NavMesh::load(&args.navmesh).with_context(|| format!("cannot load {}", args.navmesh.display()))?;
-    let info = summary(&mesh);
+    let context = || format!("cannot load {}", args.navmesh.display());
+    let bytes = std::fs::read(&args.navmesh).map_err(meadow::LoadError::from).with_context(context)?;
+    let mesh = NavMesh::from_bytes(&bytes).with_context(context)?;
+    let mut info = summary(&mesh);
+    // The header's source hash (what `meadow bake --if-changed` compares), `null` when none.
+    let source_hash = meadow::asset::read_source_hash(&bytes).with_context(context)?;
+    info["source_hash"] = match source_hash {
+        meadow::asset::NO_SOURCE_HASH => serde_json::Value::Null,
+        hash => format!("{hash:016x}").into(),
+    };
     if args.json {
         println!("{}", serde_json::to_string_pretty(&info)?);
     } else {
         let s = mesh.settings();
         println!("navmesh   {}", args.navmesh.display());
+        println!(
+            "format    {} (source hash {})",
+            meadow::asset::FORMAT_VERSION,
+            info["source_hash"].as_str().unwrap_or("none")
+        );
         println!("polygons  {}", info["polygons"]);
         println!("vertices  {}", info["vertices"]);
         println!("portals   {}", info["portals"]);
@@ -74,9 +87,9 @@ pub fn run(args: &InfoArgs) -> Result<()> {
     Ok(())
 }
 
-/// The JSON summary (stable keys: polygons, vertices, portals, outlines, links (the number of
-/// off-mesh links), visibility (`null` or the graph's nodes, undirected edges and encoded
-/// bytes), area, bounds, areas, settings).
+/// The JSON summary (stable keys: format_version, polygons, vertices, portals, outlines, links
+/// (the number of off-mesh links), visibility (`null` or the graph's nodes, undirected edges and
+/// encoded bytes), area, bounds, areas, settings; `run` adds source_hash).
 pub fn summary(mesh: &NavMesh) -> serde_json::Value {
     let portals =
         mesh.polygons().flat_map(|p| p.links.iter()).filter(|l| matches!(l, EdgeLink::Polygon(_))).count() / 2;

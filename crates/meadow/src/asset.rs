@@ -7,11 +7,14 @@
 //! 0       8     magic  b"MEADOWNV"
 //! 8       4     format version, u32 little-endian (FORMAT_VERSION)
 //! 12      8     payload length in bytes, u64 little-endian
-//! 20      4     CRC32 (IEEE) of the payload, u32 little-endian
-//! 24      n     payload: NavMeshData encoded with bincode 2 (standard configuration)
+//! 20      4     CRC32 (IEEE) of bytes 24.. (source hash and payload), u32 little-endian
+//! 24      8     source hash, u64 little-endian: a fingerprint of the bake's inputs and
+//!               settings (build tools skip a bake whose fingerprint is unchanged); 0 = none
+//! 32      n     payload: NavMeshData encoded with bincode 2 (standard configuration)
 //! ```
 //! Loading checks each field in turn and then validates the structure, so any byte string gives
-//! either a valid [`NavMesh`] or a typed [`LoadError`].
+//! either a valid [`NavMesh`] or a typed [`LoadError`]. An asset of another format version is
+//! refused with [`LoadError::UnsupportedVersion`], whose message asks for a re-bake.
 
 use crate::geom::{self, Point2};
 use crate::settings::BakeSettings;
@@ -32,10 +35,13 @@ pub const MAGIC: [u8; 8] = *b"MEADOWNV";
 /// The asset format version this runtime reads and writes.
 /// Version 3 added the off-mesh link table ([`NavMeshData::links`]) and the `walkable` rule to
 /// the stored settings; version 4 the corner visibility graph ([`NavMeshData::visibility`]);
-/// version 5 its nodes at pinch vertices (every wedge, taut in every direction).
-pub const FORMAT_VERSION: u32 = 5;
+/// version 5 its nodes at pinch vertices (every wedge, taut in every direction); version 6 the
+/// source hash in the header ([`read_source_hash`]).
+pub const FORMAT_VERSION: u32 = 6;
 /// Size of the fixed header before the payload.
-pub const HEADER_LEN: usize = 24;
+pub const HEADER_LEN: usize = 32;
+/// The source hash of an asset written without one ([`NavMesh::to_bytes`]).
+pub const NO_SOURCE_HASH: u64 = 0;
 
 /// What lies across one polygon edge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -176,6 +182,19 @@ pub struct OffMeshLink {
 
 /// A validated navmesh: every index in range, polygons convex and counter-clockwise,
 /// adjacency symmetric. Built only through [`NavMesh::new`] or [`NavMesh::from_bytes`].
+///
+/// ```
+/// use meadow::NavMesh;
+/// # let bytes = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/assets/box_floor.nav"));
+/// let mesh = NavMesh::from_bytes(bytes)?; // or NavMesh::load("level.nav")?
+/// assert_eq!(mesh.settings().radius, 0.6); // the settings it was baked with
+/// // The 20 × 20 m floor less the box grown by the radius, plus the box's top.
+/// let expected = 18.8f64.powi(2) - (4.0 + 8.0 * 0.6 + std::f64::consts::PI * 0.36) + 0.8f64.powi(2);
+/// assert!((mesh.total_area() - expected).abs() < 0.05);
+/// // Any other byte string is a typed error, never a panic.
+/// assert!(NavMesh::from_bytes(&bytes[..100]).is_err());
+/// # Ok::<(), meadow::LoadError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct NavMesh {
     data: NavMeshData,
@@ -315,41 +334,31 @@ impl NavMesh {
         self.data.visibility.as_ref()
     }
 
-    /// Serialises the mesh into the asset file format (header + payload).
+    /// Serialises the mesh into the asset file format (header + payload), with no source hash.
     pub fn to_bytes(&self) -> Vec<u8> {
+        self.to_bytes_with_source_hash(NO_SOURCE_HASH)
+    }
+
+    /// Serialises the mesh into the asset file format, recording `source_hash` (a fingerprint
+    /// of what the mesh was baked from, e.g. `meadow_bake::fingerprint`) in the header.
+    pub fn to_bytes_with_source_hash(&self, source_hash: u64) -> Vec<u8> {
         let payload = to_bytes(&self.data);
         let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
         out.extend_from_slice(&MAGIC);
         out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
         out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-        out.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
+        out.extend_from_slice(&[0; 4]);
+        out.extend_from_slice(&source_hash.to_le_bytes());
         out.extend_from_slice(&payload);
+        // The checksum covers the source hash too, so a damaged hash is never trusted.
+        let crc = crc32fast::hash(&out[24..]);
+        out[20..24].copy_from_slice(&crc.to_le_bytes());
         out
     }
 
     /// Parses and validates an asset; a typed error for any malformed byte string.
     pub fn from_bytes(bytes: &[u8]) -> Result<NavMesh, LoadError> {
-        if bytes.len() < HEADER_LEN {
-            return Err(LoadError::TooShort { len: bytes.len() });
-        }
-        if bytes[0..8] != MAGIC {
-            return Err(LoadError::BadMagic);
-        }
-        let word = |r: std::ops::Range<usize>| -> [u8; 4] { bytes[r].try_into().expect("4-byte slice") };
-        let version = u32::from_le_bytes(word(8..12));
-        if version != FORMAT_VERSION {
-            return Err(LoadError::UnsupportedVersion { found: version });
-        }
-        let expected = u64::from_le_bytes(bytes[12..20].try_into().expect("8-byte slice"));
-        let payload = &bytes[HEADER_LEN..];
-        if expected != payload.len() as u64 {
-            return Err(LoadError::LengthMismatch { expected, actual: payload.len() as u64 });
-        }
-        let stored_crc = u32::from_le_bytes(word(20..24));
-        let actual_crc = crc32fast::hash(payload);
-        if stored_crc != actual_crc {
-            return Err(LoadError::Checksum { expected: stored_crc, actual: actual_crc });
-        }
+        let (_, payload) = check_header(bytes)?;
         Ok(NavMesh::new(from_bytes(payload)?)?)
     }
 
@@ -363,6 +372,47 @@ impl NavMesh {
     pub fn save(&self, path: impl AsRef<Path>) -> std::io::Result<()> {
         write_atomically(path.as_ref(), &self.to_bytes())
     }
+
+    /// Writes the asset atomically (as [`NavMesh::save`]) with `source_hash` in its header.
+    pub fn save_with_source_hash(&self, path: impl AsRef<Path>, source_hash: u64) -> std::io::Result<()> {
+        write_atomically(path.as_ref(), &self.to_bytes_with_source_hash(source_hash))
+    }
+}
+
+/// The source hash in an asset's header ([`NO_SOURCE_HASH`] when none was recorded), after
+/// checking magic, version, length and checksum; the payload is neither decoded nor validated.
+pub fn read_source_hash(bytes: &[u8]) -> Result<u64, LoadError> {
+    check_header(bytes).map(|(hash, _)| hash)
+}
+
+/// Checks the header fields in turn; the source hash and the payload.
+fn check_header(bytes: &[u8]) -> Result<(u64, &[u8]), LoadError> {
+    // Magic and version come first, so an old asset gets the re-bake message even if its
+    // header was shorter.
+    if bytes.len() >= 8 && bytes[0..8] != MAGIC {
+        return Err(LoadError::BadMagic);
+    }
+    if bytes.len() >= 12 {
+        let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4-byte slice"));
+        if version != FORMAT_VERSION {
+            return Err(LoadError::UnsupportedVersion { found: version });
+        }
+    }
+    if bytes.len() < HEADER_LEN {
+        return Err(LoadError::TooShort { len: bytes.len() });
+    }
+    let expected = u64::from_le_bytes(bytes[12..20].try_into().expect("8-byte slice"));
+    let payload = &bytes[HEADER_LEN..];
+    if expected != payload.len() as u64 {
+        return Err(LoadError::LengthMismatch { expected, actual: payload.len() as u64 });
+    }
+    let stored_crc = u32::from_le_bytes(bytes[20..24].try_into().expect("4-byte slice"));
+    let actual_crc = crc32fast::hash(&bytes[24..]);
+    if stored_crc != actual_crc {
+        return Err(LoadError::Checksum { expected: stored_crc, actual: actual_crc });
+    }
+    let source_hash = u64::from_le_bytes(bytes[24..32].try_into().expect("8-byte slice"));
+    Ok((source_hash, payload))
 }
 
 /// Writes `bytes` to `path` through a temporary sibling file and a rename.
@@ -460,6 +510,30 @@ mod tests {
     }
 
     #[test]
+    fn source_hash_round_trips_and_is_covered_by_the_checksum() {
+        let mesh = NavMesh::new(two_squares()).unwrap();
+        assert_eq!(read_source_hash(&mesh.to_bytes()).unwrap(), NO_SOURCE_HASH);
+        let bytes = mesh.to_bytes_with_source_hash(0x0123_4567_89ab_cdef);
+        assert_eq!(read_source_hash(&bytes).unwrap(), 0x0123_4567_89ab_cdef);
+        assert_eq!(NavMesh::from_bytes(&bytes).unwrap(), mesh);
+        let mut damaged = bytes.clone();
+        damaged[26] ^= 1;
+        assert!(matches!(read_source_hash(&damaged), Err(LoadError::Checksum { .. })));
+    }
+
+    #[test]
+    fn an_old_asset_is_refused_with_a_rebake_message() {
+        let mut bytes = NavMesh::new(two_squares()).unwrap().to_bytes();
+        bytes[8..12].copy_from_slice(&5u32.to_le_bytes());
+        bytes.truncate(24);
+        let err = NavMesh::from_bytes(&bytes).unwrap_err();
+        assert!(matches!(err, LoadError::UnsupportedVersion { found: 5 }));
+        let text = err.to_string();
+        assert!(text.contains("format 5") && text.contains("format 6"), "{text}");
+        assert!(text.contains(&format!("re-bake the level with Meadow {}", env!("CARGO_PKG_VERSION"))), "{text}");
+    }
+
+    #[test]
     fn visibility_graph_round_trips_and_malformed_graphs_are_refused() {
         let mesh = with_graph(|_| {}).unwrap();
         let back = NavMesh::from_bytes(&mesh.to_bytes()).unwrap();
@@ -497,7 +571,7 @@ mod tests {
             assert!(NavMesh::from_bytes(&b).is_err(), "flipped byte {i}");
         }
         let mut b = bytes.clone();
-        b[30] ^= 1;
+        b[40] ^= 1;
         assert!(matches!(NavMesh::from_bytes(&b), Err(LoadError::Checksum { .. })));
         assert!(matches!(NavMesh::from_bytes(b"glTF\x02\0\0\0................"), Err(LoadError::BadMagic)));
     }

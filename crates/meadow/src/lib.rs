@@ -1,5 +1,57 @@
 //! Meadow runtime: loads baked navmesh assets and answers queries on them.
 //!
+//! ```
+//! use meadow::crowd::{Crowd, CrowdConfig};
+//! use meadow::orca::AgentParams;
+//! use meadow::query::{PathQuery, QueryFilter, QueryMesh, ShortestPathQuery};
+//! use meadow::NavMesh;
+//!
+//! // An asset baked by `meadow bake` or `meadow_bake` (here a 20 × 20 m floor with a 2 m box in
+//! // its middle, baked for an agent of radius 0.6 m), embedded in the program.
+//! let bytes = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/assets/box_floor.nav"));
+//! let mesh = QueryMesh::new(NavMesh::from_bytes(bytes)?); // or NavMesh::load("level.nav")?
+//!
+//! // Locate: the polygon under a point, and the point on its surface.
+//! let here = mesh.locate([-5.0, 0.5, 0.0])?;
+//! assert_eq!(here.point, [-5.0, 0.0, 0.0]);
+//!
+//! // A path round the box: A* over the polygons, string pulled...
+//! let (from, to) = ([-5.0, 0.0, 0.0], [5.0, 0.0, 0.0]);
+//! let filter = QueryFilter::new();
+//! let path = PathQuery::new(&mesh).find_path(&mesh, from, to, &filter)?;
+//! // ...and the exact (Euclidean-shortest) path, never longer.
+//! let exact = ShortestPathQuery::new(&mesh).find_shortest_path(&mesh, from, to, &filter)?;
+//! assert!(exact.length <= path.length && exact.length > 10.0);
+//!
+//! // A raycast stops at the box grown by the agent radius, at x = -1.6.
+//! let mut visited = Vec::new();
+//! let hit = mesh.raycast(from, to, &mut visited)?.hit.expect("the box is in the way");
+//! assert!((hit.point[0] + 1.6).abs() < 1e-3);
+//!
+//! // A crowd: two agents swap sides, one step at a time.
+//! let mut crowd = Crowd::new(&mesh, CrowdConfig::default())?;
+//! let params = AgentParams {
+//!     neighbor_dist: 5.0,
+//!     max_neighbors: 10,
+//!     time_horizon: 2.0,
+//!     time_horizon_obst: 1.0,
+//!     radius: 0.5,
+//!     max_speed: 2.0,
+//! };
+//! crowd.add_agent([-5.0, 0.0, 4.0], [5.0, 0.0, 4.0], params)?;
+//! crowd.add_agent([5.0, 0.0, 4.0], [-5.0, 0.0, 4.0], params)?;
+//! for _ in 0..10 {
+//!     crowd.step();
+//! }
+//! assert!(crowd.positions()[0][0] > -5.0 && crowd.positions()[1][0] < 5.0);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! The asset above is `fixtures/assets/box_floor.nav`, made by `cargo run -p meadow-cli --
+//! bake fixtures/levels/box_floor.glb -o fixtures/assets/box_floor.nav --config
+//! fixtures/levels/meadow.toml` (re-run it when the asset format version changes). A game that
+//! bakes its levels in `build.rs` and embeds them is in `examples/game/`.
+//!
 //! The runtime owns the asset format ([`asset`]); the bake crate only produces it.
 //!
 //! # Conventions

@@ -26,6 +26,19 @@ use serde::{Deserialize, Serialize};
 /// Agent and bake settings, in world units (metres, degrees), with Recast's meanings.
 ///
 /// Validate with [`BakeSettings::validate`] before use; the bake does this once at its boundary.
+///
+/// ```
+/// use meadow::BakeSettings;
+/// let mut settings = BakeSettings::DEFAULT; // Recast's demo agent
+/// settings.radius = 0.4;
+/// settings.max_slope = 30.0;
+/// assert!(settings.validate().is_ok());
+/// settings.height = 0.5; // not above max_climb (0.9)
+/// assert!(settings.validate().is_err());
+/// ```
+///
+/// In TOML (`meadow bake --config`, or `toml::from_str` in a build script), every key is
+/// optional and unknown keys are refused: `radius = 0.4`, `walkable = "tagged-only"`, ...
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 #[non_exhaustive]

@@ -2,6 +2,7 @@
 //! (the BIN chunk, base64 data URIs, external files next to the level).
 
 use super::IngestError;
+use crate::fingerprint::InputFile;
 use gltf::json;
 use std::path::Path;
 
@@ -64,12 +65,14 @@ pub(super) fn split_container<'a>(path: &Path, bytes: &'a [u8]) -> Result<(&'a [
     Ok((json_chunk, bin_chunk))
 }
 
-/// Reads every buffer: the GLB BIN chunk, base64 data URIs and external files next to the level.
+/// Reads every buffer: the GLB BIN chunk, base64 data URIs and external files next to the level
+/// (each external file read is recorded in `read`).
 pub(super) fn load_buffers(
     path: &Path,
     root: &json::Root,
     base_dir: &Path,
     blob: Option<&[u8]>,
+    read: &mut Vec<InputFile>,
 ) -> Result<Vec<Vec<u8>>, IngestError> {
     let malformed = |detail: String| IngestError::Malformed { path: path.to_path_buf(), detail };
     let mut buffers = Vec::with_capacity(root.buffers.len());
@@ -94,12 +97,17 @@ pub(super) fn load_buffers(
                 let relative = percent_decode(uri)
                     .ok_or_else(|| malformed(format!("buffer {index}: bad percent-encoding in uri '{uri}'")))?;
                 let file = base_dir.join(relative);
-                std::fs::read(&file).map_err(|source| IngestError::MissingBuffer {
+                let data = std::fs::read(&file).map_err(|source| IngestError::MissingBuffer {
                     path: path.to_path_buf(),
                     buffer: index,
                     file: file.clone(),
                     source,
-                })?
+                })?;
+                // Two buffers may share one file; it is one input.
+                if !read.iter().any(|r| r.path == file) {
+                    read.push(InputFile::new(file, &data));
+                }
+                data
             }
         };
         let expected = buffer.byte_length.0;

@@ -26,6 +26,7 @@ mod volume;
 pub use error::IngestError;
 pub use scene::{AreaVolume, LinkRequest, NavTag, Scene, SceneTriangle};
 
+use crate::fingerprint::InputFile;
 use crate::progress::Progress;
 use container::{load_buffers, split_container};
 use gltf::json;
@@ -44,8 +45,8 @@ pub fn ingest_file(path: &Path, progress: &mut dyn Progress) -> Result<Scene, In
     })
 }
 
-/// Reads a glTF level from memory; `origin` names it in messages and locates external buffers
-/// (they are resolved next to it).
+/// Reads a glTF level from memory; `origin` names it in messages, locates external buffers
+/// (they are resolved next to it) and stands for it in [`Scene::inputs`].
 pub fn ingest_slice(bytes: &[u8], origin: &Path, progress: &mut dyn Progress) -> Result<Scene, IngestError> {
     guard(origin, || ingest_bytes(origin, bytes, progress))
 }
@@ -87,7 +88,8 @@ fn ingest_bytes(path: &Path, bytes: &[u8], progress: &mut dyn Progress) -> Resul
         }
     }
     let base_dir = path.parent().unwrap_or_else(|| Path::new("."));
-    let buffers = load_buffers(path, &root, base_dir, blob)?;
+    let mut inputs = vec![InputFile::new(path, bytes)];
+    let buffers = load_buffers(path, &root, base_dir, blob, &mut inputs)?;
     let reader = Reader {
         path,
         root: &root,
@@ -96,5 +98,7 @@ fn ingest_bytes(path: &Path, bytes: &[u8], progress: &mut dyn Progress) -> Resul
         bounds: RefCell::new([[f64::INFINITY; 3], [f64::NEG_INFINITY; 3]]),
         volume_triangles: Cell::new(0),
     };
-    reader.build_scene(progress)
+    let mut scene = reader.build_scene(progress)?;
+    scene.inputs = inputs;
+    Ok(scene)
 }

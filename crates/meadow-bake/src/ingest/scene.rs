@@ -1,6 +1,7 @@
 //! The output of ingest: a level as world-space triangles with their navmesh tags, plus the
 //! areas, nodes, off-mesh link requests and area volumes read from the nodes' `extras`.
 
+use crate::fingerprint::InputFile;
 use meadow::AreaType;
 
 /// How a node's `extras` tag `navmesh` says its geometry takes part in the bake (the geometry
@@ -96,6 +97,11 @@ pub struct Scene {
     pub degenerate_dropped: usize,
     /// Triangles dropped because their node is tagged `"navmesh": "ignore"`.
     pub ignored_dropped: usize,
+    /// Every file the level was read from, in read order: the level itself, then its external
+    /// `.bin` buffers in buffer order (embedded and GLB buffers are part of the level file).
+    /// A build script's `cargo:rerun-if-changed` list, a depfile's inputs, and with the
+    /// settings the bake's [`fingerprint`](crate::fingerprint::fingerprint).
+    pub inputs: Vec<InputFile>,
 }
 
 impl Scene {

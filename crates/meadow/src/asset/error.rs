@@ -142,11 +142,8 @@ pub enum LoadError {
     /// The magic bytes are wrong.
     #[error("not a Meadow navmesh: wrong magic bytes")]
     BadMagic,
-    /// Written by another format version.
-    #[error(
-        "navmesh format version {found} is not supported (this build of Meadow reads version {FORMAT_VERSION}); \
-         re-bake the level with this version of Meadow"
-    )]
+    /// Written by another format version (an older or newer Meadow): re-bake the level.
+    #[error("{}", unsupported_version(*found))]
     UnsupportedVersion {
         /// The format version of the file.
         found: u32,
@@ -173,4 +170,15 @@ pub enum LoadError {
     /// The payload decodes but is structurally invalid.
     #[error("navmesh is invalid: {0}")]
     Invalid(#[from] ValidationError),
+}
+
+/// The message of [`LoadError::UnsupportedVersion`]: both format versions and the Meadow
+/// version to re-bake with.
+fn unsupported_version(found: u32) -> String {
+    let meadow = env!("CARGO_PKG_VERSION");
+    let age = if found < FORMAT_VERSION { "an older" } else { "a newer" };
+    format!(
+        "navmesh asset format {found} is from {age} Meadow; Meadow {meadow} reads format {FORMAT_VERSION} only: \
+         re-bake the level with Meadow {meadow} (`meadow bake` or `meadow_bake::bake_file`)"
+    )
 }

@@ -198,6 +198,15 @@ impl Search {
 
 /// Shortest paths among circles by A* with lazily generated edges; reuse one planner for many
 /// queries on the same obstacles (the surfing edges it finds are kept).
+///
+/// ```
+/// use meadow::circles::{Circle, CirclePlanner};
+/// let pillars = [Circle { center: [0.0, 0.0], radius: 1.0 }, Circle { center: [4.0, 1.0], radius: 0.5 }];
+/// let mut planner = CirclePlanner::new(&pillars, 0.25)?; // agent radius 0.25
+/// let path = planner.find_path([-3.0, 0.0], [7.0, 0.0])?;
+/// assert!(path.length > 10.0 && path.length < 10.6);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct CirclePlanner {
     world: World,

@@ -153,6 +153,30 @@ struct LinkTraversal {
 }
 
 /// A crowd of ORCA agents walking to goals on a navmesh.
+///
+/// ```
+/// use meadow::crowd::{Crowd, CrowdConfig};
+/// use meadow::orca::AgentParams;
+/// use meadow::{NavMesh, QueryMesh};
+/// # let bytes = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/assets/box_floor.nav"));
+/// let mesh = QueryMesh::new(NavMesh::from_bytes(bytes)?);
+/// let mut crowd = Crowd::new(&mesh, CrowdConfig::default())?;
+/// let params = AgentParams {
+///     neighbor_dist: 5.0,
+///     max_neighbors: 10,
+///     time_horizon: 2.0,
+///     time_horizon_obst: 1.0,
+///     radius: 0.5,
+///     max_speed: 2.0,
+/// };
+/// // Through the box's line, so each walks round it.
+/// let a = crowd.add_agent([-6.0, 0.0, 0.0], [6.0, 0.0, 0.0], params)?;
+/// while !crowd.all_arrived() && crowd.steps() < 500 {
+///     crowd.step();
+/// }
+/// assert!(crowd.arrived(a));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Crowd<'m> {
     mesh: &'m QueryMesh,

@@ -49,6 +49,20 @@ struct Node {
 /// never cleared), open list, and corridor/portal buffers. Sized to a mesh on creation; a query
 /// only allocates when it needs more room than any before it (a longer corridor or a larger
 /// open list), so a warmed-up game loop allocates nothing.
+///
+/// ```
+/// use meadow::{NavMesh, PathError, PathQuery, QueryFilter, QueryMesh};
+/// # let bytes = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/assets/box_floor.nav"));
+/// let mesh = QueryMesh::new(NavMesh::from_bytes(bytes)?);
+/// let mut query = PathQuery::new(&mesh); // one per thread, reused
+/// let filter = QueryFilter::new();
+/// let across = query.find_path(&mesh, [-8.0, 0.0, 8.0], [8.0, 0.0, 8.0], &filter)?;
+/// assert_eq!(across.points.len(), 2); // nothing in the way: the straight segment
+/// // The box's top is a floor of its own, reached by no walk.
+/// let onto_box = query.find_path(&mesh, [-8.0, 0.0, 8.0], [0.0, 2.0, 0.0], &filter);
+/// assert_eq!(onto_box.unwrap_err(), PathError::Unreachable);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct PathQuery {
     nodes: Vec<Node>,

@@ -12,6 +12,19 @@ use crate::geom::Point2;
 /// polygons never change; its off-mesh link table does, through `&self`
 /// ([`QueryMesh::add_link`], [`QueryMesh::remove_link`]): each query sees the table as it was
 /// when the query started.
+///
+/// ```
+/// use meadow::{NavMesh, QueryMesh};
+/// # let bytes = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/assets/box_floor.nav"));
+/// let mesh = QueryMesh::new(NavMesh::from_bytes(bytes)?); // build once, share between threads
+/// let on_floor = mesh.locate([3.0, 0.2, 3.0])?;
+/// assert_eq!(on_floor.point, [3.0, 0.0, 3.0]);
+/// // Inside the box there is no floor; the nearest point on the mesh is beside it.
+/// assert!(mesh.locate([0.0, 0.0, 0.0]).is_err());
+/// let beside = mesh.nearest_point([0.0, 0.0, -1.0], [2.0, 1.0, 2.0])?;
+/// assert!((beside.point[2] + 1.6).abs() < 1e-3);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct QueryMesh {
     pub(super) mesh: NavMesh,

@@ -86,6 +86,18 @@ impl Default for PathOptions {
 }
 
 /// A found path.
+///
+/// ```
+/// use meadow::{NavMesh, PathQuery, QueryFilter, QueryMesh};
+/// # let bytes = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/assets/box_floor.nav"));
+/// let mesh = QueryMesh::new(NavMesh::from_bytes(bytes)?);
+/// let path = PathQuery::new(&mesh).find_path(&mesh, [-5.0, 0.0, 0.0], [5.0, 0.0, 0.0], &QueryFilter::new())?;
+/// assert_eq!(path.points.first(), Some(&[-5.0, 0.0, 0.0]));
+/// assert_eq!(path.points.last(), Some(&[5.0, 0.0, 0.0]));
+/// assert!(path.points.len() > 2 && path.length > 10.0); // round the box
+/// assert!(!path.partial && path.links.is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Path {
     /// Path points `[x, y, z]` from the start to the goal, heights on the mesh surface.
