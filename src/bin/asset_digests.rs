@@ -11,11 +11,6 @@
 use meadow_bake::{BakeSettings, NoProgress};
 use std::path::{Path, PathBuf};
 
-/// 64-bit FNV-1a: a stable digest with no dependency; equality of assets is all it must show.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
-}
-
 /// The settings each level is baked with: the defaults and the corners that take other branches
 /// of the pipeline (point agent, no edge splitting, triangles only, a wide agent).
 fn settings_variants() -> Vec<(&'static str, BakeSettings)> {
@@ -83,7 +78,7 @@ fn main() {
             match meadow_bake::bake(&scene, &settings, &mut NoProgress) {
                 Ok(mesh) => {
                     let bytes = mesh.to_bytes();
-                    println!("{:016x} {:>9} {name} {label}", fnv1a(&bytes), bytes.len());
+                    println!("{:016x} {:>9} {name} {label}", meadow_bake::fingerprint::hash_bytes(&bytes), bytes.len());
                 }
                 Err(e) => println!("bake-error {name} {label}: {e}"),
             }

@@ -18,7 +18,7 @@ const STYLES: [(&str, PathStyle); 3] =
 
 /// A seed from the level's file name (FNV-1a), so adding a level leaves the others' pairs alone.
 fn seed(name: &str) -> u64 {
-    name.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+    meadow_bake::fingerprint::hash_bytes(name.as_bytes())
 }
 
 fn queries_for(path: &Path, name: &str) -> Result<Value, String> {
