@@ -53,6 +53,7 @@ row "$bin" bake "$lvl/rooms.glb" -o "$old" --config "$scratch/unknown_key.toml"
 row "$bin" bake "$lvl/rooms.glb" -o "$old" --max-verts 2
 row "$bin" bake "$lvl/rooms.glb" -o "$old" --radius nan
 row "$bin" bake "$lvl/rooms.glb" -o "$old" --radius -1
+row "$bin" bake "$lvl/rooms.glb" -o "$old" --max-visibility-ratio -1
 row "$bin" bake "$lvl/rooms.glb" -o "$old" --max-edge-length 0.001
 row "$bin" bake "$lvl/rooms.glb" -o "$old" --config "$scratch/budget.toml"
 row "$bin" bake "$lvl/rooms.glb" -o "$scratch/no/such/dir/out.nav"

@@ -41,15 +41,17 @@ pub const MAX_RADIUS: f64 = 1000.0;
 pub const WALL_HALF_WIDTH_UNITS: i64 = 4;
 
 /// Growth of the snapping radius between passes of a polygon boolean, as the exponent of 2 by
-/// which the squared radius (in squared grid units) grows per pass: 4, so the radius is 1, 4,
-/// 16, 64, ... units in passes 1, 2, 3, 4, ... A pass after the first runs only when rounding
+/// which the squared radius (in squared grid units) grows per pass: 6, so the radius is 1, 8,
+/// 64, 512, ... units in passes 1, 2, 3, 4, ... A pass after the first runs only when rounding
 /// the previous pass's crossings to the grid made new ones, and then snaps each new crossing
 /// onto an end point within the radius. With i_overlay's own growth (the squared radius doubles
-/// per pass), long near-parallel edges (sheared walls a few kilometres long) make each pass's
-/// rounding cross again: 17 wall quads took 1.4 s and 28,000 points to union, where this
-/// growth takes 20 ms and 1,500 points. What it costs: an end point moves at most
-/// `4^(pass - 1)` units, only in the passes that rounding made necessary.
-pub const SNAP_RADIUS_GROWTH: usize = 4;
+/// per pass), long nearly parallel edges (walls and blockers a fuzzer sheared into kilometre-long
+/// slivers) make each pass's rounding cross again: the union of 17 such wall quads made 28,109
+/// points (1.4 s), of 19 such blockers 46,381 points (2.3 s); with this growth they make 656
+/// and 8,585 points (growth 4: 1,477 and 20,793). What it costs: an end point moves at most 8
+/// units (4 mm) in a second pass and 64 units (3 cm) in a third, only where rounding made those
+/// passes necessary.
+pub const SNAP_RADIUS_GROWTH: usize = 6;
 
 /// Margin beyond the agent radius, in metres, within which a layer counts as reached from a
 /// floor triangle: four grid units, a wall quad's half-width ([`WALL_HALF_WIDTH_UNITS`]), so

@@ -18,8 +18,9 @@
 //! | `max_polygons`           | `2^20 + 16 n`                           |
 //!
 //! Region vertices count the vertices entering the region stage's booleans plus an upper bound
-//! of the crossings between them (pairs of edges of shapes whose boxes overlap), and the ring
-//! vertices after `max_edge_length` splitting; polygons count the triangles before merging.
+//! of the crossings between them (pairs of edges of shapes whose boxes overlap), the vertices
+//! each of its booleans and offsets makes, and the ring vertices after `max_edge_length`
+//! splitting; polygons count the triangles before merging.
 
 use serde::{Deserialize, Serialize};
 

@@ -315,6 +315,10 @@ pub fn build_regions_within(
         work.add(boolean_work(wall_quads.iter().map(|c| c.as_slice()), work.left()))?;
         // The layer's own footprint, less what other layers cover within climb above it.
         let own = union(floor_contours.into_iter());
+        // What each boolean makes is charged too: near-parallel slivers can make a union far
+        // larger than its inputs and their crossings suggest, and the offsets after it cost as
+        // much again.
+        work.add(points(&own))?;
         let footprint = if layer_hidden[l].is_empty() {
             own
         } else {
@@ -339,9 +343,11 @@ pub fn build_regions_within(
                 });
             walk_grid.query(&[b[0] - reach, b[1] - reach, b[2] + reach, b[3] + reach], &mut near);
             let around = union(near.iter().filter_map(|&t| walkable_contour(frame, &walkable[t as usize].vertices)));
+            work.add(points(&around))?;
             let eroded = around
                 .outline(&IntOutlineStyle::new(-radius_units).line_join(IntLineJoin::Round(arc)))
                 .unwrap_or_default();
+            work.add(points(&eroded))?;
             let mut ov = boolean(1024);
             ov.add_source(&eroded, ShapeType::Subject);
             ov.add_source(&footprint, ShapeType::Clip);
@@ -355,15 +361,22 @@ pub fn build_regions_within(
         // Walls join the column blockers as thin quads, so that one union and one offset dilate
         // everything: far cheaper than unioning thousands of overlapping capsules, and thick
         // walls (two faces a few centimetres apart) merge before they are offset.
-        let dilated_blockers = dilate(union(std::mem::take(&mut layer_blockers[l]).into_iter()), radius_units);
+        let blockers = union(std::mem::take(&mut layer_blockers[l]).into_iter());
+        work.add(points(&blockers))?;
+        let dilated_blockers = dilate(blockers, radius_units);
+        work.add(points(&dilated_blockers))?;
         // The quads already reach their half-width beyond the wall line: offset them by the
         // rest, so walls keep exactly the radius (a point agent keeps the half-width).
-        let dilated_walls = dilate(union(wall_quads.into_iter()), radius_units - WALL_HALF_WIDTH_UNITS as i32);
+        let walls = union(wall_quads.into_iter());
+        work.add(points(&walls))?;
+        let dilated_walls = dilate(walls, radius_units - WALL_HALF_WIDTH_UNITS as i32);
+        work.add(points(&dilated_walls))?;
         let mut cut = boolean(1024);
         cut.add_source(&eroded, ShapeType::Subject);
         cut.add_source(&dilated_blockers, ShapeType::Clip);
         cut.add_source(&dilated_walls, ShapeType::Clip);
         let free = cut.overlay(OverlayRule::Difference, FillRule::NonZero);
+        work.add(points(&free))?;
         if free.is_empty() {
             continue;
         }
@@ -479,6 +492,11 @@ pub fn build_regions_within(
         triangle_layers: layering.layer_of,
         painted,
     })
+}
+
+/// The number of vertices of `shapes` (the unit of the region work budget).
+fn points(shapes: &[IntShape]) -> u64 {
+    shapes.iter().flatten().map(|c| c.len() as u64).sum()
 }
 
 /// Whether a shape is on average (twice its area over its perimeter) thinner than a wall quad's
