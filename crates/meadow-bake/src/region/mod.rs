@@ -431,44 +431,22 @@ impl LayerShared<'_> {
     /// The free area of layer `l` (walkable triangles `tris`), split by area type and plane.
     fn free_regions(&self, l: u16, tris: &[u32], input: LayerInput) -> LayerOutput {
         let LayerInput { floor, blockers, hidden, wall_quads } = input;
-        let (walkable, frame, reach) = (self.walkable, self.frame, self.reach);
         let mut out = LayerOutput { regions: Vec::new(), painted: Vec::new() };
-        // The layer's own footprint, less what other layers cover within climb above it.
-        let own = union(floor.into_iter());
-        let footprint = if hidden.is_empty() {
-            own
-        } else {
-            let mut ov = boolean(256);
-            ov.add_source(&own, ShapeType::Subject);
-            for c in &hidden {
-                ov.add_contour(c, ShapeType::Clip);
-            }
-            ov.overlay(OverlayRule::Difference, FillRule::NonZero)
-        };
+        // The four big booleans of a layer (its footprint, the surface round it eroded, the
+        // dilated blockers, the dilated walls) are independent: they run in two parallel pairs,
+        // each the same computation as on one thread.
+        let (footprint, around_eroded) = rayon::join(|| footprint_of(floor, &hidden), || self.eroded_around(tris));
         if footprint.is_empty() {
             return out;
         }
-        // Erosion sees every walkable surface within the radius, of any layer: across a seam
-        // the floor goes on, and where it ends or drops the drop edges are walls anyway.
-        let eroded = if self.radius_units > 0 {
-            let b = tris
-                .iter()
-                .map(|&t| self.walk_boxes[t as usize])
-                .fold([f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY], |a, b| {
-                    [a[0].min(b[0]), a[1].min(b[1]), a[2].max(b[2]), a[3].max(b[3])]
-                });
-            let mut near = Vec::new();
-            self.walk_grid.query_shared(&[b[0] - reach, b[1] - reach, b[2] + reach, b[3] + reach], &mut near);
-            let around = union(near.iter().filter_map(|&t| walkable_contour(frame, &walkable[t as usize].vertices)));
-            let eroded = around
-                .outline(&IntOutlineStyle::new(-self.radius_units).line_join(IntLineJoin::Round(self.arc)))
-                .unwrap_or_default();
-            let mut ov = boolean(1024);
-            ov.add_source(&eroded, ShapeType::Subject);
-            ov.add_source(&footprint, ShapeType::Clip);
-            ov.overlay(OverlayRule::Intersect, FillRule::NonZero)
-        } else {
-            footprint
+        let eroded = match around_eroded {
+            Some(around) => {
+                let mut ov = boolean(1024);
+                ov.add_source(&around, ShapeType::Subject);
+                ov.add_source(&footprint, ShapeType::Clip);
+                ov.overlay(OverlayRule::Intersect, FillRule::NonZero)
+            }
+            None => footprint,
         };
         if eroded.is_empty() {
             return out;
@@ -476,11 +454,12 @@ impl LayerShared<'_> {
         // Walls join the column blockers as thin quads, so that one union and one offset dilate
         // everything: far cheaper than unioning thousands of overlapping capsules, and thick
         // walls (two faces a few centimetres apart) merge before they are offset.
-        let dilated_blockers = self.dilate(union(blockers.into_iter()), self.radius_units);
         // The quads already reach their half-width beyond the wall line: offset them by the
         // rest, so walls keep exactly the radius (a point agent keeps the half-width).
-        let dilated_walls =
-            self.dilate(union(wall_quads.into_iter()), self.radius_units - WALL_HALF_WIDTH_UNITS as i32);
+        let (dilated_blockers, dilated_walls) = rayon::join(
+            || self.dilate(union(blockers.into_iter()), self.radius_units),
+            || self.dilate(union(wall_quads.into_iter()), self.radius_units - WALL_HALF_WIDTH_UNITS as i32),
+        );
         let mut cut = boolean(1024);
         cut.add_source(&eroded, ShapeType::Subject);
         cut.add_source(&dilated_blockers, ShapeType::Clip);
@@ -491,6 +470,30 @@ impl LayerShared<'_> {
         }
         self.split(l, tris, free, &mut out);
         out
+    }
+
+    /// Every walkable surface within reach of the layer's triangles `tris`, of any layer,
+    /// eroded by the radius, or `None` for a point agent. Erosion sees other layers: across a
+    /// seam the floor goes on, and where it ends or drops the drop edges are walls anyway.
+    fn eroded_around(&self, tris: &[u32]) -> Option<Vec<IntShape>> {
+        if self.radius_units <= 0 {
+            return None;
+        }
+        let (walkable, frame, reach) = (self.walkable, self.frame, self.reach);
+        let b = tris
+            .iter()
+            .map(|&t| self.walk_boxes[t as usize])
+            .fold([f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY], |a, b| {
+                [a[0].min(b[0]), a[1].min(b[1]), a[2].max(b[2]), a[3].max(b[3])]
+            });
+        let mut near = Vec::new();
+        self.walk_grid.query_shared(&[b[0] - reach, b[1] - reach, b[2] + reach, b[3] + reach], &mut near);
+        let around = union(near.iter().filter_map(|&t| walkable_contour(frame, &walkable[t as usize].vertices)));
+        Some(
+            around
+                .outline(&IntOutlineStyle::new(-self.radius_units).line_join(IntLineJoin::Round(self.arc)))
+                .unwrap_or_default(),
+        )
     }
 
     /// Splits layer `l`'s free area by area type and, where stacked, by plane, into `out`.
@@ -575,6 +578,21 @@ impl LayerShared<'_> {
             above.extend(key_union.into_iter().flatten().map(|c| (IntBox::of(&c), c)));
         }
     }
+}
+
+/// A layer's own footprint (the union of its floor triangles), less what other layers cover
+/// within climb above it (`hidden`).
+fn footprint_of(floor: Vec<IntContour>, hidden: &[IntContour]) -> Vec<IntShape> {
+    let own = union(floor.into_iter());
+    if hidden.is_empty() {
+        return own;
+    }
+    let mut ov = boolean(256);
+    ov.add_source(&own, ShapeType::Subject);
+    for c in hidden {
+        ov.add_contour(c, ShapeType::Clip);
+    }
+    ov.overlay(OverlayRule::Difference, FillRule::NonZero)
 }
 
 /// Whether a shape is on average (twice its area over its perimeter) thinner than a wall quad's
