@@ -1,5 +1,6 @@
 //! End-to-end: the baked corner visibility graph of every fixture level equals the testkit's
-//! brute-force graph, is the same for any thread count, and is absent when switched off.
+//! brute-force graph, is the same for any thread count (as is the whole asset), and is absent
+//! when switched off.
 
 use meadow::{BakeSettings, NavMesh};
 use meadow_suite::*;
@@ -45,14 +46,40 @@ fn third_party_graphs_equal_the_brute_force_graph() {
     }
 }
 
+/// Whether baking `path` gives the same bytes on 1, 2 and 4 rayon threads (layers of the region
+/// stage and the visibility graph's rows run in parallel).
+fn check_thread_counts(path: &Path) {
+    let with = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| bake(path, &BakeSettings::DEFAULT).to_bytes())
+    };
+    let one = with(1);
+    for threads in [2, 4] {
+        assert!(one == with(threads), "{}: output differs on {threads} threads", path.display());
+    }
+}
+
 #[test]
-fn assets_are_byte_identical_for_one_and_two_threads() {
+fn assets_are_byte_identical_for_any_thread_count() {
     for path in fixture_levels() {
-        let with = |threads: usize| {
-            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-            pool.install(|| bake(&path, &BakeSettings::DEFAULT).to_bytes())
-        };
-        assert!(with(1) == with(2), "{}: output depends on the thread count", path.display());
+        check_thread_counts(&path);
+    }
+}
+
+#[test]
+#[ignore = "needs the third-party levels"]
+fn third_party_assets_are_byte_identical_for_any_thread_count() {
+    let root = third_party_dir().join("levels");
+    for dir in ["gltf", "recast"] {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
+            .unwrap()
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("glb"))
+            .collect();
+        files.sort();
+        for path in files {
+            check_thread_counts(&path);
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 
 use crate::grid::BoxGrid;
 use i_overlay::i_float::int::point::IntPoint;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A bake needed more work than a budget of [`meadow::BakeSettings`] allows.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -59,6 +60,33 @@ impl Work {
     /// What is left of the budget.
     pub(crate) fn left(&self) -> u64 {
         self.limit.saturating_sub(self.used)
+    }
+}
+
+/// A [`Work`] count charged from several threads at once (the region stage's layers). Each
+/// layer charges the same amounts on any thread count, stopping early only once the total is
+/// over the budget, so whether a bake fits the budget does not depend on the thread count.
+#[derive(Debug)]
+pub(crate) struct SharedWork {
+    used: AtomicU64,
+    limit: u64,
+}
+
+impl SharedWork {
+    /// Continues the count `work`.
+    pub(crate) fn new(work: Work) -> SharedWork {
+        SharedWork { used: AtomicU64::new(work.used), limit: work.limit }
+    }
+
+    /// Adds `n` units, failing once the total is above the budget.
+    pub(crate) fn add(&self, n: u64) -> Result<(), BudgetExceeded> {
+        // Relaxed is enough: only the running total matters, not its order with other memory.
+        let before = self.used.fetch_add(n.min(u64::MAX / 4), Ordering::Relaxed);
+        if before.saturating_add(n) > self.limit {
+            Err(BudgetExceeded::region_vertices(self.limit))
+        } else {
+            Ok(())
+        }
     }
 }
 

@@ -129,6 +129,24 @@ impl BoxGrid {
         }
         out.sort_unstable();
     }
+
+    /// [`BoxGrid::query`] without the grid's scratch marks, so that threads can share the grid:
+    /// the same items in the same order, deduplicated by sorting instead.
+    pub(crate) fn query_shared(&self, b: &Box2, out: &mut Vec<u32>) {
+        out.clear();
+        if !(b.iter().all(|v| v.is_finite())) {
+            return;
+        }
+        let [x0, z0, x1, z1] = self.cell_range(b);
+        for z in z0..=z1 {
+            for x in x0..=x1 {
+                let c = z * self.dims[0] + x;
+                out.extend_from_slice(&self.items[self.starts[c] as usize..self.starts[c + 1] as usize]);
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+    }
 }
 
 /// The XZ bounding box of a 3D triangle.
@@ -139,4 +157,23 @@ pub(crate) fn triangle_box(t: &[[f64; 3]; 3]) -> Box2 {
         t[0][0].max(t[1][0]).max(t[2][0]),
         t[0][2].max(t[1][2]).max(t[2][2]),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shared_query_finds_what_query_finds() {
+        let boxes: Vec<Box2> = (0..200)
+            .map(|i| [(i % 17) as f64, (i / 17) as f64, (i % 17) as f64 + 1.5, (i / 17) as f64 + 0.5])
+            .collect();
+        let mut grid = BoxGrid::new(&boxes, 2.0);
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        for q in [[0.0, 0.0, 3.0, 3.0], [5.2, 1.1, 9.7, 8.0], [-5.0, -5.0, 50.0, 50.0], [f64::NAN, 0.0, 1.0, 1.0]] {
+            grid.query(&q, &mut a);
+            grid.query_shared(&q, &mut b);
+            assert_eq!(a, b);
+        }
+    }
 }

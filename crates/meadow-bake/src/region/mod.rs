@@ -31,6 +31,13 @@
 //! surface plane. Painted and unpainted pieces of one area type and plane are united, so a
 //! volume painting the area already there leaves no seam.
 //!
+//! Layers are independent once the scan has sorted blockers, walls and hidden parts to them:
+//! their booleans run in parallel on rayon's current pool, after every layer's inputs have been
+//! charged to the budget in layer order. What their booleans and offsets make is charged as they
+//! run to one shared count, whose total (and so whether the budget holds) does not depend on the
+//! order; their regions and painted areas are gathered in layer order, so the output and any
+//! budget error are the same for any thread count.
+//!
 //! Files: this one sequences the stage ([`build_regions_within`]: scan, unions and offsets per
 //! layer, painting, shared vertices); `scan.rs` finds blockers, walls and hidden parts per floor
 //! triangle; `paint.rs` paints area volumes; `planes.rs` groups stacked surfaces by plane;
@@ -45,9 +52,9 @@ mod shared;
 #[cfg(test)]
 mod tests;
 
-use crate::budget::{boolean_work, BudgetExceeded, Work};
-use crate::classify::Classified;
-use crate::grid::{triangle_box, BoxGrid};
+use crate::budget::{boolean_work, BudgetExceeded, SharedWork, Work};
+use crate::classify::{Classified, WalkableTriangle};
+use crate::grid::{triangle_box, Box2, BoxGrid};
 use crate::layers;
 use crate::overlay::{
     arc_options, boolean, boolean_with, union, walkable_contour, Frame, IntBox, IntContour, IntShape,
@@ -58,6 +65,7 @@ pub use crate::tolerance::{GRID_BOUND, GRID_SCALE, MAX_EXTENT};
 use i_overlay::core::fill_rule::FillRule;
 use i_overlay::core::overlay::{IntOverlayOptions, ShapeType};
 use i_overlay::core::overlay_rule::OverlayRule;
+use i_overlay::mesh::int::arc::ArcOptions;
 use i_overlay::mesh::int::outline::offset::IntOutlineOffset;
 use i_overlay::mesh::int::style::{IntLineJoin, IntOutlineStyle};
 use meadow::geom::{self, Point2};
@@ -65,6 +73,7 @@ use meadow::BakeSettings;
 pub use paint::volume_warnings;
 use paint::{paint_layer, split_painted, VolumePaint};
 use planes::{plane_groups, plane_tolerance};
+use rayon::prelude::*;
 use scan::{merge_collinear, thin_quad, Found, Scan};
 use shared::insert_shared_vertices;
 use std::collections::BTreeMap;
@@ -289,22 +298,16 @@ pub fn build_regions_within(
         classified.volumes.iter().map(|v| VolumePaint::new(v, frame, bounds, walkable, &mut walk_grid)).collect();
     let mut painted = vec![0.0; volumes.len()];
 
-    let arc = arc_options(params.radius, params.arc_tolerance);
-    let radius_units = Frame::units(params.radius);
-    let dilate = |shapes: Vec<IntShape>, by: i32| {
-        if by > 0 {
-            shapes.outline(&IntOutlineStyle::new(by).line_join(IntLineJoin::Round(arc))).unwrap_or_default()
-        } else {
-            shapes
-        }
-    };
-    let mut per_region: Vec<(u16, u16, Vec<IntShape>)> = Vec::new();
-    for (l, tris) in layer_tris.iter().enumerate() {
+    // The budget is charged layer by layer in layer order before any layer's booleans run, so
+    // that the same input fails with the same error for any thread count.
+    let mut inputs: Vec<LayerInput> = Vec::with_capacity(layer_count);
+    for ((tris, blockers), hidden) in layer_tris.iter().zip(layer_blockers).zip(layer_hidden) {
+        let l = inputs.len();
         // The layer's booleans take its floor triangles, blockers and wall quads (4 corners).
-        let floor_contours: Vec<IntContour> =
+        let floor: Vec<IntContour> =
             tris.iter().filter_map(|&t| walkable_contour(frame, &walkable[t as usize].vertices)).collect();
-        let inputs = floor_contours.iter().chain(&layer_blockers[l]).chain(&layer_hidden[l]);
-        work.add(boolean_work(inputs.map(|c| c.as_slice()), work.left()))?;
+        let contours = floor.iter().chain(&blockers).chain(&hidden);
+        work.add(boolean_work(contours.map(|c| c.as_slice()), work.left()))?;
         // Walls join as thin quads (see below); long walls crossing at shallow angles are where
         // the union's work grows fastest, so their possible crossings count too.
         let wall_quads: Vec<IntContour> =
@@ -313,74 +316,210 @@ pub fn build_regions_within(
                 .map(|seg| thin_quad(seg[0], seg[1], WALL_HALF_WIDTH_UNITS))
                 .collect();
         work.add(boolean_work(wall_quads.iter().map(|c| c.as_slice()), work.left()))?;
-        // The layer's own footprint, less what other layers cover within climb above it.
-        let own = union(floor_contours.into_iter());
-        // What each boolean makes is charged too: near-parallel slivers can make a union far
-        // larger than its inputs and their crossings suggest, and the offsets after it cost as
-        // much again.
-        work.add(points(&own))?;
-        let footprint = if layer_hidden[l].is_empty() {
-            own
-        } else {
-            let mut ov = boolean(256);
-            ov.add_source(&own, ShapeType::Subject);
-            for c in &layer_hidden[l] {
-                ov.add_contour(c, ShapeType::Clip);
-            }
-            ov.overlay(OverlayRule::Difference, FillRule::NonZero)
-        };
-        if footprint.is_empty() {
-            continue;
+        inputs.push(LayerInput { floor, blockers, hidden, wall_quads });
+    }
+    drop(layer_walls);
+
+    // What each boolean and offset makes is charged too: nearly parallel slivers can make a
+    // union far larger than its inputs and their crossings suggest, and the offsets after it
+    // cost as much again. Layers charge one shared count as they run.
+    let made = SharedWork::new(work);
+    let shared = LayerShared {
+        made: &made,
+        walkable,
+        walk_boxes: &walk_boxes,
+        walk_grid: &walk_grid,
+        layering: &layering,
+        position_in_layer: &position_in_layer,
+        volumes: &volumes,
+        frame,
+        reach,
+        radius_units: Frame::units(params.radius),
+        arc: arc_options(params.radius, params.arc_tolerance),
+        plane_tolerance: plane_tolerance(params.max_climb),
+    };
+    // Layers are independent: each only reads the shared data. Rayon's indexed collect keeps
+    // layer order, and the painted areas are added in layer order below, so the result does
+    // not depend on the thread count.
+    let outputs: Vec<LayerOutput> = inputs
+        .into_par_iter()
+        .zip(layer_tris.par_iter())
+        .enumerate()
+        .map(|(l, (input, tris))| shared.free_regions(l as u16, tris, input))
+        .collect::<Result<_, _>>()?;
+    let mut per_region: Vec<(u16, u16, Vec<IntShape>)> = Vec::new();
+    for out in outputs {
+        per_region.extend(out.regions);
+        for (v, area) in out.painted {
+            painted[v] += area;
         }
-        // Erosion sees every walkable surface within the radius, of any layer: across a seam
-        // the floor goes on, and where it ends or drops the drop edges are walls anyway.
-        let eroded = if radius_units > 0 {
-            let b = tris
-                .iter()
-                .map(|&t| walk_boxes[t as usize])
-                .fold([f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY], |a, b| {
-                    [a[0].min(b[0]), a[1].min(b[1]), a[2].max(b[2]), a[3].max(b[3])]
-                });
-            walk_grid.query(&[b[0] - reach, b[1] - reach, b[2] + reach, b[3] + reach], &mut near);
-            let around = union(near.iter().filter_map(|&t| walkable_contour(frame, &walkable[t as usize].vertices)));
-            work.add(points(&around))?;
-            let eroded = around
-                .outline(&IntOutlineStyle::new(-radius_units).line_join(IntLineJoin::Round(arc)))
-                .unwrap_or_default();
-            work.add(points(&eroded))?;
-            let mut ov = boolean(1024);
-            ov.add_source(&eroded, ShapeType::Subject);
-            ov.add_source(&footprint, ShapeType::Clip);
-            ov.overlay(OverlayRule::Intersect, FillRule::NonZero)
+    }
+    per_region.retain(|(_, _, shapes)| !shapes.is_empty());
+    // Regions of different areas in a layer, and layers joined at seams, share whole edges.
+    if per_region.len() > 1 {
+        insert_shared_vertices(&mut per_region, &layering.seams);
+    }
+    if per_region.len() > 1 {
+        // Snapping can close a free strip narrower than a grid unit, leaving rings that share
+        // an edge: resolve them with one union that keeps every (shared) vertex.
+        for (_, _, shapes) in &mut per_region {
+            let mut ov = boolean_with(256, IntOverlayOptions::keep_all_points());
+            ov.add_source(shapes, ShapeType::Subject);
+            *shapes = ov.overlay(OverlayRule::Subject, FillRule::NonZero);
+        }
+        per_region.retain(|(_, _, shapes)| !shapes.is_empty());
+    }
+
+    let areas = per_region
+        .into_iter()
+        .map(|(area, layer, shapes)| AreaRegion {
+            area,
+            layer,
+            polygons: shapes.iter().map(|s| to_polygon(frame, s)).collect(),
+        })
+        .collect();
+    progress.finish(Stage::Region);
+    Ok(Regions {
+        areas,
+        layers: layering.count as usize,
+        blocker_count,
+        wall_count,
+        triangle_layers: layering.layer_of,
+        painted,
+    })
+}
+
+/// One layer's boolean inputs on the grid, gathered (and charged to the budget) before the
+/// layers run.
+struct LayerInput {
+    /// Its floor triangles.
+    floor: Vec<IntContour>,
+    /// Column blockers that concern it.
+    blockers: Vec<IntContour>,
+    /// Parts of its floor that other layers cover within climb above it.
+    hidden: Vec<IntContour>,
+    /// Its walls as thin quads.
+    wall_quads: Vec<IntContour>,
+}
+
+/// What one layer contributes: its regions `(area, layer, shapes)` in order, and the free area
+/// each volume painted on it, in painting order.
+struct LayerOutput {
+    regions: Vec<(u16, u16, Vec<IntShape>)>,
+    painted: Vec<(usize, f64)>,
+}
+
+/// What every layer reads.
+struct LayerShared<'a> {
+    /// The region budget's count, charged with what the layers' booleans make.
+    made: &'a SharedWork,
+    walkable: &'a [WalkableTriangle],
+    walk_boxes: &'a [Box2],
+    walk_grid: &'a BoxGrid,
+    layering: &'a layers::Layering,
+    position_in_layer: &'a [u32],
+    volumes: &'a [VolumePaint],
+    frame: Frame,
+    /// How far beyond its floor what concerns a layer reaches (radius plus margin).
+    reach: f64,
+    radius_units: i32,
+    arc: ArcOptions,
+    plane_tolerance: f64,
+}
+
+impl LayerShared<'_> {
+    /// Offsets `shapes` outwards by `by` grid units (round joins), or returns them when `by <= 0`.
+    fn dilate(&self, shapes: Vec<IntShape>, by: i32) -> Vec<IntShape> {
+        if by > 0 {
+            shapes.outline(&IntOutlineStyle::new(by).line_join(IntLineJoin::Round(self.arc))).unwrap_or_default()
         } else {
-            footprint.clone()
+            shapes
+        }
+    }
+
+    /// The free area of layer `l` (walkable triangles `tris`), split by area type and plane.
+    fn free_regions(&self, l: u16, tris: &[u32], input: LayerInput) -> Result<LayerOutput, BudgetExceeded> {
+        let LayerInput { floor, blockers, hidden, wall_quads } = input;
+        let mut out = LayerOutput { regions: Vec::new(), painted: Vec::new() };
+        // The four big booleans of a layer (its footprint, the surface round it eroded, the
+        // dilated blockers, the dilated walls) are independent: they run in two parallel pairs,
+        // each the same computation as on one thread.
+        let (footprint, around_eroded) =
+            rayon::join(|| self.charged(footprint_of(floor, &hidden)), || self.eroded_around(tris));
+        let (footprint, around_eroded) = (footprint?, around_eroded?);
+        if footprint.is_empty() {
+            return Ok(out);
+        }
+        let eroded = match around_eroded {
+            Some(around) => {
+                let mut ov = boolean(1024);
+                ov.add_source(&around, ShapeType::Subject);
+                ov.add_source(&footprint, ShapeType::Clip);
+                self.charged(ov.overlay(OverlayRule::Intersect, FillRule::NonZero))?
+            }
+            None => footprint,
         };
         if eroded.is_empty() {
-            continue;
+            return Ok(out);
         }
         // Walls join the column blockers as thin quads, so that one union and one offset dilate
         // everything: far cheaper than unioning thousands of overlapping capsules, and thick
         // walls (two faces a few centimetres apart) merge before they are offset.
-        let blockers = union(std::mem::take(&mut layer_blockers[l]).into_iter());
-        work.add(points(&blockers))?;
-        let dilated_blockers = dilate(blockers, radius_units);
-        work.add(points(&dilated_blockers))?;
         // The quads already reach their half-width beyond the wall line: offset them by the
         // rest, so walls keep exactly the radius (a point agent keeps the half-width).
-        let walls = union(wall_quads.into_iter());
-        work.add(points(&walls))?;
-        let dilated_walls = dilate(walls, radius_units - WALL_HALF_WIDTH_UNITS as i32);
-        work.add(points(&dilated_walls))?;
+        let (dilated_blockers, dilated_walls) = rayon::join(
+            || self.charged(self.dilate(self.charged(union(blockers.into_iter()))?, self.radius_units)),
+            || {
+                let walls = self.charged(union(wall_quads.into_iter()))?;
+                self.charged(self.dilate(walls, self.radius_units - WALL_HALF_WIDTH_UNITS as i32))
+            },
+        );
+        let (dilated_blockers, dilated_walls) = (dilated_blockers?, dilated_walls?);
         let mut cut = boolean(1024);
         cut.add_source(&eroded, ShapeType::Subject);
         cut.add_source(&dilated_blockers, ShapeType::Clip);
         cut.add_source(&dilated_walls, ShapeType::Clip);
-        let free = cut.overlay(OverlayRule::Difference, FillRule::NonZero);
-        work.add(points(&free))?;
+        let free = self.charged(cut.overlay(OverlayRule::Difference, FillRule::NonZero))?;
         if free.is_empty() {
-            continue;
+            return Ok(out);
         }
+        self.split(l, tris, free, &mut out);
+        Ok(out)
+    }
 
+    /// `shapes`, once their vertices are charged to the region budget.
+    fn charged(&self, shapes: Vec<IntShape>) -> Result<Vec<IntShape>, BudgetExceeded> {
+        self.made.add(shapes.iter().flatten().map(|c| c.len() as u64).sum())?;
+        Ok(shapes)
+    }
+
+    /// Every walkable surface within reach of the layer's triangles `tris`, of any layer,
+    /// eroded by the radius, or `None` for a point agent. Erosion sees other layers: across a
+    /// seam the floor goes on, and where it ends or drops the drop edges are walls anyway.
+    fn eroded_around(&self, tris: &[u32]) -> Result<Option<Vec<IntShape>>, BudgetExceeded> {
+        if self.radius_units <= 0 {
+            return Ok(None);
+        }
+        let (walkable, frame, reach) = (self.walkable, self.frame, self.reach);
+        let b = tris
+            .iter()
+            .map(|&t| self.walk_boxes[t as usize])
+            .fold([f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY], |a, b| {
+                [a[0].min(b[0]), a[1].min(b[1]), a[2].max(b[2]), a[3].max(b[3])]
+            });
+        let mut near = Vec::new();
+        self.walk_grid.query_shared(&[b[0] - reach, b[1] - reach, b[2] + reach, b[3] + reach], &mut near);
+        let around =
+            self.charged(union(near.iter().filter_map(|&t| walkable_contour(frame, &walkable[t as usize].vertices))))?;
+        let eroded = around
+            .outline(&IntOutlineStyle::new(-self.radius_units).line_join(IntLineJoin::Round(self.arc)))
+            .unwrap_or_default();
+        self.charged(eroded).map(Some)
+    }
+
+    /// Splits layer `l`'s free area by area type and, where stacked, by plane, into `out`.
+    fn split(&self, l: u16, tris: &[u32], free: Vec<IntShape>, out: &mut LayerOutput) {
+        let (walkable, frame, layering) = (self.walkable, self.frame, self.layering);
         // Split by area type (lower area indices give way to higher ones where they overlap)
         // and, on a layer stacked over or under another, by surface plane (a region spanning a
         // crease, such as a ramp's top edge, would give its polygons wrong heights, and a
@@ -390,7 +529,7 @@ pub fn build_regions_within(
         // small pieces.
         let stacked: Vec<bool> = tris.iter().map(|&t| !layering.conflicts_with[t as usize].is_empty()).collect();
         let groups = if stacked.iter().any(|&s| s) {
-            plane_groups(walkable, tris, &stacked, plane_tolerance(params.max_climb))
+            plane_groups(walkable, tris, &stacked, self.plane_tolerance)
         } else {
             vec![0; tris.len()]
         };
@@ -398,7 +537,8 @@ pub fn build_regions_within(
             tris.iter().zip(&groups).map(|(&t, g)| (walkable[t as usize].area, *g)).collect();
         keys.sort_unstable();
         keys.dedup();
-        let paints = paint_layer(&volumes, l as u32, &layering.layer_of, &position_in_layer, &groups, walkable, frame);
+        let paints =
+            paint_layer(self.volumes, l as u32, &layering.layer_of, self.position_in_layer, &groups, walkable, frame);
         if !paints.is_empty() {
             let key_union = |a: u16, g: u32| {
                 union(
@@ -408,13 +548,13 @@ pub fn build_regions_within(
                         .filter_map(|(&t, _)| walkable_contour(frame, &walkable[t as usize].vertices)),
                 )
             };
-            let split = split_painted(&free, &paints, &volumes, &keys, key_union, &mut painted);
-            per_region.extend(split.into_iter().map(|(a, shapes)| (a, l as u16, shapes)));
-            continue;
+            let split = split_painted(&free, &paints, self.volumes, &keys, key_union, &mut out.painted);
+            out.regions.extend(split.into_iter().map(|(a, shapes)| (a, l, shapes)));
+            return;
         }
         if keys.len() == 1 {
-            per_region.push((keys[0].0, l as u16, free));
-            continue;
+            out.regions.push((keys[0].0, l, free));
+            return;
         }
         // Priority: higher area first, then lower group (groups are numbered from the highest
         // surface down).
@@ -455,48 +595,25 @@ pub fn build_regions_within(
                 }
             }
             clip.add_source(&exclusive, ShapeType::Clip);
-            per_region.push((a, l as u16, clip.overlay(OverlayRule::Intersect, FillRule::NonZero)));
+            out.regions.push((a, l, clip.overlay(OverlayRule::Intersect, FillRule::NonZero)));
             above.extend(key_union.into_iter().flatten().map(|c| (IntBox::of(&c), c)));
         }
     }
-    per_region.retain(|(_, _, shapes)| !shapes.is_empty());
-    // Regions of different areas in a layer, and layers joined at seams, share whole edges.
-    if per_region.len() > 1 {
-        insert_shared_vertices(&mut per_region, &layering.seams);
-    }
-    if per_region.len() > 1 {
-        // Snapping can close a free strip narrower than a grid unit, leaving rings that share
-        // an edge: resolve them with one union that keeps every (shared) vertex.
-        for (_, _, shapes) in &mut per_region {
-            let mut ov = boolean_with(256, IntOverlayOptions::keep_all_points());
-            ov.add_source(shapes, ShapeType::Subject);
-            *shapes = ov.overlay(OverlayRule::Subject, FillRule::NonZero);
-        }
-        per_region.retain(|(_, _, shapes)| !shapes.is_empty());
-    }
-
-    let areas = per_region
-        .into_iter()
-        .map(|(area, layer, shapes)| AreaRegion {
-            area,
-            layer,
-            polygons: shapes.iter().map(|s| to_polygon(frame, s)).collect(),
-        })
-        .collect();
-    progress.finish(Stage::Region);
-    Ok(Regions {
-        areas,
-        layers: layering.count as usize,
-        blocker_count,
-        wall_count,
-        triangle_layers: layering.layer_of,
-        painted,
-    })
 }
 
-/// The number of vertices of `shapes` (the unit of the region work budget).
-fn points(shapes: &[IntShape]) -> u64 {
-    shapes.iter().flatten().map(|c| c.len() as u64).sum()
+/// A layer's own footprint (the union of its floor triangles), less what other layers cover
+/// within climb above it (`hidden`).
+fn footprint_of(floor: Vec<IntContour>, hidden: &[IntContour]) -> Vec<IntShape> {
+    let own = union(floor.into_iter());
+    if hidden.is_empty() {
+        return own;
+    }
+    let mut ov = boolean(256);
+    ov.add_source(&own, ShapeType::Subject);
+    for c in hidden {
+        ov.add_contour(c, ShapeType::Clip);
+    }
+    ov.overlay(OverlayRule::Difference, FillRule::NonZero)
 }
 
 /// Whether a shape is on average (twice its area over its perimeter) thinner than a wall quad's

@@ -99,20 +99,21 @@ pub(super) fn paint_layer(
 /// group)` keys: later volumes first (a volume later in scene order wins where volumes
 /// overlap), then the keys, higher areas first, then lower groups, each taking what the ones
 /// before left. Pieces of one area and group are united; the result is in key order.
-/// `painted[v]` grows by the free area volume `v` takes.
+/// `painted` gains `(v, area)` for the free area each volume `v` takes, in painting order (the
+/// caller adds them up in layer order, so that the sums do not depend on the thread count).
 pub(super) fn split_painted(
     free: &[IntShape],
     paints: &[(usize, u32, Vec<IntShape>)],
     volumes: &[VolumePaint],
     keys: &[(u16, u32)],
     key_union: impl Fn(u16, u32) -> Vec<IntShape>,
-    painted: &mut [f64],
+    painted: &mut Vec<(usize, f64)>,
 ) -> Vec<(u16, Vec<IntShape>)> {
     let mut claimed: Vec<IntShape> = Vec::new();
     let mut pieces: Vec<(u16, u32, Vec<IntShape>)> = Vec::new();
     for (v, g, shape) in paints.iter().rev() {
         let piece = intersect(free, &subtract(shape, &claimed));
-        painted[*v] += shapes_area(&piece);
+        painted.push((*v, shapes_area(&piece)));
         pieces.push((volumes[*v].area, *g, piece));
         claimed.extend(shape.iter().cloned());
     }
