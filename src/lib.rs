@@ -432,3 +432,61 @@ pub fn min_point_clearance(mesh: &NavMesh, points: &[[f64; 3]], span: f64) -> f6
 pub fn read(path: &Path) -> Vec<u8> {
     std::fs::read(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
 }
+
+/// The settings each level is baked with by the whole-corpus tools: the defaults and the corners
+/// that take other branches of the pipeline (point agent, no edge splitting, triangles only, a
+/// wide agent).
+pub fn settings_variants() -> Vec<(&'static str, meadow_bake::BakeSettings)> {
+    use meadow_bake::BakeSettings;
+    let with = |change: fn(&mut BakeSettings)| {
+        let mut s = BakeSettings::DEFAULT;
+        change(&mut s);
+        s
+    };
+    vec![
+        ("default", BakeSettings::DEFAULT),
+        ("point", with(|s| s.radius = 0.0)),
+        ("fuzz-small", fuzzing::small_settings()),
+        (
+            "tri-only",
+            with(|s| {
+                s.max_verts_per_poly = 3;
+                s.max_edge_length = 2.0;
+            }),
+        ),
+        (
+            "wide",
+            with(|s| {
+                s.radius = 1.2;
+                s.height = 2.5;
+                s.max_climb = 0.6;
+                s.max_slope = 30.0;
+            }),
+        ),
+    ]
+}
+
+/// Every fixture level and, when present beside the repository, every third-party glTF and
+/// Recast level, as (display name, path), in a fixed order.
+pub fn all_levels() -> Vec<(String, PathBuf)> {
+    let levels_in = |dir: &Path| -> Vec<PathBuf> {
+        let mut out: Vec<PathBuf> =
+            std::fs::read_dir(dir).map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect()).unwrap_or_default();
+        out.retain(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("glb" | "gltf")));
+        out.sort();
+        out
+    };
+    let root = repo_root();
+    let mut levels: Vec<(String, PathBuf)> = levels_in(&root.join("fixtures/levels"))
+        .into_iter()
+        .map(|p| (p.strip_prefix(&root).unwrap_or(&p).display().to_string(), p))
+        .collect();
+    if let Some(shared) = shared_dir() {
+        for d in ["levels/gltf", "levels/gltf/original", "levels/recast"] {
+            for p in levels_in(&shared.join(d)) {
+                levels.push((format!("shared/{}", p.strip_prefix(&shared).unwrap_or(&p).display()), p));
+            }
+        }
+    }
+    levels
+}
