@@ -312,11 +312,28 @@ impl<'a> Tables<'a> {
 
     /// The partners of every node, both directions, sorted.
     fn adjacency(&self, taut: bool) -> Vec<Vec<u32>> {
+        self.adjacency_within(taut, usize::MAX).unwrap_or_default()
+    }
+
+    /// [`Self::adjacency`], or `None` as soon as the pairs found make more than `max_edges`
+    /// directed edges. Corners are walked in fixed chunks and the count is checked between
+    /// chunks, so the answer does not depend on the thread count.
+    fn adjacency_within(&self, taut: bool, max_edges: usize) -> Option<Vec<Vec<u32>>> {
         let n_poly = self.d.polygons.len();
-        let upper: Vec<Vec<u32>> = (0..self.corners.len())
-            .into_par_iter()
-            .map_init(|| Scratch::new(n_poly), |scratch, i| self.partners(i, taut, scratch))
-            .collect();
+        let mut upper: Vec<Vec<u32>> = Vec::with_capacity(self.corners.len());
+        let mut edges = 0usize;
+        for chunk in (0..self.corners.len()).collect::<Vec<_>>().chunks(CORNER_CHUNK) {
+            let found: Vec<Vec<u32>> = chunk
+                .par_iter()
+                .map_init(|| Scratch::new(n_poly), |scratch, &i| self.partners(i, taut, scratch))
+                .collect();
+            // Each pair is two directed edges.
+            edges = edges.saturating_add(2 * found.iter().map(Vec::len).sum::<usize>());
+            if edges > max_edges {
+                return None;
+            }
+            upper.extend(found);
+        }
         let mut adjacency: Vec<Vec<u32>> = vec![Vec::new(); self.corners.len()];
         for (i, list) in upper.iter().enumerate() {
             for &j in list {
@@ -327,7 +344,7 @@ impl<'a> Tables<'a> {
         for (i, list) in upper.into_iter().enumerate() {
             adjacency[i].extend(list);
         }
-        adjacency
+        Some(adjacency)
     }
 }
 
@@ -376,11 +393,11 @@ pub enum GraphOutcome {
 /// A visibility graph larger than `max_visibility_ratio` times the rest of the asset.
 #[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
 #[error(
-    "visibility graph left out: {graph_bytes} bytes, more than {max_ratio} x the rest of the asset ({rest_bytes} \
+    "visibility graph left out: at least {graph_bytes} bytes, more than {max_ratio} x the rest of the asset ({rest_bytes} \
      bytes); exact paths will search without it (raise `max_visibility_ratio` to keep it)"
 )]
 pub struct GraphTooLarge {
-    /// The graph's encoded size.
+    /// The graph's encoded size, or where its build stopped early, a lower bound of it.
     pub graph_bytes: usize,
     /// The encoded size of the rest of the asset.
     pub rest_bytes: usize,
@@ -397,12 +414,21 @@ pub fn graph_and_rest_bytes(mesh: &NavMesh) -> (usize, usize) {
 }
 
 /// The visibility stage: `nav` with its corner visibility graph, unless the graph's encoded
-/// size is above `max_ratio` times the rest of the asset; then `nav` without it.
+/// size is above `max_ratio` times the rest of the asset; then `nav` without it. The build
+/// stops as soon as the edges found are sure to exceed the bound, so a graph that would be
+/// left out costs little of its build.
 pub fn with_visibility(nav: NavMesh, max_ratio: f64) -> Result<(NavMesh, GraphOutcome), meadow::ValidationError> {
-    let graph = build_visibility(&nav);
+    let rest_bytes = meadow::asset::to_bytes(nav.data()).len();
+    let max_bytes = max_ratio * rest_bytes as f64;
+    let max_edges = ((max_bytes / EDGE_BYTES as f64).floor().min(usize::MAX as f64)) as usize;
+    let Some(graph) = build_visibility_within(&nav, max_edges) else {
+        let graph_bytes = (max_edges + 1).saturating_mul(EDGE_BYTES);
+        let too_large = GraphTooLarge { graph_bytes, rest_bytes, max_ratio };
+        return Ok((nav, GraphOutcome::LeftOut(too_large)));
+    };
     let with = NavMesh::new(NavMeshData { visibility: Some(graph), ..nav.into_data() })?;
     let (graph_bytes, rest_bytes) = graph_and_rest_bytes(&with);
-    if graph_bytes as f64 <= max_ratio * rest_bytes as f64 {
+    if graph_bytes as f64 <= max_bytes {
         return Ok((with, GraphOutcome::Stored));
     }
     let too_large = GraphTooLarge { graph_bytes, rest_bytes, max_ratio };
@@ -410,10 +436,24 @@ pub fn with_visibility(nav: NavMesh, max_ratio: f64) -> Result<(NavMesh, GraphOu
     Ok((without, GraphOutcome::LeftOut(too_large)))
 }
 
+/// Fewest encoded bytes of one directed edge of the graph: its target (a variable-length
+/// integer, at least 1 byte) and its length (an `f64`, 8 bytes).
+const EDGE_BYTES: usize = 9;
+
+/// Corners walked per parallel batch by a bounded build: large enough to keep the threads busy,
+/// small enough that a build over its bound stops soon after passing it.
+const CORNER_CHUNK: usize = 2048;
+
 /// Builds the corner visibility graph of `mesh`.
 pub fn build_visibility(mesh: &NavMesh) -> VisibilityGraph {
+    build_visibility_within(mesh, usize::MAX).unwrap_or_default()
+}
+
+/// Builds the corner visibility graph of `mesh`, or `None` once it is sure to hold more than
+/// `max_edges` directed edges.
+pub fn build_visibility_within(mesh: &NavMesh, max_edges: usize) -> Option<VisibilityGraph> {
     let t = Tables::new(mesh);
-    let adjacency = t.adjacency(true);
+    let adjacency = t.adjacency_within(true, max_edges)?;
     let mut g = VisibilityGraph {
         corners: t.corners.iter().map(|c| c.vertex).collect(),
         polygons: t.corners.iter().map(|c| c.polygon).collect(),
@@ -432,7 +472,7 @@ pub fn build_visibility(mesh: &NavMesh) -> VisibilityGraph {
         }
         g.first_edge.push(g.targets.len() as u32);
     }
-    g
+    Some(g)
 }
 
 /// The number of corner pairs that see each other, before the taut rule prunes them.
@@ -445,6 +485,20 @@ mod tests {
     use super::*;
     use meadow_testkit::testmesh::GridSpec;
     use meadow_testkit::visibility::naive_graph;
+
+    #[test]
+    fn a_bounded_build_stops_exactly_above_its_edge_bound() {
+        // Enough corners for several chunks, so the bound is checked between chunks too.
+        let blocked = meadow_testkit::testmesh::random_blocked(80, 80, 0.3, 7);
+        let spec = GridSpec { cols: 80, rows: 80, blocked, jitter: 0.1, seed: 7, ..GridSpec::default() };
+        let mesh = NavMesh::new(spec.build()).unwrap();
+        let g = build_visibility(&mesh);
+        let edges = g.targets.len();
+        assert!(g.corners.len() > CORNER_CHUNK && edges > 0, "{} corners", g.corners.len());
+        assert_eq!(build_visibility_within(&mesh, edges), Some(g));
+        assert_eq!(build_visibility_within(&mesh, edges - 1), None);
+        assert_eq!(build_visibility_within(&mesh, 0), None);
+    }
 
     #[test]
     fn grids_match_the_brute_force_graph() {

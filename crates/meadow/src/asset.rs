@@ -214,7 +214,8 @@ pub struct PolygonRef<'a> {
 }
 
 fn bincode_config() -> impl bincode::config::Config {
-    // Fixed-size integers keep the layout simple to inspect; limit guards decode allocations.
+    // Bincode's standard layout (variable-length integers, fixed-size floats); the limit guards
+    // decode allocations.
     bincode::config::standard().with_limit::<{ 1 << 30 }>()
 }
 
