@@ -20,6 +20,22 @@ fn check_against_oracle(path: &Path) {
     assert_eq!(baked, &naive, "{}: edges", path.display());
 }
 
+/// The third-party `.glb` levels (`levels/gltf`, then `levels/recast`), each folder sorted.
+fn third_party_levels() -> Vec<PathBuf> {
+    let root = third_party_dir().join("levels");
+    let mut levels = Vec::new();
+    for dir in ["gltf", "recast"] {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
+            .unwrap()
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("glb"))
+            .collect();
+        files.sort();
+        levels.extend(files);
+    }
+    levels
+}
+
 #[test]
 fn fixture_graphs_equal_the_brute_force_graph() {
     let levels = fixture_levels();
@@ -32,17 +48,8 @@ fn fixture_graphs_equal_the_brute_force_graph() {
 #[test]
 #[ignore = "needs the third-party levels"]
 fn third_party_graphs_equal_the_brute_force_graph() {
-    let root = third_party_dir().join("levels");
-    for dir in ["gltf", "recast"] {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
-            .unwrap()
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("glb"))
-            .collect();
-        files.sort();
-        for path in files {
-            check_against_oracle(&path);
-        }
+    for path in third_party_levels() {
+        check_against_oracle(&path);
     }
 }
 
@@ -69,17 +76,8 @@ fn assets_are_byte_identical_for_any_thread_count() {
 #[test]
 #[ignore = "needs the third-party levels"]
 fn third_party_assets_are_byte_identical_for_any_thread_count() {
-    let root = third_party_dir().join("levels");
-    for dir in ["gltf", "recast"] {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
-            .unwrap()
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("glb"))
-            .collect();
-        files.sort();
-        for path in files {
-            check_thread_counts(&path);
-        }
+    for path in third_party_levels() {
+        check_thread_counts(&path);
     }
 }
 
