@@ -1,6 +1,8 @@
 //! Bakes every fixture level, and every third-party level when present beside the repository,
 //! under several settings, and prints one digest line per asset: the proof that a refactor left
-//! the bake's output byte-identical.
+//! the bake's output byte-identical. The third column digests the visibility graph alone
+//! (`-` when the asset has none), so a change of the asset layout still shows whether the graph
+//! changed.
 //!
 //! ```sh
 //! git checkout BEFORE && cargo run --release -p meadow-suite --bin asset_digests > before.txt
@@ -27,7 +29,17 @@ fn main() {
             match meadow_bake::bake(&scene, &settings, &mut NoProgress) {
                 Ok(mesh) => {
                     let bytes = mesh.to_bytes();
-                    println!("{:016x} {:>9} {name} {label}", meadow_bake::fingerprint::hash_bytes(&bytes), bytes.len());
+                    let graph = mesh.visibility().map_or("-".to_string(), |g| {
+                        let mut raw = Vec::new();
+                        for list in [&g.corners, &g.polygons, &g.first_edge, &g.targets] {
+                            raw.extend(list.len().to_le_bytes());
+                            raw.extend(list.iter().flat_map(|x| x.to_le_bytes()));
+                        }
+                        raw.extend(g.lengths.iter().flat_map(|x| x.to_bits().to_le_bytes()));
+                        format!("{:016x}", meadow_bake::fingerprint::hash_bytes(&raw))
+                    });
+                    let digest = meadow_bake::fingerprint::hash_bytes(&bytes);
+                    println!("{digest:016x} {:>9} {graph:>16} {name} {label}", bytes.len());
                 }
                 Err(e) => println!("bake-error {name} {label}: {e}"),
             }
