@@ -173,9 +173,10 @@ pub fn bake(scene: &Scene, settings: &BakeSettings, progress: &mut dyn Progress)
 
     let nav = if settings.visibility {
         progress.begin(Stage::Visibility, 0);
-        let (nav, outcome) = visibility::with_visibility(nav, settings.max_visibility_ratio)?;
-        if let visibility::GraphOutcome::LeftOut(too_large) = outcome {
-            progress.warn(&too_large.to_string());
+        let (nav, outcome) =
+            visibility::with_visibility(nav, settings.max_visibility_ratio, budgets.visibility_visits)?;
+        if let visibility::GraphOutcome::LeftOut(left_out) = outcome {
+            progress.warn(&left_out.to_string());
         }
         progress.finish(Stage::Visibility);
         nav

@@ -171,16 +171,9 @@ pub fn run(args: &BakeArgs) -> Result<()> {
             let mut imported = meadow_bake::import::polyanya::import_settings();
             imported.visibility = settings.visibility;
             imported.max_visibility_ratio = settings.max_visibility_ratio;
-            let mesh = meadow_bake::import::polyanya::import_file(&args.level, &imported)
-                .with_context(|| format!("cannot import {}", args.level.display()))?;
-            if settings.visibility && mesh.visibility().is_none() {
-                eprintln!(
-                    "warning: visibility graph left out: larger than {} x the rest of the asset; exact paths \
-                     will search without it (raise --max-visibility-ratio to keep it)",
-                    settings.max_visibility_ratio
-                );
-            }
-            mesh
+            imported.max_visibility_visits = settings.max_visibility_visits;
+            meadow_bake::import::polyanya::import_file_with_progress(&args.level, &imported, &mut progress)
+                .with_context(|| format!("cannot import {}", args.level.display()))?
         }
         Some(scene) => meadow_bake::bake(scene, &settings, &mut progress)
             .with_context(|| format!("cannot bake {}", args.level.display()))?,

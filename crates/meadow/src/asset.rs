@@ -36,8 +36,9 @@ pub const MAGIC: [u8; 8] = *b"MEADOWNV";
 /// Version 3 added the off-mesh link table ([`NavMeshData::links`]) and the `walkable` rule to
 /// the stored settings; version 4 the corner visibility graph ([`NavMeshData::visibility`]);
 /// version 5 its nodes at pinch vertices (every wedge, taut in every direction); version 6 the
-/// source hash in the header ([`read_source_hash`]).
-pub const FORMAT_VERSION: u32 = 6;
+/// source hash in the header ([`read_source_hash`]); version 7 the visibility work budget in the
+/// stored settings.
+pub const FORMAT_VERSION: u32 = 7;
 /// Size of the fixed header before the payload.
 pub const HEADER_LEN: usize = 32;
 /// The source hash of an asset written without one ([`NavMesh::to_bytes`]).
@@ -530,7 +531,7 @@ mod tests {
         let err = NavMesh::from_bytes(&bytes).unwrap_err();
         assert!(matches!(err, LoadError::UnsupportedVersion { found: 5 }));
         let text = err.to_string();
-        assert!(text.contains("format 5") && text.contains("format 6"), "{text}");
+        assert!(text.contains("format 5") && text.contains(&format!("format {FORMAT_VERSION}")), "{text}");
         assert!(text.contains(&format!("re-bake the level with Meadow {}", env!("CARGO_PKG_VERSION"))), "{text}");
     }
 

@@ -26,6 +26,7 @@
 //! [`PolyanyaError::NotConvex`].
 
 use crate::portals::PolygonMesh;
+use crate::progress::{NoProgress, Progress};
 use meadow::geom::{is_convex_ccw, Point2};
 use meadow::{BakeSettings, EdgeLink, NavMesh, ValidationError};
 use std::path::{Path, PathBuf};
@@ -176,9 +177,18 @@ pub fn import_settings() -> BakeSettings {
 
 /// Reads a `.mesh` file and converts it ([`parse`], then [`to_navmesh`]).
 pub fn import_file(path: impl AsRef<Path>, settings: &BakeSettings) -> Result<NavMesh, PolyanyaError> {
+    import_file_with_progress(path, settings, &mut NoProgress)
+}
+
+/// [`import_file`], reporting warnings (a visibility graph left out, and why) to `progress`.
+pub fn import_file_with_progress(
+    path: impl AsRef<Path>,
+    settings: &BakeSettings,
+    progress: &mut dyn Progress,
+) -> Result<NavMesh, PolyanyaError> {
     let path = path.as_ref();
     let bytes = std::fs::read(path).map_err(|source| PolyanyaError::Io { path: path.to_path_buf(), source })?;
-    import_str(&String::from_utf8_lossy(&bytes), settings)
+    to_navmesh_with_progress(&parse(&String::from_utf8_lossy(&bytes))?, settings, progress)
 }
 
 /// Parses `.mesh` text and converts it ([`parse`], then [`to_navmesh`]).
@@ -429,6 +439,15 @@ fn split_fans(pieces: &[Piece], links: &[Vec<EdgeLink>], pts: &[Point2]) -> (Vec
 /// [`import_settings`]); bakes the corner visibility graph when `settings.visibility` is on and
 /// it is within `settings.max_visibility_ratio`.
 pub fn to_navmesh(mesh: &PolyanyaMesh, settings: &BakeSettings) -> Result<NavMesh, PolyanyaError> {
+    to_navmesh_with_progress(mesh, settings, &mut NoProgress)
+}
+
+/// [`to_navmesh`], reporting warnings (a visibility graph left out, and why) to `progress`.
+pub fn to_navmesh_with_progress(
+    mesh: &PolyanyaMesh,
+    settings: &BakeSettings,
+    progress: &mut dyn Progress,
+) -> Result<NavMesh, PolyanyaError> {
     let polys = &mesh.polygons;
     // Geometry of every traversable polygon, then adjacency: a portal needs its neighbour to
     // name this polygon back across the reversed edge.
@@ -514,9 +533,13 @@ pub fn to_navmesh(mesh: &PolyanyaMesh, settings: &BakeSettings) -> Result<NavMes
     if !settings.visibility {
         return Ok(nav);
     }
-    // A graph above the size bound is left out as in a glTF bake (the caller sees the asset
-    // without one; the CLI says why).
-    Ok(crate::visibility::with_visibility(nav, settings.max_visibility_ratio)?.0)
+    // A graph above the size or work bound is left out as in a glTF bake.
+    let max_visits = settings.budgets(count).visibility_visits;
+    let (nav, outcome) = crate::visibility::with_visibility(nav, settings.max_visibility_ratio, max_visits)?;
+    if let crate::visibility::GraphOutcome::LeftOut(left_out) = outcome {
+        progress.warn(&left_out.to_string());
+    }
+    Ok(nav)
 }
 
 #[cfg(test)]
