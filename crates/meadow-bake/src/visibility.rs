@@ -422,27 +422,33 @@ impl<'a> Tables<'a> {
     ) -> Result<(Vec<Vec<u32>>, u64), BuildStopped> {
         let n_poly = self.d.polygons.len();
         let n_corners = self.corners.len();
-        let mut upper: Vec<Vec<u32>> = Vec::with_capacity(n_corners);
+        let mut upper: Vec<Vec<u32>> = vec![Vec::new(); n_corners];
         let (mut edges, mut visits) = (0usize, 0u64);
-        // One walk state per worker thread, kept across chunks: a state holds arrays as long as
+        // One walk state per worker thread, kept across batches: a state holds arrays as long as
         // the mesh, too costly to allocate per parallel job. Results are per corner, so which
         // thread's state walks a corner does not matter.
         type State = Option<(Scratch, Windows)>;
         let states: Vec<std::sync::Mutex<State>> =
             (0..rayon::current_num_threads().max(1)).map(|_| std::sync::Mutex::new(None)).collect();
-        let (mut next, mut size) = (0usize, FIRST_CHUNK);
-        while next < n_corners {
-            let chunk = next..n_corners.min(next + size);
-            next = chunk.end;
-            let found: Vec<(Vec<u32>, u64)> = chunk
-                .into_par_iter()
-                .map(|i| {
+        // Corners are walked in a spread order (every SPREAD-th first), so that every batch
+        // samples the whole level and the cost of the first ones foretells the rest.
+        let order: Vec<u32> = (0..SPREAD.min(n_corners.max(1)))
+            .flat_map(|start| (start..n_corners).step_by(SPREAD))
+            .map(|i| i as u32)
+            .collect();
+        let (mut done, mut size) = (0usize, FIRST_CHUNK);
+        while done < n_corners {
+            let batch = &order[done..n_corners.min(done + size)];
+            done += batch.len();
+            let found: Vec<(Vec<u32>, u64)> = batch
+                .par_iter()
+                .map(|&i| {
                     let slot = rayon::current_thread_index().unwrap_or(0) % states.len();
                     let mut guard = states[slot].lock().unwrap_or_else(std::sync::PoisonError::into_inner);
                     let (scratch, windows) =
                         guard.get_or_insert_with(|| (Scratch::new(n_poly), Windows::new(n_poly, n_corners)));
                     let before = scratch.visits + windows.visits;
-                    let list = self.partners(i, taut, scratch, windows);
+                    let list = self.partners(i as usize, taut, scratch, windows);
                     (list, scratch.visits + windows.visits - before)
                 })
                 .collect();
@@ -452,14 +458,19 @@ impl<'a> Tables<'a> {
             if edges > max_edges {
                 return Err(BuildStopped::Edges);
             }
-            if visits > max_visits {
-                return Err(BuildStopped::Visits);
+            // The whole build's cost at the mean cost per corner so far.
+            let projected = u64::try_from(visits as u128 * n_corners as u128 / done as u128).unwrap_or(u64::MAX);
+            let hopeless = done >= MIN_SAMPLE && projected / PROJECTION_MARGIN > max_visits;
+            if visits > max_visits || hopeless {
+                return Err(BuildStopped::Visits { projected: projected.max(visits) });
             }
-            upper.extend(found.into_iter().map(|f| f.0));
-            // The next chunk may use at most half the budget left at the cost per corner seen so
+            for (&i, (list, _)) in batch.iter().zip(found) {
+                upper[i as usize] = list;
+            }
+            // The next batch may use at most half the budget left at the cost per corner seen so
             // far, so a build passes its bound by little even where one corner sees half the
             // level; sizes depend on the counts only, never on the threads.
-            let per_corner = visits / next as u64 + 1;
+            let per_corner = visits / done as u64 + 1;
             let room = (max_visits - visits) / per_corner / 2;
             size = usize::try_from(room).unwrap_or(usize::MAX).clamp(MIN_CHUNK, CORNER_CHUNK);
         }
@@ -482,8 +493,13 @@ impl<'a> Tables<'a> {
 pub enum BuildStopped {
     /// The edges found are already more than the bound.
     Edges,
-    /// The walks have visited more polygons than the bound.
-    Visits,
+    /// The walks have visited more polygons than the bound, or the corners walked so far (at
+    /// least [`MIN_SAMPLE`], spread over the level) foretell more than [`PROJECTION_MARGIN`]
+    /// times the bound.
+    Visits {
+        /// The whole build's visits at the mean cost per corner so far (at least those made).
+        projected: u64,
+    },
 }
 
 /// Per-thread walk state: the polygons to visit and the ones seen in this walk.
@@ -648,14 +664,16 @@ pub enum GraphLeftOut {
         /// The bound (`BakeSettings::max_visibility_ratio`).
         max_ratio: f64,
     },
-    /// The build's walks entered more polygons than the stage's work budget.
+    /// The build's walks enter more polygons than the stage's work budget.
     #[error(
-        "visibility graph left out: its build entered more than {max_visits} polygons, the stage's work budget; \
-         exact paths will search without it (raise `max_visibility_visits` to keep it)"
+        "visibility graph left out: its build would enter about {projected_visits} polygons, more than the stage's \
+         work budget of {max_visits}; exact paths will search without it (raise `max_visibility_visits` to keep it)"
     )]
     TooCostly {
-        /// The budget the build passed (`BakeSettings::max_visibility_visits`, or its default).
+        /// The budget (`BakeSettings::max_visibility_visits`, or its default).
         max_visits: u64,
+        /// The build's whole cost, projected from the corners it walked before it stopped.
+        projected_visits: u64,
     },
 }
 
@@ -687,8 +705,8 @@ pub fn with_visibility(
             let too_large = GraphLeftOut::TooLarge { graph_bytes, rest_bytes, max_ratio };
             return Ok((nav, GraphOutcome::LeftOut(too_large)));
         }
-        Err(BuildStopped::Visits) => {
-            let too_costly = GraphLeftOut::TooCostly { max_visits };
+        Err(BuildStopped::Visits { projected }) => {
+            let too_costly = GraphLeftOut::TooCostly { max_visits, projected_visits: projected };
             return Ok((nav, GraphOutcome::LeftOut(too_costly)));
         }
     };
@@ -710,8 +728,21 @@ const EDGE_BYTES: usize = 9;
 /// that a build over its edge bound stops soon after passing it.
 const CORNER_CHUNK: usize = 512;
 
-/// Corners in the first batch, before the cost per corner is known.
-const FIRST_CHUNK: usize = 32;
+/// Corners in the first batch, before the cost per corner is known: the sample a projection of
+/// the build's cost may rest on.
+const FIRST_CHUNK: usize = MIN_SAMPLE;
+
+/// The spread order walks every `SPREAD`-th corner first: corners are numbered by vertex, and
+/// vertices by the bake's regions, so neighbours in number are neighbours in the level.
+const SPREAD: usize = 64;
+
+/// Fewest corners walked before the build may stop on a projection of its cost.
+pub const MIN_SAMPLE: usize = 32;
+
+/// A build stops at once when the corners walked foretell more than this many times the work
+/// budget: a sample of 32 corners spread over the level would have to overestimate the mean
+/// cost per corner by this factor for a graph within budget to be left out.
+pub const PROJECTION_MARGIN: u64 = 4;
 
 /// Fewest corners per batch (near the work bound, batches shrink to this).
 const MIN_CHUNK: usize = 8;
@@ -804,8 +835,13 @@ mod tests {
         };
         for threads in [1, 3] {
             assert_eq!(in_pool(threads, usize::MAX, visits), Ok(g.clone()));
-            assert_eq!(in_pool(threads, usize::MAX, visits - 1), Err(BuildStopped::Visits));
-            assert_eq!(in_pool(threads, usize::MAX, visits / 3), Err(BuildStopped::Visits));
+            assert!(matches!(in_pool(threads, usize::MAX, visits - 1), Err(BuildStopped::Visits { .. })));
+            assert_eq!(in_pool(threads, usize::MAX, visits / 3), in_pool(1, usize::MAX, visits / 3));
+            // A build foretold far over its budget stops after its first sample.
+            let Err(BuildStopped::Visits { projected }) = in_pool(threads, usize::MAX, visits / 10) else {
+                panic!("a tenth of the visits needed");
+            };
+            assert!(projected > visits / 2 && projected < visits * 2, "projected {projected} of {visits}");
             // Whichever bound a batch passes first decides, the same way on any thread count.
             let edges = g.targets.len() / 2;
             assert_eq!(in_pool(threads, edges, visits / 2), in_pool(1, edges, visits / 2));

@@ -92,7 +92,9 @@ pub struct BakeSettings {
     /// Work budget of the visibility stage: most polygons its walks may enter before the graph
     /// is left out with a warning; `0` derives it (2^25, a few seconds of one core). The walks
     /// cost the part of the level each corner has in view, so open worlds of scattered props
-    /// pass it long before their graph is built; game levels use a few percent of it.
+    /// pass it long before their graph is built; game levels use a few percent of it. A build
+    /// whose first 32 corners (spread over the level) foretell more than 4 times the budget
+    /// stops there.
     pub max_visibility_visits: u64,
 }
 

@@ -16,7 +16,7 @@
 //! includes the ingest and is marked with `*`.
 //!
 //! Run with `RECAST_VENDOR=true cargo run --release -p meadow-bench --features detour --bin
-//! vs_recast_bake [-- --runs N]`. Timings on a shared machine are noisy: compare the ratios
+//! vs_recast_bake [-- --runs N] [LEVEL...]` (levels named replace the shared ones). Timings on a shared machine are noisy: compare the ratios
 //! within one run rather than times across runs.
 
 #[cfg(not(feature = "detour"))]
@@ -148,11 +148,19 @@ mod bench {
                 _ => Err("usage: vs_recast_bake --one LEVEL KIND".into()),
             };
         }
-        let runs: usize = match args.iter().position(|a| a == "--runs") {
+        let runs_at = args.iter().position(|a| a == "--runs");
+        let runs: usize = match runs_at {
             Some(i) => args.get(i + 1).and_then(|v| v.parse().ok()).filter(|&n| n > 0).ok_or("--runs needs a count")?,
             None => 5,
         };
-        let (root, files) = levels();
+        // Levels named on the command line replace the shared ones.
+        let named: Vec<PathBuf> = args
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| runs_at.is_none_or(|r| i != r && i != r + 1))
+            .map(|(_, a)| PathBuf::from(a))
+            .collect();
+        let (root, files) = if named.is_empty() { levels() } else { (PathBuf::from("."), named) };
         if files.is_empty() {
             eprintln!("vs_recast_bake: no levels in {} (gltf/, recast/); nothing to measure", root.display());
             return Ok(());
