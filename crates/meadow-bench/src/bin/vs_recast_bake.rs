@@ -3,7 +3,9 @@
 //! same ingested scene, all in one process run, of Meadow's bake (`meadow_bake::bake`, default
 //! settings, which are Recast's demo agent: radius 0.6, height 2, climb 0.9, slope 45°) on one
 //! rayon thread and on all cores, and of Recast's solo-mesh bake (RecastDemo's pipeline up to the
-//! Detour navmesh, cell height 0.2) at cell size 0.3 and 0.1, with the same agent. The four
+//! Detour navmesh, cell height 0.2) at cell size 0.3 and 0.1, with the same agent; where a solo
+//! mesh fails (more than 65,535 vertices), RecastDemo's tiled pipeline with 64-cell tiles,
+//! marked "(tiled)" beside its polygon count. The four
 //! bakes take turns within each round, so a change of machine load spreads over all of them.
 //! Ingesting the file is timed for neither.
 //!
@@ -87,9 +89,14 @@ mod bench {
             "meadow-nt" => meadow(&pools[1]),
             "recast-0.3" => Ok(DetourMesh::bake(scene, &recast_at(0.3))?.polygons),
             "recast-0.1" => Ok(DetourMesh::bake(scene, &recast_at(0.1))?.polygons),
+            "recast-0.3-tiled" => Ok(DetourMesh::bake_tiled(scene, &recast_at(0.3), TILE_CELLS)?.polygons),
+            "recast-0.1-tiled" => Ok(DetourMesh::bake_tiled(scene, &recast_at(0.1), TILE_CELLS)?.polygons),
             _ => Err(format!("unknown kind {kind:?} (one of {})", KINDS.join(", ")).into()),
         }
     }
+
+    /// Tile side of the tiled Recast bake, in cells (RecastDemo's slider allows 16 to 1024).
+    const TILE_CELLS: i32 = 64;
 
     fn pools() -> Result<[rayon::ThreadPool; 2], Error> {
         Ok([
@@ -190,32 +197,42 @@ mod bench {
             };
             let mut times: [Vec<f64>; 4] = Default::default();
             let mut polygons: [Option<usize>; 4] = [None; 4];
-            // A kind that fails (Detour refuses a tile of more than 65,535 vertices) is left
-            // out of the later rounds; the others go on.
+            // A solo Recast bake that fails (Detour refuses a tile of more than 65,535 vertices)
+            // is replaced by the tiled one from then on; any other kind that fails is left out
+            // of the later rounds, and the others go on.
+            let mut kinds: [String; 4] = KINDS.map(String::from);
             let mut failed: [Option<String>; 4] = Default::default();
-            for _ in 0..runs {
-                for (k, kind) in KINDS.iter().enumerate() {
-                    if failed[k].is_some() {
+            for round in 0..runs + 1 {
+                for k in 0..KINDS.len() {
+                    // Round 0 only tries the solo Recast bakes once, untimed, to pick solo or tiled.
+                    if failed[k].is_some() || (round == 0 && !kinds[k].starts_with("recast")) {
                         continue;
                     }
                     let t = Instant::now();
-                    match bake_once(&scene, kind, &pools) {
+                    match bake_once(&scene, &kinds[k], &pools) {
                         Ok(p) => polygons[k] = Some(p),
+                        Err(e) if round == 0 => {
+                            notes.push(format!("{name}, {}: {e}; tiled instead", kinds[k]));
+                            kinds[k] = format!("{}-tiled", kinds[k]);
+                            continue;
+                        }
                         Err(e) => {
                             failed[k] = Some(e.to_string());
                             continue;
                         }
                     }
-                    times[k].push(t.elapsed().as_secs_f64() * 1e3);
+                    if round > 0 {
+                        times[k].push(t.elapsed().as_secs_f64() * 1e3);
+                    }
                 }
             }
-            for (kind, e) in KINDS.iter().zip(&failed) {
+            for (kind, e) in kinds.iter().zip(&failed) {
                 if let Some(e) = e {
                     notes.push(format!("{name}, {kind}: {e}"));
                 }
             }
             let ms = times.map(|mut t| median(&mut t));
-            let peaks: Vec<String> = KINDS
+            let peaks: Vec<String> = kinds
                 .iter()
                 .zip(&failed)
                 .map(|(kind, e)| if e.is_some() { "-".to_string() } else { child_peak(&path, kind) })
@@ -228,7 +245,10 @@ mod bench {
                     format!("{:.2}", ms[a] / ms[b])
                 }
             };
-            let count = |p: Option<usize>| p.map_or("-".to_string(), |p| p.to_string());
+            let count = |k: usize| {
+                let tiled = if kinds[k].ends_with("-tiled") { " (tiled)" } else { "" };
+                polygons[k].map_or("-".to_string(), |p| format!("{p}{tiled}"))
+            };
             println!(
                 "| {name} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                 scene.triangles.len(),
@@ -242,9 +262,9 @@ mod bench {
                 peaks[1],
                 peaks[2],
                 peaks[3],
-                count(polygons[0]),
-                count(polygons[2]),
-                count(polygons[3]),
+                count(0),
+                count(2),
+                count(3),
             );
         }
         for note in notes {
