@@ -234,26 +234,26 @@ fn tags_drive_areas_obstacles_and_ignored_geometry() {
     assert!(polygon_at(&mesh, [-6.0, -6.0]).is_some(), "the ignored box does not block");
 }
 
-/// A visibility build that enters more polygons than `max_visibility_visits` is left out with
+/// A visibility build that costs more than `max_visibility_work` is left out with
 /// one warning naming the budget; at the default budget the fixture keeps its graph.
 #[test]
 fn a_graph_over_the_work_budget_is_left_out_with_a_warning() {
-    let bake = |visits: u64| {
+    let bake = |work: u64| {
         let mut s = settings(0.3);
-        s.max_visibility_visits = visits;
+        s.max_visibility_work = work;
         let mut progress = RecordingProgress::default();
         let mesh = meadow_bake::bake_file_with_progress(level("open_floor.gltf"), &s, &mut progress).unwrap();
         (mesh, progress.warnings)
     };
     let (kept, warnings) = bake(0);
     assert!(kept.visibility().is_some() && warnings.is_empty(), "{warnings:?}");
-    let (_, visits) = meadow_bake::visibility::build_visibility_counted(&kept);
-    let (just_kept, warnings) = bake(visits);
+    let (_, work) = meadow_bake::visibility::build_visibility_counted(&kept);
+    let (just_kept, warnings) = bake(work);
     assert_eq!(just_kept.visibility(), kept.visibility(), "{warnings:?}");
-    let (left_out, warnings) = bake(visits - 1);
+    let (left_out, warnings) = bake(work - 1);
     assert!(left_out.visibility().is_none());
     assert_eq!(warnings.len(), 1, "{warnings:?}");
-    assert!(warnings[0].contains("visibility graph left out") && warnings[0].contains("max_visibility_visits"));
+    assert!(warnings[0].contains("visibility graph left out") && warnings[0].contains("max_visibility_work"));
     assert_eq!(left_out.polygon_count(), kept.polygon_count());
 }
 

@@ -173,8 +173,7 @@ pub fn bake(scene: &Scene, settings: &BakeSettings, progress: &mut dyn Progress)
 
     let nav = if settings.visibility {
         progress.begin(Stage::Visibility, 0);
-        let (nav, outcome) =
-            visibility::with_visibility(nav, settings.max_visibility_ratio, budgets.visibility_visits)?;
+        let (nav, outcome) = visibility::with_visibility(nav, settings.max_visibility_ratio, budgets.visibility_work)?;
         if let visibility::GraphOutcome::LeftOut(left_out) = outcome {
             progress.warn(&left_out.to_string());
         }

@@ -24,11 +24,12 @@
 //!
 //! Every decision is an exact predicate (`meadow::geom::orient2d`, or comparisons of points known
 //! to lie on one line), so there is no tolerance. The work is per source corner in parallel: each
-//! walks angular windows out of its wedge across portals to find the corners of higher index it
-//! may see (a superset, [`Tables::candidates`]), then keeps those taut at both ends that the exact
-//! walk of the segment reaches; the lists are joined in node order, so the output is the same for
-//! any thread count. The cost is the part of the mesh each corner has in view; the stage's work
-//! budget (`BakeSettings::max_visibility_visits`) bounds it, checked between batches of corners.
+//! collects its partners of higher index (components first, then the taut test at both ends, then
+//! the walk); the lists are joined in node order, so the output is the same for any thread count.
+//! The taut test is a few orientations and rejects most pairs, so the walks run only for the pairs
+//! that can be edges. The stage's work budget (`BakeSettings::max_visibility_work`: polygons
+//! entered plus pairs tested / [`PAIRS_PER_WORK_UNIT`]) bounds it, checked between batches of
+//! corners.
 
 use meadow::geom::{orient2d, Point2};
 use meadow::{EdgeLink, NavMesh, NavMeshData, VisibilityGraph};
@@ -67,8 +68,6 @@ struct Tables<'a> {
     /// Per polygon: its component (polygons joined through portals).
     component: Vec<u32>,
     corners: Vec<Corner>,
-    /// Per wedge: its corner, or [`NONE`].
-    wedge_corner: Vec<u32>,
 }
 
 impl<'a> Tables<'a> {
@@ -103,7 +102,6 @@ impl<'a> Tables<'a> {
             wedge_slots: Vec::with_capacity(slots),
             component: vec![NONE; d.polygons.len()],
             corners: Vec::new(),
-            wedge_corner: Vec::new(),
         };
         // Wedges, numbered by (vertex, lowest polygon): a vertex's slots come in polygon order, so
         // the first slot met of a new wedge is its lowest polygon's.
@@ -161,10 +159,6 @@ impl<'a> Tables<'a> {
                     t.corners.push(Corner { pinch, ..corner });
                 }
             }
-        }
-        t.wedge_corner = vec![NONE; t.wedge_first.len() - 1];
-        for (i, c) in t.corners.iter().enumerate() {
-            t.wedge_corner[c.wedge as usize] = i as u32;
         }
         // Components through portals, numbered by their lowest polygon.
         for p in 0..d.polygons.len() {
@@ -298,105 +292,24 @@ impl<'a> Tables<'a> {
         false
     }
 
-    /// The corners of higher index than `i` that may see it, into `w.candidates` (sorted): the
-    /// corners at the vertices of every polygon that rays from `i`'s wedge reach, walked as
-    /// angular windows across portals. Windows are closed, a ray through a vertex goes on into
-    /// every polygon of the vertex's wedge, and a polygon reached twice walks on with the angular
-    /// hull of both windows, so this is a superset of what [`Self::sees`] accepts and the exact
-    /// walk decides. The work is the part of the mesh in view, not the number of corners.
-    fn candidates(&self, i: usize, w: &mut Windows) {
-        let d = self.d;
-        let from = &self.corners[i];
-        let a = self.pts[from.vertex as usize];
-        w.begin();
-        let range = self.wedge_first[from.wedge as usize] as usize..self.wedge_first[from.wedge as usize + 1] as usize;
-        for &s in &self.wedge_slots[range] {
-            let (sp, sn) = self.around(s as usize);
-            w.offer(a, self.slot_polygon[s as usize], self.pt(sn), self.pt(sp));
-        }
-        while let Some(p) = w.pop() {
-            let (first, n) = self.run(p);
-            let verts = &d.polygon_vertices[first..first + n];
-            // Which of the polygon's edges face `a` (rays from `a` leave the polygon across them);
-            // `a` in the polygon's closure but not at a vertex (a layer above or below it, or `a`
-            // on an edge) gives no angular order, so every direction is in view.
-            let a_is_vertex = verts.iter().any(|&v| self.pts[v as usize] == a);
-            let mut facing = std::mem::take(&mut w.facing);
-            facing.clear();
-            facing.extend(
-                (0..n).map(|k| orient2d(self.pts[verts[k] as usize], self.pts[verts[(k + 1) % n] as usize], a)),
-            );
-            let a_inside = facing.iter().all(|&f| f >= 0.0);
-            let pw = &mut w.polygons[p as usize];
-            let full = pw.full == w.stamp || (a_inside && !a_is_vertex);
-            if full {
-                pw.full = w.stamp;
-            }
-            let (r, l) = (pw.right, pw.left);
-            for k in 0..n {
-                let x = self.pts[verts[k] as usize];
-                let (on_right, on_left) = (orient2d(a, r, x), orient2d(a, l, x));
-                if x != a && (full || (on_right >= 0.0 && on_left <= 0.0)) {
-                    let wedge = self.slot_wedge[first + k];
-                    let c = self.wedge_corner[wedge as usize];
-                    if c != NONE && c as usize > i {
-                        w.candidate(c);
-                    }
-                    // A ray through the vertex goes on within the vertex's wedge. Where the
-                    // vertex is inside the window, the rays beside it cross the portals around it
-                    // (each has the vertex as an end, so the closed windows keep its direction)
-                    // and reach every polygon of the wedge that ray enters; only a ray on the
-                    // window's edge (along a wall, or grazing) must be carried on here.
-                    if full || on_right == 0.0 || on_left == 0.0 {
-                        let range =
-                            self.wedge_first[wedge as usize] as usize..self.wedge_first[wedge as usize + 1] as usize;
-                        for &s in &self.wedge_slots[range] {
-                            let q = self.slot_polygon[s as usize];
-                            if q != p {
-                                w.offer(a, q, x, x);
-                            }
-                        }
-                    }
-                }
-                let EdgeLink::Polygon(q) = d.edge_links[first + k] else { continue };
-                if facing[k] <= 0.0 {
-                    continue;
-                }
-                let u = x;
-                let v = self.pts[verts[(k + 1) % n] as usize];
-                // Seen from `a` (on the polygon's side), the edge spans from `u` (right) to `v`.
-                let (nr, nl) = if full {
-                    (u, v)
-                } else {
-                    (if orient2d(a, r, u) > 0.0 { u } else { r }, if orient2d(a, l, v) < 0.0 { v } else { l })
-                };
-                if orient2d(a, nr, nl) >= 0.0 {
-                    w.offer(a, q, nr, nl);
-                }
-            }
-            w.facing = facing;
-        }
-        w.candidates.sort_unstable();
-    }
-
     /// The partners of higher index that node `i` sees (and, with `taut`, that are taut at both
-    /// ends), in increasing order.
-    fn partners(&self, i: usize, taut: bool, scratch: &mut Scratch, w: &mut Windows) -> Vec<u32> {
+    /// ends), in increasing order. Counts the pairs it tests in `scratch.pairs`.
+    fn partners(&self, i: usize, taut: bool, scratch: &mut Scratch) -> Vec<u32> {
         let from = &self.corners[i];
         let a = self.pts[from.vertex as usize];
-        self.candidates(i, w);
+        let comp = self.component[from.polygon as usize];
         let mut out = Vec::new();
-        for &j in &w.candidates {
-            let to = &self.corners[j as usize];
+        scratch.pairs += (self.corners.len() - i - 1) as u64;
+        for (j, to) in self.corners.iter().enumerate().skip(i + 1) {
             let b = self.pts[to.vertex as usize];
-            if a == b {
+            if self.component[to.polygon as usize] != comp || a == b {
                 continue;
             }
             if taut && !(self.taut(from, b) && self.taut(to, a)) {
                 continue;
             }
             if self.sees(from, to, scratch) {
-                out.push(j);
+                out.push(j as u32);
             }
         }
         out
@@ -411,23 +324,23 @@ impl<'a> Tables<'a> {
     }
 
     /// [`Self::adjacency`], or why it stopped as soon as the pairs found make more than
-    /// `max_edges` directed edges or the walks have visited more than `max_visits` polygons.
+    /// `max_edges` directed edges or the walks have visited more than `max_work` polygons.
     /// Corners are walked in fixed chunks and the bounds are checked between chunks, on sums per
     /// corner, so the answer does not depend on the thread count.
     fn adjacency_within(
         &self,
         taut: bool,
         max_edges: usize,
-        max_visits: u64,
+        max_work: u64,
     ) -> Result<(Vec<Vec<u32>>, u64), BuildStopped> {
         let n_poly = self.d.polygons.len();
         let n_corners = self.corners.len();
         let mut upper: Vec<Vec<u32>> = vec![Vec::new(); n_corners];
-        let (mut edges, mut visits) = (0usize, 0u64);
+        let (mut edges, mut work) = (0usize, 0u64);
         // One walk state per worker thread, kept across batches: a state holds arrays as long as
         // the mesh, too costly to allocate per parallel job. Results are per corner, so which
         // thread's state walks a corner does not matter.
-        type State = Option<(Scratch, Windows)>;
+        type State = Option<Scratch>;
         let states: Vec<std::sync::Mutex<State>> =
             (0..rayon::current_num_threads().max(1)).map(|_| std::sync::Mutex::new(None)).collect();
         // Corners are walked in a spread order (every SPREAD-th first), so that every batch
@@ -445,24 +358,24 @@ impl<'a> Tables<'a> {
                 .map(|&i| {
                     let slot = rayon::current_thread_index().unwrap_or(0) % states.len();
                     let mut guard = states[slot].lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-                    let (scratch, windows) =
-                        guard.get_or_insert_with(|| (Scratch::new(n_poly), Windows::new(n_poly, n_corners)));
-                    let before = scratch.visits + windows.visits;
-                    let list = self.partners(i as usize, taut, scratch, windows);
-                    (list, scratch.visits + windows.visits - before)
+                    let scratch = guard.get_or_insert_with(|| Scratch::new(n_poly));
+                    let (visits, pairs) = (scratch.visits, scratch.pairs);
+                    let list = self.partners(i as usize, taut, scratch);
+                    // Per corner, so the sum is the same however corners spread over threads.
+                    (list, scratch.visits - visits + (scratch.pairs - pairs) / PAIRS_PER_WORK_UNIT)
                 })
                 .collect();
             // Each pair is two directed edges.
             edges = edges.saturating_add(2 * found.iter().map(|f| f.0.len()).sum::<usize>());
-            visits = visits.saturating_add(found.iter().map(|f| f.1).sum::<u64>());
+            work = work.saturating_add(found.iter().map(|f| f.1).sum::<u64>());
             if edges > max_edges {
                 return Err(BuildStopped::Edges);
             }
             // The whole build's cost at the mean cost per corner so far.
-            let projected = u64::try_from(visits as u128 * n_corners as u128 / done as u128).unwrap_or(u64::MAX);
-            let hopeless = done >= MIN_SAMPLE && projected / PROJECTION_MARGIN > max_visits;
-            if visits > max_visits || hopeless {
-                return Err(BuildStopped::Visits { projected: projected.max(visits) });
+            let projected = u64::try_from(work as u128 * n_corners as u128 / done as u128).unwrap_or(u64::MAX);
+            let hopeless = done >= MIN_SAMPLE && projected / PROJECTION_MARGIN > max_work;
+            if work > max_work || hopeless {
+                return Err(BuildStopped::Work { projected: projected.max(work) });
             }
             for (&i, (list, _)) in batch.iter().zip(found) {
                 upper[i as usize] = list;
@@ -470,8 +383,8 @@ impl<'a> Tables<'a> {
             // The next batch may use at most half the budget left at the cost per corner seen so
             // far, so a build passes its bound by little even where one corner sees half the
             // level; sizes depend on the counts only, never on the threads.
-            let per_corner = visits / done as u64 + 1;
-            let room = (max_visits - visits) / per_corner / 2;
+            let per_corner = work / done as u64 + 1;
+            let room = (max_work - work) / per_corner / 2;
             size = usize::try_from(room).unwrap_or(usize::MAX).clamp(MIN_CHUNK, CORNER_CHUNK);
         }
         let mut adjacency: Vec<Vec<u32>> = vec![Vec::new(); n_corners];
@@ -484,7 +397,7 @@ impl<'a> Tables<'a> {
         for (i, list) in upper.into_iter().enumerate() {
             adjacency[i].extend(list);
         }
-        Ok((adjacency, visits))
+        Ok((adjacency, work))
     }
 }
 
@@ -493,11 +406,10 @@ impl<'a> Tables<'a> {
 pub enum BuildStopped {
     /// The edges found are already more than the bound.
     Edges,
-    /// The walks have visited more polygons than the bound, or the corners walked so far (at
-    /// least [`MIN_SAMPLE`], spread over the level) foretell more than [`PROJECTION_MARGIN`]
-    /// times the bound.
-    Visits {
-        /// The whole build's visits at the mean cost per corner so far (at least those made).
+    /// Its work is more than the bound, or the corners done so far (at least [`MIN_SAMPLE`],
+    /// spread over the level) foretell more than [`PROJECTION_MARGIN`] times the bound.
+    Work {
+        /// The whole build's work at the mean cost per corner so far (at least the work done).
         projected: u64,
     },
 }
@@ -507,13 +419,15 @@ struct Scratch {
     todo: Vec<u32>,
     seen: Vec<u32>,
     stamp: u32,
-    /// Polygons visited by every walk so far (the build's work measure).
+    /// Polygons entered by every walk so far.
     visits: u64,
+    /// Corner pairs tested so far.
+    pairs: u64,
 }
 
 impl Scratch {
     fn new(polygons: usize) -> Scratch {
-        Scratch { todo: Vec::new(), seen: vec![0; polygons], stamp: 0, visits: 0 }
+        Scratch { todo: Vec::new(), seen: vec![0; polygons], stamp: 0, visits: 0, pairs: 0 }
     }
 
     fn begin(&mut self) {
@@ -536,106 +450,6 @@ impl Scratch {
         let p = self.todo.pop()?;
         self.visits += 1;
         Some(p)
-    }
-}
-
-/// Per-thread state of a window walk ([`Tables::candidates`]): per polygon, the window of
-/// directions from the source corner it was reached with, and the corners found.
-struct Windows {
-    polygons: Vec<PolygonWindow>,
-    todo: Vec<u32>,
-    /// Per corner: the stamp of the walk that found it.
-    found: Vec<u32>,
-    candidates: Vec<u32>,
-    /// Per edge of the polygon being walked: [`orient2d`] of the edge and the source.
-    facing: Vec<f64>,
-    stamp: u32,
-    /// Polygons processed by every walk so far (the build's work measure).
-    visits: u64,
-}
-
-/// One polygon's state in a window walk, together so that a visit touches one cache line.
-#[derive(Clone, Copy)]
-struct PolygonWindow {
-    /// The window's right bound (a point; the direction from the source).
-    right: Point2,
-    /// The window's left bound.
-    left: Point2,
-    /// The stamp of the walk that reached it.
-    reached: u32,
-    /// The stamp of the walk that found the source in its closure (every direction in view).
-    full: u32,
-    queued: bool,
-}
-
-impl Windows {
-    fn new(polygons: usize, corners: usize) -> Windows {
-        let blank = PolygonWindow { right: [0.0; 2], left: [0.0; 2], reached: 0, full: 0, queued: false };
-        Windows {
-            polygons: vec![blank; polygons],
-            todo: Vec::new(),
-            found: vec![0; corners],
-            candidates: Vec::new(),
-            facing: Vec::new(),
-            stamp: 0,
-            visits: 0,
-        }
-    }
-
-    fn begin(&mut self) {
-        self.todo.clear();
-        self.candidates.clear();
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            for pw in &mut self.polygons {
-                (pw.reached, pw.full) = (0, 0);
-            }
-            self.found.fill(0);
-            self.stamp = 1;
-        }
-    }
-
-    /// Reaches polygon `q` with the rays from `a` between `r` and `l` (counter-clockwise),
-    /// widening its window to the hull of the old and the new one.
-    fn offer(&mut self, a: Point2, q: u32, r: Point2, l: Point2) {
-        let stamp = self.stamp;
-        let pw = &mut self.polygons[q as usize];
-        if pw.full == stamp {
-            return;
-        }
-        let (r, l) = if pw.reached != stamp {
-            pw.reached = stamp;
-            (r, l)
-        } else {
-            // Every direction compared lies within the polygon's angular extent from `a`, less
-            // than a half-turn, so one orientation orders two of them.
-            let wider_right = orient2d(a, pw.right, r) < 0.0;
-            let wider_left = orient2d(a, pw.left, l) > 0.0;
-            if !wider_right && !wider_left {
-                return;
-            }
-            (if wider_right { r } else { pw.right }, if wider_left { l } else { pw.left })
-        };
-        pw.right = r;
-        pw.left = l;
-        if !pw.queued {
-            pw.queued = true;
-            self.todo.push(q);
-        }
-    }
-
-    fn pop(&mut self) -> Option<u32> {
-        let p = self.todo.pop()?;
-        self.polygons[p as usize].queued = false;
-        self.visits += 1;
-        Some(p)
-    }
-
-    fn candidate(&mut self, c: u32) {
-        if self.found[c as usize] != self.stamp {
-            self.found[c as usize] = self.stamp;
-            self.candidates.push(c);
-        }
     }
 }
 
@@ -664,16 +478,16 @@ pub enum GraphLeftOut {
         /// The bound (`BakeSettings::max_visibility_ratio`).
         max_ratio: f64,
     },
-    /// The build's walks enter more polygons than the stage's work budget.
+    /// The build costs more than the stage's work budget.
     #[error(
-        "visibility graph left out: its build would enter about {projected_visits} polygons, more than the stage's \
-         work budget of {max_visits}; exact paths will search without it (raise `max_visibility_visits` to keep it)"
+        "visibility graph left out: its build would cost about {projected_work} work units, more than the stage's \
+         budget of {max_work}; exact paths will search without it (raise `max_visibility_work` to keep it)"
     )]
     TooCostly {
-        /// The budget (`BakeSettings::max_visibility_visits`, or its default).
-        max_visits: u64,
+        /// The budget (`BakeSettings::max_visibility_work`, or its default).
+        max_work: u64,
         /// The build's whole cost, projected from the corners it walked before it stopped.
-        projected_visits: u64,
+        projected_work: u64,
     },
 }
 
@@ -686,27 +500,27 @@ pub fn graph_and_rest_bytes(mesh: &NavMesh) -> (usize, usize) {
 }
 
 /// The visibility stage: `nav` with its corner visibility graph, unless the graph's encoded
-/// size is above `max_ratio` times the rest of the asset, or its walks enter more than
-/// `max_visits` polygons; then `nav` without it. The build stops soon after either bound is
+/// size is above `max_ratio` times the rest of the asset, or its build costs more than
+/// `max_work` ([`BakeSettings::max_visibility_work`](meadow::BakeSettings)); then `nav` without it. The build stops soon after either bound is
 /// passed (at the end of a chunk of corners), so a graph that would be left out costs little
 /// of its build and the stage's time is bounded whatever the level.
 pub fn with_visibility(
     nav: NavMesh,
     max_ratio: f64,
-    max_visits: u64,
+    max_work: u64,
 ) -> Result<(NavMesh, GraphOutcome), meadow::ValidationError> {
     let rest_bytes = meadow::asset::to_bytes(nav.data()).len();
     let max_bytes = max_ratio * rest_bytes as f64;
     let max_edges = ((max_bytes / EDGE_BYTES as f64).floor().min(usize::MAX as f64)) as usize;
-    let graph = match build_visibility_within(&nav, max_edges, max_visits) {
+    let graph = match build_visibility_within(&nav, max_edges, max_work) {
         Ok(graph) => graph,
         Err(BuildStopped::Edges) => {
             let graph_bytes = (max_edges + 1).saturating_mul(EDGE_BYTES);
             let too_large = GraphLeftOut::TooLarge { graph_bytes, rest_bytes, max_ratio };
             return Ok((nav, GraphOutcome::LeftOut(too_large)));
         }
-        Err(BuildStopped::Visits { projected }) => {
-            let too_costly = GraphLeftOut::TooCostly { max_visits, projected_visits: projected };
+        Err(BuildStopped::Work { projected }) => {
+            let too_costly = GraphLeftOut::TooCostly { max_work, projected_work: projected };
             return Ok((nav, GraphOutcome::LeftOut(too_costly)));
         }
     };
@@ -736,6 +550,10 @@ const FIRST_CHUNK: usize = MIN_SAMPLE;
 /// vertices by the bake's regions, so neighbours in number are neighbours in the level.
 const SPREAD: usize = 64;
 
+/// Corner pairs tested per unit of work: a pair's test (components, then the taut rule) costs
+/// about a sixteenth of entering a polygon in a walk.
+pub const PAIRS_PER_WORK_UNIT: u64 = 16;
+
 /// Fewest corners walked before the build may stop on a projection of its cost.
 pub const MIN_SAMPLE: usize = 32;
 
@@ -752,23 +570,24 @@ pub fn build_visibility(mesh: &NavMesh) -> VisibilityGraph {
     build_visibility_counted(mesh).0
 }
 
-/// Builds the corner visibility graph of `mesh`, and counts the polygons its walks visited.
+/// Builds the corner visibility graph of `mesh`, and the work it took (in the units of
+/// `BakeSettings::max_visibility_work`).
 pub fn build_visibility_counted(mesh: &NavMesh) -> (VisibilityGraph, u64) {
     let t = Tables::new(mesh);
-    let (adjacency, visits) = t.adjacency(true);
-    (t.graph(&adjacency), visits)
+    let (adjacency, work) = t.adjacency(true);
+    (t.graph(&adjacency), work)
 }
 
 /// Builds the corner visibility graph of `mesh`, or says why it stopped: as soon as it is sure
-/// to hold more than `max_edges` directed edges, or its walks have visited more than
-/// `max_visits` polygons.
+/// to hold more than `max_edges` directed edges, or its work is (or is foretold to be) more than
+/// `max_work`.
 pub fn build_visibility_within(
     mesh: &NavMesh,
     max_edges: usize,
-    max_visits: u64,
+    max_work: u64,
 ) -> Result<VisibilityGraph, BuildStopped> {
     let t = Tables::new(mesh);
-    let (adjacency, _) = t.adjacency_within(true, max_edges, max_visits)?;
+    let (adjacency, _) = t.adjacency_within(true, max_edges, max_work)?;
     Ok(t.graph(&adjacency))
 }
 
@@ -823,28 +642,28 @@ mod tests {
     }
 
     #[test]
-    fn a_bounded_build_stops_exactly_above_its_visit_bound_for_any_thread_count() {
+    fn a_bounded_build_stops_exactly_above_its_work_bound_for_any_thread_count() {
         let blocked = meadow_testkit::testmesh::random_blocked(60, 60, 0.3, 11);
         let spec = GridSpec { cols: 60, rows: 60, blocked, jitter: 0.1, seed: 11, ..GridSpec::default() };
         let mesh = NavMesh::new(spec.build()).unwrap();
-        let (g, visits) = build_visibility_counted(&mesh);
-        assert!(visits > g.targets.len() as u64, "{visits} visits");
-        let in_pool = |threads: usize, max_edges: usize, max_visits: u64| {
+        let (g, work) = build_visibility_counted(&mesh);
+        assert!(work > g.targets.len() as u64, "{work} work units");
+        let in_pool = |threads: usize, max_edges: usize, max_work: u64| {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-            pool.install(|| build_visibility_within(&mesh, max_edges, max_visits))
+            pool.install(|| build_visibility_within(&mesh, max_edges, max_work))
         };
         for threads in [1, 3] {
-            assert_eq!(in_pool(threads, usize::MAX, visits), Ok(g.clone()));
-            assert!(matches!(in_pool(threads, usize::MAX, visits - 1), Err(BuildStopped::Visits { .. })));
-            assert_eq!(in_pool(threads, usize::MAX, visits / 3), in_pool(1, usize::MAX, visits / 3));
+            assert_eq!(in_pool(threads, usize::MAX, work), Ok(g.clone()));
+            assert!(matches!(in_pool(threads, usize::MAX, work - 1), Err(BuildStopped::Work { .. })));
+            assert_eq!(in_pool(threads, usize::MAX, work / 3), in_pool(1, usize::MAX, work / 3));
             // A build foretold far over its budget stops after its first sample.
-            let Err(BuildStopped::Visits { projected }) = in_pool(threads, usize::MAX, visits / 10) else {
-                panic!("a tenth of the visits needed");
+            let Err(BuildStopped::Work { projected }) = in_pool(threads, usize::MAX, work / 10) else {
+                panic!("a tenth of the work needed");
             };
-            assert!(projected > visits / 2 && projected < visits * 2, "projected {projected} of {visits}");
+            assert!(projected > work / 2 && projected < work * 2, "projected {projected} of {work}");
             // Whichever bound a batch passes first decides, the same way on any thread count.
             let edges = g.targets.len() / 2;
-            assert_eq!(in_pool(threads, edges, visits / 2), in_pool(1, edges, visits / 2));
+            assert_eq!(in_pool(threads, edges, work / 2), in_pool(1, edges, work / 2));
         }
     }
 

@@ -171,7 +171,7 @@ pub fn run(args: &BakeArgs) -> Result<()> {
             let mut imported = meadow_bake::import::polyanya::import_settings();
             imported.visibility = settings.visibility;
             imported.max_visibility_ratio = settings.max_visibility_ratio;
-            imported.max_visibility_visits = settings.max_visibility_visits;
+            imported.max_visibility_work = settings.max_visibility_work;
             meadow_bake::import::polyanya::import_file_with_progress(&args.level, &imported, &mut progress)
                 .with_context(|| format!("cannot import {}", args.level.display()))?
         }

@@ -16,14 +16,15 @@
 //! | `max_walkable_triangles` | `2^22` (4,194,304)                      |
 //! | `max_region_vertices`    | `2^20 + 512 n`                          |
 //! | `max_polygons`           | `2^20 + 16 n`                           |
-//! | `max_visibility_visits`  | `2^25` (33,554,432)                     |
+//! | `max_visibility_work`    | `2^25` (33,554,432)                     |
 //!
 //! Region vertices count the vertices entering the region stage's booleans plus an upper bound
 //! of the crossings between them (pairs of edges of shapes whose boxes overlap), the vertices
 //! each of its booleans and offsets makes, and the ring vertices after `max_edge_length`
-//! splitting; polygons count the triangles before merging. Visibility visits count the polygons
-//! the visibility stage's walks enter; unlike the others, passing this budget is no error: the
-//! graph is left out with a warning, as when it is larger than `max_visibility_ratio` allows.
+//! splitting; polygons count the triangles before merging. Visibility work counts the polygons the
+//! visibility stage's walks enter plus the corner pairs it tests / 16; unlike the others, passing
+//! this budget is no error: the graph is left out with a warning, as when it is larger than
+//! `max_visibility_ratio` allows.
 
 use serde::{Deserialize, Serialize};
 
@@ -89,13 +90,13 @@ pub struct BakeSettings {
     /// without the graph). `>= 0`, finite. Default 2: the game levels' graphs are 0.2-0.8 of
     /// the rest, open maps with thousands of mutually visible corners (Polyanya's aurora) 4.5.
     pub max_visibility_ratio: f64,
-    /// Work budget of the visibility stage: most polygons its walks may enter before the graph
-    /// is left out with a warning; `0` derives it (2^25, a few seconds of one core). The walks
-    /// cost the part of the level each corner has in view, so open worlds of scattered props
-    /// pass it long before their graph is built; game levels use a few percent of it. A build
-    /// whose first 32 corners (spread over the level) foretell more than 4 times the budget
-    /// stops there.
-    pub max_visibility_visits: u64,
+    /// Work budget of the visibility stage: most work (polygons its walks enter, plus corner
+    /// pairs tested / 16) before the graph is left out with a warning; `0` derives it (2^25,
+    /// about a second of one core). The work grows with the square of the corners, so open worlds
+    /// of thousands of props pass it long before their graph is built; the shared game levels use
+    /// at most 0.7% of it. A build whose first 32 corners (spread over the level) foretell more
+    /// than 4 times the budget stops there.
+    pub max_visibility_work: u64,
 }
 
 /// Which geometry a bake may take as floor (the `walkable` setting).
@@ -138,7 +139,7 @@ impl BakeSettings {
         walkable: WalkableRule::BySlope,
         visibility: true,
         max_visibility_ratio: 2.0,
-        max_visibility_visits: 0,
+        max_visibility_work: 0,
     };
 
     /// The work budgets for a level of `input_triangles` triangles: the fields, or where they
@@ -150,7 +151,7 @@ impl BakeSettings {
             walkable_triangles: pick(self.max_walkable_triangles, DEFAULT_MAX_WALKABLE_TRIANGLES),
             region_vertices: pick(self.max_region_vertices, BUDGET_BASE.saturating_add(n.saturating_mul(512))),
             polygons: pick(self.max_polygons, BUDGET_BASE.saturating_add(n.saturating_mul(16))),
-            visibility_visits: pick(self.max_visibility_visits, DEFAULT_MAX_VISIBILITY_VISITS),
+            visibility_work: pick(self.max_visibility_work, DEFAULT_MAX_VISIBILITY_WORK),
         }
     }
 
@@ -186,9 +187,9 @@ impl BakeSettings {
 /// of per-triangle region data).
 pub const DEFAULT_MAX_WALKABLE_TRIANGLES: u64 = 1 << 22;
 
-/// Derived default of [`BakeSettings::max_visibility_visits`]: 2^25 polygon visits (about
-/// 3 s of one core). Undulating, the costliest shared level, uses 1.9 million.
-pub const DEFAULT_MAX_VISIBILITY_VISITS: u64 = 1 << 25;
+/// Derived default of [`BakeSettings::max_visibility_work`]: 2^25 work units (about 1 s of one
+/// core). Undulating, the costliest shared level, uses 211,350.
+pub const DEFAULT_MAX_VISIBILITY_WORK: u64 = 1 << 25;
 
 /// Part of the derived region-vertex and polygon budgets that does not grow with the input:
 /// 2^20, so that small levels with long boundaries and a short `max_edge_length` still bake.
@@ -203,8 +204,8 @@ pub struct Budgets {
     pub region_vertices: u64,
     /// Most output polygons.
     pub polygons: u64,
-    /// Most polygons the visibility stage's walks may enter.
-    pub visibility_visits: u64,
+    /// Most work of the visibility stage (polygons entered plus corner pairs tested / 16).
+    pub visibility_work: u64,
 }
 
 impl Default for BakeSettings {

@@ -534,8 +534,8 @@ pub fn to_navmesh_with_progress(
         return Ok(nav);
     }
     // A graph above the size or work bound is left out as in a glTF bake.
-    let max_visits = settings.budgets(count).visibility_visits;
-    let (nav, outcome) = crate::visibility::with_visibility(nav, settings.max_visibility_ratio, max_visits)?;
+    let max_work = settings.budgets(count).visibility_work;
+    let (nav, outcome) = crate::visibility::with_visibility(nav, settings.max_visibility_ratio, max_work)?;
     if let crate::visibility::GraphOutcome::LeftOut(left_out) = outcome {
         progress.warn(&left_out.to_string());
     }
