@@ -4,7 +4,6 @@
 //! satisfy from the asset and the level's raw triangles.
 
 pub mod fuzzing;
-pub mod world;
 
 use meadow::geom::{self, Point2};
 use meadow::{EdgeLink, NavMesh};

@@ -1,11 +1,11 @@
-//! The generated open world (`meadow_suite::world`) at about 100,000 triangles, baked with the
+//! The generated open world (`meadow_testkit::world`) at about 100,000 triangles, baked with the
 //! default settings: the smaller sibling of the million-triangle world measured in the notes.
 //! Checks what a game expects of such a world: instancing and node transforms resolved, every
 //! storey of every building reachable from outside by its stairs, cliff-sided plateaus cut off.
 
 use meadow::query::{PathQuery, QueryFilter, QueryMesh};
 use meadow::BakeSettings;
-use meadow_suite::world;
+use meadow_testkit::world;
 
 #[test]
 fn a_generated_world_of_100k_triangles_bakes_with_reachable_storeys_and_unreachable_plateaus() {

@@ -1,4 +1,4 @@
-//! Writes the generated open world of `meadow_suite::world` for about a given number of
+//! Writes the generated open world of `meadow_testkit::world` for about a given number of
 //! triangles (default 1,000,000): terrain with cliffs, instanced props, multi-storey buildings
 //! with stairs, in one GLB. Used to measure the bake's time and peak memory on a big world.
 //!
@@ -23,7 +23,7 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let world = meadow_suite::world::generate(target);
+    let world = meadow_testkit::world::generate(target);
     if let Err(e) = std::fs::write(&out, &world.glb) {
         eprintln!("gen_big_level: cannot write {}: {e}", out.display());
         std::process::exit(1);

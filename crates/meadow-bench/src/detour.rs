@@ -308,12 +308,12 @@ impl DetourMesh {
     }
 
     /// Bakes the scene with Recast tile by tile, as RecastDemo's tile mesh sample does: tiles of
-    /// `tile_cells` cells a side, each rasterising the triangles that overlap it grown by a border
-    /// of the agent radius plus 3 cells, built one after another into one tiled Detour navmesh.
+    /// `tile_cells` cells a side (more where the grid would pass 128 x 128 tiles), each
+    /// rasterising the triangles that overlap it grown by a border of the agent radius plus 3
+    /// cells, built one after another into one tiled Detour navmesh.
     pub fn bake_tiled(scene: &Scene, s: &RecastSettings, tile_cells: i32) -> Result<DetourMesh, BakeFailed> {
         let input = RecastInput::new(scene, s)?;
         let border = (s.radius / s.cell_size).ceil() as i32 + 3;
-        let tile = tile_cells as f32 * s.cell_size;
         let pad = border as f32 * s.cell_size;
         // SAFETY: as in `bake`; tile data buffers go to Detour, which frees them.
         unsafe {
@@ -322,6 +322,10 @@ impl DetourMesh {
             rc::rcCalcBounds(input.verts.as_ptr(), nverts, bmin.as_mut_ptr(), bmax.as_mut_ptr());
             let (mut gw, mut gh) = (0, 0);
             rc::rcCalcGridSize(bmin.as_ptr(), bmax.as_ptr(), s.cell_size, &mut gw, &mut gh);
+            // Detour addresses at most 2^14 tiles with RecastDemo's 22 bits of tile and polygon
+            // ids, so a grid over 128 x 128 tiles takes larger tiles.
+            let tile_cells = tile_cells.max((gw.max(gh) + 127) / 128);
+            let tile = tile_cells as f32 * s.cell_size;
             let (tw, th) = ((gw + tile_cells - 1) / tile_cells, (gh + tile_cells - 1) / tile_cells);
             // Triangles per tile, by their boxes grown by the border.
             let mut buckets: Vec<Vec<usize>> = vec![Vec::new(); (tw * th) as usize];

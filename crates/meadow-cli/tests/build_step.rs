@@ -186,3 +186,36 @@ fn info_shows_the_source_hash_a_bake_recorded() {
     assert!(info("out/plain.nav")["source_hash"].is_null());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A bake interrupted by Ctrl-C (SIGINT) leaves the previous asset as it was and no temporary
+/// file: the asset is written to a temporary file and renamed only once the bake is done.
+#[cfg(unix)]
+#[test]
+fn an_interrupted_bake_leaves_the_previous_asset_intact() {
+    let dir = project("interrupt");
+    bake(&dir, "box_floor.glb");
+    let previous = std::fs::read(dir.join("out/box_floor.nav")).unwrap();
+    // A generated world that takes seconds to bake, over the same output.
+    let world = meadow_testkit::world::generate(300_000);
+    std::fs::write(dir.join("levels/world.glb"), &world.glb).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_meadow"))
+        .args(["bake", "levels/world.glb", "-o", "out/box_floor.nav", "--quiet"])
+        .current_dir(&dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("run meadow");
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    assert!(child.try_wait().unwrap().is_none(), "the bake ended before it could be interrupted");
+    let kill = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("run kill");
+    assert!(kill.success());
+    let status = child.wait().unwrap();
+    assert!(!status.success(), "an interrupted bake does not succeed: {status:?}");
+    assert_eq!(std::fs::read(dir.join("out/box_floor.nav")).unwrap(), previous, "the previous asset changed");
+    let names: Vec<String> = std::fs::read_dir(dir.join("out"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().all(|n| !n.contains(".tmp-")), "a temporary file was left: {names:?}");
+    std::fs::remove_dir_all(&dir).ok();
+}

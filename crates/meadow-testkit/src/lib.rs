@@ -6,3 +6,4 @@ pub mod oracle;
 pub mod rng;
 pub mod testmesh;
 pub mod visibility;
+pub mod world;

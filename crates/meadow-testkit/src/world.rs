@@ -540,7 +540,7 @@ pub fn generate(target_triangles: usize) -> World {
         "bufferViews": buffers.views,
         "accessors": buffers.accessors,
     });
-    let glb = meadow_testkit::gltf::glb(json.to_string().as_bytes(), Some(&buffers.bin));
+    let glb = crate::gltf::glb(json.to_string().as_bytes(), Some(&buffers.bin));
     let plateaus = terrain
         .plateaus
         .iter()
