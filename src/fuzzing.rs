@@ -284,6 +284,11 @@ fn split_glb(bytes: &[u8]) -> Option<(&[u8], Option<&[u8]>)> {
 /// The region budget is about seven times what the fixtures need (3,482 at most): mutants with
 /// long sheared slivers make `i_overlay` spend up to 40 us per counted vertex (a 112,170-vertex
 /// level took 4 s in release), so a larger budget lets one execution run for seconds.
+///
+/// The visibility budget (2^16 units) is about 80 times the costliest fixture's (836): the stage
+/// tests every pair of corners, and under the fuzzer's instrumentation a mutant with thousands
+/// of corners spent seconds there; past the budget the stage leaves the graph out, which the
+/// checker exercises too.
 pub fn small_settings() -> BakeSettings {
     let mut s = BakeSettings::DEFAULT;
     s.radius = 0.3;
@@ -291,6 +296,7 @@ pub fn small_settings() -> BakeSettings {
     s.max_walkable_triangles = 20_000;
     s.max_region_vertices = 25_000;
     s.max_polygons = 20_000;
+    s.max_visibility_work = 1 << 16;
     s
 }
 
