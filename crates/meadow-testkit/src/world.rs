@@ -4,9 +4,10 @@
 //!
 //! [`generate`] sizes everything from a triangle budget: terrain cells of 2 m (about 2.9
 //! triangles per cell with the props), one prop per 100 m² of terrain, one plateau per 60 cells
-//! of side and one building per 80. At 1,000,000 triangles the world is 1.18 km across with
-//! about 13,900 props and 7 buildings; at 100,000 it is 370 m with about 1,400 props and 2
-//! buildings. The level's shape, as a level artist's export would have it:
+//! of side and one building per 80. Asked for 1,000,000 triangles, the world holds 1,014,344,
+//! is 1,216 m across and has 14,697 props and 7 buildings; asked for 100,000, it holds 102,308,
+//! is 384 m across and has 1,447 props and 2 buildings. The level's shape, as a level artist's
+//! export would have it:
 //!
 //! - `World` → `Terrain`: one mesh of 8 x 8 chunk primitives. Heights are gentle waves (at most
 //!   about 5°) plus plateaus whose 3 m-wide sides climb 4-8 m (60-75°), flattened into a pad
