@@ -2,7 +2,7 @@
 //! with cliffs steeper than any walkable slope, thousands of instanced props under a node
 //! hierarchy, and multi-storey buildings whose floors are joined by stairs.
 //!
-//! [`generate`] sizes everything from a triangle budget: terrain cells of 2 m (about 2.9
+//! [`generate`] sizes everything from a triangle budget: terrain cells of 2 m (about 2.7
 //! triangles per cell with the props), one prop per 100 m² of terrain, one plateau per 60 cells
 //! of side and one building per 80. Asked for 1,000,000 triangles, the world holds 1,014,344,
 //! is 1,216 m across and has 14,697 props and 7 buildings; asked for 100,000, it holds 102,308,
