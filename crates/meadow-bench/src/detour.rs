@@ -134,6 +134,18 @@ impl RecastInput {
         }
         Ok(RecastInput { verts, tris, areas })
     }
+
+    /// The input's bounds and its grid size in cells of `cell_size`.
+    fn grid(&self, cell_size: f32) -> ([f32; 3], [f32; 3], i32, i32) {
+        let (mut bmin, mut bmax) = ([0f32; 3], [0f32; 3]);
+        let (mut w, mut h) = (0, 0);
+        // SAFETY: `verts` holds `len / 3` points; the outputs are local arrays of 3 floats.
+        unsafe {
+            rc::rcCalcBounds(self.verts.as_ptr(), (self.verts.len() / 3) as i32, bmin.as_mut_ptr(), bmax.as_mut_ptr());
+            rc::rcCalcGridSize(bmin.as_ptr(), bmax.as_ptr(), cell_size, &mut w, &mut h);
+        }
+        (bmin, bmax, w, h)
+    }
 }
 
 /// One Recast build, RecastDemo's pipeline from rasterising to the detail mesh, of the triangles
@@ -282,11 +294,7 @@ impl DetourMesh {
         // SAFETY: every pointer handed to Recast/Detour is either a live allocation from their own
         // allocators (checked for null) or a Rust slice whose length matches the count passed.
         unsafe {
-            let (mut bmin, mut bmax) = ([0f32; 3], [0f32; 3]);
-            let nverts = (input.verts.len() / 3) as i32;
-            rc::rcCalcBounds(input.verts.as_ptr(), nverts, bmin.as_mut_ptr(), bmax.as_mut_ptr());
-            let (mut w, mut h) = (0, 0);
-            rc::rcCalcGridSize(bmin.as_ptr(), bmax.as_ptr(), s.cell_size, &mut w, &mut h);
+            let (bmin, bmax, w, h) = input.grid(s.cell_size);
             build_tile(&m, (&input.verts, &input.tris, &input.areas), (bmin, bmax, w, h, 0), s)?;
             let polygons = (*m.pmesh).npolys as usize;
             let Some((data, size)) = tile_data(&m, s, (0, 0))? else {
@@ -317,11 +325,7 @@ impl DetourMesh {
         let pad = border as f32 * s.cell_size;
         // SAFETY: as in `bake`; tile data buffers go to Detour, which frees them.
         unsafe {
-            let (mut bmin, mut bmax) = ([0f32; 3], [0f32; 3]);
-            let nverts = (input.verts.len() / 3) as i32;
-            rc::rcCalcBounds(input.verts.as_ptr(), nverts, bmin.as_mut_ptr(), bmax.as_mut_ptr());
-            let (mut gw, mut gh) = (0, 0);
-            rc::rcCalcGridSize(bmin.as_ptr(), bmax.as_ptr(), s.cell_size, &mut gw, &mut gh);
+            let (bmin, bmax, gw, gh) = input.grid(s.cell_size);
             // Detour addresses at most 2^14 tiles with RecastDemo's 22 bits of tile and polygon
             // ids, so a grid over 128 x 128 tiles takes larger tiles.
             let tile_cells = tile_cells.max((gw.max(gh) + 127) / 128);
