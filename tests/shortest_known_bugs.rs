@@ -24,6 +24,7 @@ fn mesh(vertices: &[[f64; 3]], polygons: &[(&[u32], &[i64], u16)]) -> QueryMesh 
         outlines: Vec::new(),
         links: Vec::new(),
         visibility: None,
+        tiles: Vec::new(),
     };
     for &(ring, links, layer) in polygons {
         let first = data.polygon_vertices.len() as u32;

@@ -4,7 +4,9 @@
 pub use crate::heights::SurfaceHeights;
 use crate::portals::PolygonMesh;
 use meadow::geom::Point2;
-use meadow::{AreaType, BakeSettings, EdgeLink, NavMesh, NavMeshData, Outline, PolygonData, ValidationError};
+use meadow::{
+    AreaType, BakeSettings, EdgeLink, NavMesh, NavMeshData, Outline, PolygonData, TileSection, ValidationError,
+};
 
 /// Builds the asset data and validates it.
 pub fn assemble(
@@ -12,6 +14,18 @@ pub fn assemble(
     links: &[Vec<EdgeLink>],
     areas: &[AreaType],
     settings: &BakeSettings,
+) -> Result<NavMesh, ValidationError> {
+    assemble_tiled(mesh, links, areas, settings, Vec::new())
+}
+
+/// As [`assemble`], for a tiled bake: `tiles` are the stitched tiles' sections
+/// ([`crate::tiles::stitch`]).
+pub fn assemble_tiled(
+    mesh: &PolygonMesh,
+    links: &[Vec<EdgeLink>],
+    areas: &[AreaType],
+    settings: &BakeSettings,
+    tiles: Vec<TileSection>,
 ) -> Result<NavMesh, ValidationError> {
     let vertices: Vec<[f64; 3]> = mesh.vertices.iter().zip(&mesh.heights).map(|(&p, &y)| [p[0], y, p[1]]).collect();
     let mut polygons = Vec::with_capacity(mesh.polygons.len());
@@ -40,6 +54,7 @@ pub fn assemble(
         // Off-mesh links are connected to the finished mesh by the `links` stage.
         links: Vec::new(),
         visibility: None,
+        tiles,
     })
 }
 

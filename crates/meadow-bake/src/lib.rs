@@ -58,6 +58,7 @@ pub mod portals;
 pub mod progress;
 pub mod region;
 pub mod simplify;
+pub mod tiles;
 pub mod tolerance;
 pub mod triangulate;
 pub mod visibility;
@@ -112,6 +113,12 @@ pub enum BakeError {
         /// Agent height in metres.
         height: f64,
     },
+    /// The tile grid cannot be laid over the level, or a tile cannot be read back from an asset.
+    #[error(transparent)]
+    Tiles(#[from] tiles::TileError),
+    /// The tiles cannot be stitched into one mesh.
+    #[error(transparent)]
+    Stitch(#[from] tiles::StitchError),
     /// The bake produced a structurally invalid mesh (a bug in Meadow; please report it).
     #[error("internal error, the baked mesh is invalid: {0}")]
     Internal(#[from] ValidationError),
@@ -128,8 +135,30 @@ impl From<polygons::PolygonError> for BakeError {
     }
 }
 
+/// How [`bake_with`] runs beyond the settings: for tiled bakes, which tiles to make and a
+/// previous asset to take unchanged tiles from. The default bakes every tile anew.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BakeOptions<'a> {
+    /// Bake only these tiles (a partial asset for `meadow merge`); `None` bakes all.
+    pub tiles: Option<tiles::TileRange>,
+    /// The previous asset of the level: tiles whose inputs and settings are unchanged are taken
+    /// from it instead of baked (an incremental bake gives the same bytes as a full one).
+    pub previous: Option<&'a NavMesh>,
+}
+
 /// Bakes a scene into a validated navmesh, reporting stages and warnings to `progress`.
 pub fn bake(scene: &Scene, settings: &BakeSettings, progress: &mut dyn Progress) -> Result<NavMesh, BakeError> {
+    bake_with(scene, settings, BakeOptions::default(), progress)
+}
+
+/// As [`bake`], with the options of a tiled bake (partial, incremental); an untiled bake
+/// (`tile_size = 0`) ignores them.
+pub fn bake_with(
+    scene: &Scene,
+    settings: &BakeSettings,
+    options: BakeOptions<'_>,
+    progress: &mut dyn Progress,
+) -> Result<NavMesh, BakeError> {
     settings.validate()?;
     let budgets = settings.budgets(scene.triangles.len());
     progress.begin(Stage::Classify, scene.triangles.len() as u64);
@@ -141,6 +170,24 @@ pub fn bake(scene: &Scene, settings: &BakeSettings, progress: &mut dyn Progress)
     if classified.walkable.len() as u64 > budgets.walkable_triangles {
         return Err(BudgetExceeded::walkable_triangles(budgets.walkable_triangles).into());
     }
+    let nothing_walkable = || BakeError::NothingWalkable { radius: settings.radius, height: settings.height };
+
+    if settings.tile_size > 0.0 {
+        if classified.walkable.is_empty() {
+            return Err(region::RegionError::NoWalkableSurface.into());
+        }
+        let baked = tiles::bake_tiles(&classified, settings, &budgets, options.tiles, options.previous, progress)?;
+        if let Some(painted) = &baked.painted {
+            for warning in region::volume_warnings_painted(scene, painted) {
+                progress.warn(&warning);
+            }
+        }
+        if options.tiles.is_none() && baked.tiles.iter().all(|t| t.polygons.is_empty()) {
+            return Err(nothing_walkable());
+        }
+        let stitched = tiles::stitch(&baked.tiles, settings.tile_size, settings.max_climb, MAX_POLYGON_VERTICES)?;
+        return finish(stitched.mesh, stitched.sections, scene, settings, &budgets, progress);
+    }
 
     let params = region::RegionParams::from(settings);
     let regions = region::build_regions_within(&classified, &params, budgets.region_vertices, progress)?;
@@ -148,7 +195,7 @@ pub fn bake(scene: &Scene, settings: &BakeSettings, progress: &mut dyn Progress)
         progress.warn(&warning);
     }
     if regions.areas.is_empty() {
-        return Err(BakeError::NothingWalkable { radius: settings.radius, height: settings.height });
+        return Err(nothing_walkable());
     }
     if simplify::split_vertex_estimate(&regions, settings.max_edge_length) > budgets.region_vertices {
         return Err(BudgetExceeded::region_vertices(budgets.region_vertices).into());
@@ -162,13 +209,29 @@ pub fn bake(scene: &Scene, settings: &BakeSettings, progress: &mut dyn Progress)
 
     let polygon_input = polygons::PolygonInput { regions: &regions, walkable: &classified.walkable };
     let mesh = polygons::build_polygons(polygon_input, &polygons::PolygonParams::from(settings), progress)?;
+    finish(mesh, Vec::new(), scene, settings, &budgets, progress)
+}
 
+/// Most vertices of a polygon in an asset (the runtime's limit); stitching may insert border
+/// vertices into a tile's polygon up to it.
+const MAX_POLYGON_VERTICES: usize = 12;
+
+/// The stages after the polygons, shared by untiled and tiled bakes: portals, assemble (with
+/// the tile sections), visibility and off-mesh links.
+fn finish(
+    mesh: portals::PolygonMesh,
+    sections: Vec<meadow::TileSection>,
+    scene: &Scene,
+    settings: &BakeSettings,
+    budgets: &meadow::Budgets,
+    progress: &mut dyn Progress,
+) -> Result<NavMesh, BakeError> {
     progress.begin(Stage::Portals, mesh.polygons.len() as u64);
     let links = portals::link_portals(&mesh);
     progress.finish(Stage::Portals);
 
     progress.begin(Stage::Assemble, 0);
-    let nav = assemble::assemble(&mesh, &links, &scene.areas, settings)?;
+    let nav = assemble::assemble_tiled(&mesh, &links, &scene.areas, settings, sections)?;
     progress.finish(Stage::Assemble);
 
     let nav = if settings.visibility {

@@ -35,12 +35,27 @@ impl PolygonMesh {
         layer: u16,
         index: &mut VertexIndex,
     ) {
+        let labels = vec![(area, layer); polygons.len()];
+        self.add_labelled(local_vertices, heights, polygons, &labels, index);
+    }
+
+    /// As [`PolygonMesh::add`], with an `(area, layer)` per polygon; returns how many of the
+    /// polygons were added (a ring welded below three vertices is dropped).
+    pub fn add_labelled(
+        &mut self,
+        local_vertices: &[Point2],
+        heights: &[f64],
+        polygons: &[Vec<u32>],
+        labels: &[(u16, u16)],
+        index: &mut VertexIndex,
+    ) -> usize {
         let global: Vec<u32> = local_vertices
             .iter()
             .zip(heights)
             .map(|(&p, &h)| index.get_or_insert(p, h, &mut self.vertices, &mut self.heights))
             .collect();
-        for poly in polygons {
+        let before = self.polygons.len();
+        for (poly, &(area, layer)) in polygons.iter().zip(labels) {
             let mut ring: Vec<u32> = poly.iter().map(|&v| global[v as usize]).collect();
             ring.dedup();
             while ring.len() > 1 && ring.first() == ring.last() {
@@ -52,6 +67,7 @@ impl PolygonMesh {
                 self.layers.push(layer);
             }
         }
+        self.polygons.len() - before
     }
 }
 

@@ -7,6 +7,9 @@ pub enum Stage {
     Ingest,
     /// Sorting triangles into walkable and blocking.
     Classify,
+    /// Baking the tiles of a tiled bake (region to convex polygons per tile, in parallel),
+    /// then stitching them into one mesh.
+    Tiles,
     /// Computing the free walkable area as polygons with holes.
     Region,
     /// Dropping ring vertices that carry no shape (near-collinear runs, millimetre zigzags).
@@ -27,9 +30,10 @@ pub enum Stage {
 
 impl Stage {
     /// Every stage in pipeline order.
-    pub const ALL: [Stage; 10] = [
+    pub const ALL: [Stage; 11] = [
         Stage::Ingest,
         Stage::Classify,
+        Stage::Tiles,
         Stage::Region,
         Stage::Simplify,
         Stage::Triangulate,
@@ -45,6 +49,7 @@ impl Stage {
         match self {
             Stage::Ingest => "ingest",
             Stage::Classify => "classify",
+            Stage::Tiles => "tiles",
             Stage::Region => "region",
             Stage::Simplify => "simplify",
             Stage::Triangulate => "triangulate",

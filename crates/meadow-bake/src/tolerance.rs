@@ -183,3 +183,12 @@ pub const BOX_GRID_MAX_DIM: usize = 4096;
 
 /// Most cells of a box grid.
 pub const BOX_GRID_MAX_CELLS: usize = BOX_GRID_MAX_DIM * BOX_GRID_MAX_DIM;
+
+// ---- Tiles ----
+
+/// How far beyond the agent radius around a tile, in metres, the geometry a tile is baked from
+/// reaches. The walkable surface a tile takes in ends, by construction, at least this far
+/// beyond the radius from the tile; the walls and drop edges that false end makes stay a
+/// metre away from the tile once dilated by the radius. A metre also lets the layers of
+/// stairs and ramps next to the tile border look as they do in the whole level.
+pub const TILE_MARGIN: f64 = 1.0;

@@ -186,6 +186,7 @@ pub fn assemble(
         outlines: Vec::new(),
         links: Vec::new(),
         visibility: None,
+        tiles: Vec::new(),
     };
     data.outlines = boundary_rings(&data);
     data

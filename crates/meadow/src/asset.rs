@@ -37,8 +37,8 @@ pub const MAGIC: [u8; 8] = *b"MEADOWNV";
 /// the stored settings; version 4 the corner visibility graph ([`NavMeshData::visibility`]);
 /// version 5 its nodes at pinch vertices (every wedge, taut in every direction); version 6 the
 /// source hash in the header ([`read_source_hash`]); version 7 the visibility work budget in the
-/// stored settings.
-pub const FORMAT_VERSION: u32 = 7;
+/// stored settings; version 8 tiled bakes (the `tile_size` setting and [`NavMeshData::tiles`]).
+pub const FORMAT_VERSION: u32 = 8;
 /// Size of the fixed header before the payload.
 pub const HEADER_LEN: usize = 32;
 /// The source hash of an asset written without one ([`NavMesh::to_bytes`]).
@@ -109,6 +109,34 @@ pub struct NavMeshData {
     pub links: Vec<OffMeshLink>,
     /// The corner visibility graph for exact shortest paths; `None` when baked without it.
     pub visibility: Option<VisibilityGraph>,
+    /// The tiles of a tiled bake (`settings.tile_size > 0`), ordered by row (`z`) then column
+    /// (`x`), each owning a consecutive run of polygons; empty for a one-tile bake.
+    pub tiles: Vec<TileSection>,
+}
+
+/// One tile of a tiled bake: where it lies, the polygons it made and a hash of what it was made
+/// from, so that an incremental bake re-bakes only tiles whose inputs changed.
+///
+/// Tile `(x, z)` covers `[x·t, (x+1)·t) × [z·t, (z+1)·t)` in world XZ, with `t` the stored
+/// `tile_size`. Its polygons are `first_polygon .. first_polygon + polygon_count`; their layers
+/// are the tile's own, numbered from the layer of its first polygon in order of first use.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TileSection {
+    /// Tile column (along x).
+    pub x: i32,
+    /// Tile row (along z).
+    pub z: i32,
+    /// Index of the tile's first polygon.
+    pub first_polygon: u32,
+    /// Number of polygons the tile made (possibly 0).
+    pub polygon_count: u32,
+    /// Content hash of the tile's inputs: the settings, the tile's place and the triangles within
+    /// its bounds grown by the radius and a margin.
+    pub hash: u64,
+    /// Offsets, within the tile's run of `polygon_vertices`, of the vertices that stitching
+    /// inserted where a neighbouring tile's border vertex lies inside one of this tile's border
+    /// edges (ascending); removing them gives the tile's polygons as baked alone.
+    pub stitched: Vec<u32>,
 }
 
 /// The corner visibility graph: the corners of the walkable boundary where a taut (shortest)
@@ -482,6 +510,7 @@ mod tests {
             outlines: vec![Outline { vertices: vec![0, 1, 4, 5, 2, 3] }],
             links: Vec::new(),
             visibility: None,
+            tiles: Vec::new(),
         }
     }
 

@@ -97,6 +97,13 @@ pub struct BakeSettings {
     /// at most 0.7% of it. A build whose first 32 corners (spread over the level) foretell more
     /// than 4 times the budget stops there.
     pub max_visibility_work: u64,
+    /// Edge of the square tiles the bake works in, metres: `0` (the default) bakes the level as
+    /// one tile; otherwise at least `4 × radius` and 1 m, at most 65,536 m. Tiles are aligned to
+    /// the world origin (tile `(i, j)` covers `[i·t, (i+1)·t) × [j·t, (j+1)·t)` in XZ), bake in
+    /// parallel, and are what incremental bakes (`meadow bake --update`) re-bake and build
+    /// farms spread (`--tiles`, `meadow merge`). For open worlds of a kilometre or more, 64 m
+    /// tiles bake fastest on the generated world (see `ARCHITECTURE.md`, "Tiles").
+    pub tile_size: f64,
 }
 
 /// Which geometry a bake may take as floor (the `walkable` setting).
@@ -140,6 +147,7 @@ impl BakeSettings {
         visibility: true,
         max_visibility_ratio: 2.0,
         max_visibility_work: 0,
+        tile_size: 0.0,
     };
 
     /// The work budgets for a level of `input_triangles` triangles: the fields, or where they
@@ -179,9 +187,23 @@ impl BakeSettings {
         let edge = self.max_edge_length;
         check("max_edge_length", edge, edge == 0.0 || (0.05..=1e6).contains(&edge), "0 (no limit) or 0.05 ..= 1e6 m")?;
         check("max_visibility_ratio", self.max_visibility_ratio, self.max_visibility_ratio >= 0.0, ">= 0")?;
+        let tile = self.tile_size;
+        let tile_ok = tile == 0.0 || (tile >= MIN_TILE_SIZE && tile >= 4.0 * self.radius && tile <= MAX_TILE_SIZE);
+        check("tile_size", tile, tile_ok, "0 (one tile) or at least 4 x radius and 1 m, at most 65536 m")?;
         Ok(())
     }
 }
+
+/// Smallest non-zero [`BakeSettings::tile_size`], metres: a tile is baked from the geometry
+/// within the radius plus 1 m of it, so smaller tiles would mostly bake their margins.
+pub const MIN_TILE_SIZE: f64 = 1.0;
+
+/// Largest [`BakeSettings::tile_size`], metres: a level's largest extent
+/// ([`crate::limits::MAX_EXTENT`]).
+pub const MAX_TILE_SIZE: f64 = crate::limits::MAX_EXTENT;
+
+/// Most tiles a tiled bake may have (the tile grid over the walkable bounds).
+pub const MAX_TILES: u64 = 65_536;
 
 /// Derived default of [`BakeSettings::max_walkable_triangles`]: 2^22 triangles (about 400 MB
 /// of per-triangle region data).
@@ -250,6 +272,16 @@ mod tests {
         for good in [0.0, 0.05, 6.0, 1e6] {
             BakeSettings { max_edge_length: good, ..BakeSettings::DEFAULT }.validate().unwrap();
         }
+        // Radius 0.6: tiles of at least 2.4 m.
+        for bad in [-1.0, 0.5, 2.3, f64::NAN, f64::INFINITY, 70_000.0] {
+            let s = BakeSettings { tile_size: bad, ..BakeSettings::DEFAULT };
+            assert_eq!(s.validate().unwrap_err().name, "tile_size", "{bad}");
+        }
+        for good in [0.0, 2.4, 64.0, 65_536.0] {
+            BakeSettings { tile_size: good, ..BakeSettings::DEFAULT }.validate().unwrap();
+        }
+        let point_agent = BakeSettings { radius: 0.0, tile_size: 0.5, ..BakeSettings::DEFAULT };
+        assert_eq!(point_agent.validate().unwrap_err().name, "tile_size");
     }
 
     #[test]

@@ -175,8 +175,13 @@ pub(super) fn slab_part(t: &[[f64; 3]; 3], lo: f64, hi: f64) -> Vec<Point2> {
 /// One warning per area volume of `scene` that painted nothing in `regions` (a volume placed
 /// off the floor or outside its height range, most likely by mistake).
 pub fn volume_warnings(scene: &Scene, regions: &Regions) -> Vec<String> {
+    volume_warnings_painted(scene, &regions.painted)
+}
+
+/// As [`volume_warnings`], from the free area each volume painted (m², in scene order).
+pub fn volume_warnings_painted(scene: &Scene, painted: &[f64]) -> Vec<String> {
     let mut warnings = Vec::new();
-    for (volume, &painted) in scene.volumes.iter().zip(&regions.painted) {
+    for (volume, &painted) in scene.volumes.iter().zip(painted) {
         if painted <= 0.0 {
             let name = scene.nodes.get(volume.node as usize).map_or("?", String::as_str);
             let area = scene.areas.get(volume.area as usize).map_or("?", |a| a.name.as_str());

@@ -66,6 +66,17 @@ impl From<&BakeSettings> for SimplifyParams {
 
 /// Returns `regions` with every ring simplified (see the module docs); everything else is kept.
 pub fn simplify_regions(regions: &Regions, params: &SimplifyParams, progress: &mut dyn Progress) -> Regions {
+    simplify_regions_pinned(regions, params, &|_| false, progress)
+}
+
+/// As [`simplify_regions`], with every vertex for which `pin` holds kept as well: a tile's
+/// vertices on its border, which the neighbouring tile has too.
+pub fn simplify_regions_pinned(
+    regions: &Regions,
+    params: &SimplifyParams,
+    pin: &(dyn Fn(Point2) -> bool + Sync),
+    progress: &mut dyn Progress,
+) -> Regions {
     let rings: Vec<&[Point2]> = regions
         .areas
         .iter()
@@ -80,7 +91,7 @@ pub fn simplify_regions(regions: &Regions, params: &SimplifyParams, progress: &m
         progress.finish(Stage::Simplify);
         return regions.clone();
     }
-    let mut simplifier = Simplifier::new(&rings, params);
+    let mut simplifier = Simplifier::new(&rings, params, pin);
     let mut simplified: Vec<Vec<Point2>> = Vec::with_capacity(rings.len());
     for r in 0..rings.len() {
         simplified.push(split_long_edges(&simplifier.ring(r), params.max_edge));
@@ -165,7 +176,7 @@ struct Simplifier<'a> {
 }
 
 impl<'a> Simplifier<'a> {
-    fn new(rings: &'a [&'a [Point2]], params: &SimplifyParams) -> Self {
+    fn new(rings: &'a [&'a [Point2]], params: &SimplifyParams, pin: &dyn Fn(Point2) -> bool) -> Self {
         let mut first = Vec::with_capacity(rings.len() + 1);
         let mut owner = Vec::new();
         let mut boxes: Vec<Box2> = Vec::new();
@@ -183,7 +194,7 @@ impl<'a> Simplifier<'a> {
         order.sort_unstable_by(|a, b| a.0[0].total_cmp(&b.0[0]).then(a.0[1].total_cmp(&b.0[1])).then(a.1.cmp(&b.1)));
         let mut pinned = vec![false; owner.len()];
         for run in order.chunk_by(|a, b| a.0 == b.0) {
-            if run.len() > 1 {
+            if run.len() > 1 || pin(run[0].0) {
                 run.iter().for_each(|&(_, i)| pinned[i] = true);
             }
         }

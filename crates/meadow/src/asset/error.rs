@@ -125,6 +125,9 @@ pub enum ValidationError {
     /// The corner visibility graph is malformed.
     #[error("the visibility graph is invalid: {0}")]
     BadVisibility(&'static str),
+    /// The tile sections of a tiled bake are malformed.
+    #[error("the tile sections are invalid: {0}")]
+    BadTiles(&'static str),
 }
 
 /// Why an asset could not be loaded.

@@ -104,6 +104,49 @@ pub(super) fn validate(d: &NavMeshData) -> Result<(), ValidationError> {
     if let Some(g) = &d.visibility {
         validate_visibility(d, g).map_err(ValidationError::BadVisibility)?;
     }
+    validate_tiles(d).map_err(ValidationError::BadTiles)?;
+    Ok(())
+}
+
+/// Checks the tile sections: only in a tiled bake, in row-major order without repeats, within
+/// the coordinate contract, their polygon runs consecutive and covering every polygon, and their
+/// stitched offsets ascending within their runs.
+fn validate_tiles(d: &NavMeshData) -> Result<(), &'static str> {
+    if d.tiles.is_empty() {
+        return Ok(());
+    }
+    let size = d.settings.tile_size;
+    if size <= 0.0 {
+        return Err("the asset has tile sections but its settings have no tile size");
+    }
+    // A tile's corner lies within a tile of the coordinate limit.
+    let limit = (crate::limits::MAX_COORDINATE / size).ceil() + 1.0;
+    let mut next_polygon = 0u64;
+    let mut previous: Option<(i32, i32)> = None;
+    for t in &d.tiles {
+        if (t.x as f64).abs() > limit || (t.z as f64).abs() > limit {
+            return Err("a tile lies beyond the coordinate limit");
+        }
+        if previous.is_some_and(|p| p >= (t.z, t.x)) {
+            return Err("the tiles are not in row-major order or repeat");
+        }
+        previous = Some((t.z, t.x));
+        if t.first_polygon as u64 != next_polygon {
+            return Err("a tile's polygons do not follow the previous tile's");
+        }
+        next_polygon += t.polygon_count as u64;
+        if next_polygon > d.polygons.len() as u64 {
+            return Err("a tile's polygons run past the last polygon");
+        }
+        let slots: u64 =
+            d.polygons[t.first_polygon as usize..next_polygon as usize].iter().map(|p| p.vertex_count as u64).sum();
+        if t.stitched.windows(2).any(|w| w[0] >= w[1]) || t.stitched.last().is_some_and(|&s| s as u64 >= slots) {
+            return Err("a tile's stitched vertex offsets are not ascending within its polygons");
+        }
+    }
+    if next_polygon != d.polygons.len() as u64 {
+        return Err("the tiles do not cover every polygon");
+    }
     Ok(())
 }
 
