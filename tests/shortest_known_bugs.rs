@@ -25,6 +25,7 @@ fn mesh(vertices: &[[f64; 3]], polygons: &[(&[u32], &[i64], u16)]) -> QueryMesh 
         links: Vec::new(),
         visibility: None,
         tiles: Vec::new(),
+        partial: None,
     };
     for &(ring, links, layer) in polygons {
         let first = data.polygon_vertices.len() as u32;

@@ -55,6 +55,7 @@ pub fn assemble_tiled(
         links: Vec::new(),
         visibility: None,
         tiles,
+        partial: None,
     })
 }
 

@@ -18,6 +18,10 @@ use crate::tolerance::{BOX_GRID_ITEMS_PER_CELL, GRID_STEP, HALF_GRID_STEP, LAYER
 use crate::xz::{ccw_edges, ccw_xz, clip, segment_in_triangle, sub_interval, Plane};
 use meadow::geom;
 
+/// Stands in a restricted layering ([`Layering::restricted`]) for every conflicting layer
+/// that is not present.
+const ABSENT_LAYER: u32 = u32::MAX;
+
 /// Marks a triangle not yet placed in a layer.
 const UNPLACED: u32 = u32::MAX;
 
@@ -36,6 +40,32 @@ pub struct Layering {
 }
 
 impl Layering {
+    /// The layering of the walkable triangles `triangles` (indices into this layering's
+    /// triangles, ascending), as the region stage of a tile sees it: the layers present renumbered
+    /// densely in their order here (so ties between layers go the same way), conflicts with
+    /// layers not present kept as one marker past every present layer (a triangle stays stacked
+    /// where the floor over it lies outside the tile's input), and the seams between present
+    /// layers.
+    pub fn restricted(&self, triangles: &[u32]) -> Layering {
+        let mut present: Vec<u32> = triangles.iter().map(|&t| self.layer_of[t as usize]).collect();
+        present.sort_unstable();
+        present.dedup();
+        let local = |l: u32| present.binary_search(&l).map(|i| i as u32);
+        let layer_of = triangles.iter().map(|&t| local(self.layer_of[t as usize]).unwrap_or(0)).collect();
+        let conflicts_with = triangles
+            .iter()
+            .map(|&t| {
+                let mut c: Vec<u32> =
+                    self.conflicts_with[t as usize].iter().map(|&l| local(l).unwrap_or(ABSENT_LAYER)).collect();
+                c.sort_unstable();
+                c.dedup();
+                c
+            })
+            .collect();
+        let seams = self.seams.iter().filter_map(|&(a, b)| Some((local(a).ok()?, local(b).ok()?))).collect();
+        Layering { layer_of, count: present.len() as u32, conflicts_with, seams }
+    }
+
     /// Whether what stands on walkable triangle `anchor` concerns layer `layer`: its own layer,
     /// or any layer it does not conflict with (a neighbour across a seam).
     pub fn concerns(&self, anchor: usize, layer: u32) -> bool {

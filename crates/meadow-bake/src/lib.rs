@@ -186,6 +186,9 @@ pub fn bake_with(
             return Err(nothing_walkable());
         }
         let stitched = tiles::stitch(&baked.tiles, settings.tile_size, settings.max_climb, MAX_POLYGON_VERTICES)?;
+        if let Some(range) = options.tiles {
+            return finish_partial(stitched, &baked.grid, range, scene, settings, progress);
+        }
         return finish(stitched.mesh, stitched.sections, scene, settings, &budgets, progress);
     }
 
@@ -210,6 +213,144 @@ pub fn bake_with(
     let polygon_input = polygons::PolygonInput { regions: &regions, walkable: &classified.walkable };
     let mesh = polygons::build_polygons(polygon_input, &polygons::PolygonParams::from(settings), progress)?;
     finish(mesh, Vec::new(), scene, settings, &budgets, progress)
+}
+
+/// A partial asset: the stitched tiles with the grid, the range and the level's link requests
+/// for [`merge`]; no visibility graph or links of its own (the merge makes them).
+fn finish_partial(
+    stitched: tiles::Stitched,
+    grid: &tiles::TileGrid,
+    range: tiles::TileRange,
+    scene: &Scene,
+    settings: &BakeSettings,
+    progress: &mut dyn Progress,
+) -> Result<NavMesh, BakeError> {
+    progress.begin(Stage::Portals, stitched.mesh.polygons.len() as u64);
+    let links = portals::link_portals(&stitched.mesh);
+    progress.finish(Stage::Portals);
+    progress.begin(Stage::Assemble, 0);
+    let nav = assemble::assemble_tiled(&stitched.mesh, &links, &scene.areas, settings, stitched.sections)?;
+    let name = |node: u32| scene.nodes.get(node as usize).cloned().unwrap_or_default();
+    let pending = scene
+        .links
+        .iter()
+        .map(|r| {
+            let spec = links::link_spec(scene, r);
+            meadow::PendingLink {
+                from_node: name(r.from_node),
+                to_node: name(r.to_node),
+                start: spec.start,
+                end: spec.end,
+                bidirectional: r.bidirectional,
+                cost: r.cost,
+                radius: r.radius,
+                area: r.area,
+                id: r.id,
+            }
+        })
+        .collect();
+    let partial = meadow::PartialBake {
+        grid: [grid.columns.start, grid.rows.start, grid.columns.end - 1, grid.rows.end - 1],
+        range: [range.columns.0, range.rows.0, range.columns.1, range.rows.1],
+        links: pending,
+    };
+    let nav = NavMesh::new(meadow::NavMeshData { partial: Some(partial), ..nav.into_data() })?;
+    progress.finish(Stage::Assemble);
+    Ok(nav)
+}
+
+/// Why partial assets cannot be merged.
+#[derive(Debug, thiserror::Error)]
+pub enum MergeError {
+    /// No parts were given.
+    #[error("no partial assets to merge")]
+    NoParts,
+    /// A part is not a partial asset.
+    #[error("part {part} is not a partial asset (bake it with --tiles)")]
+    NotPartial {
+        /// Index of the part.
+        part: usize,
+    },
+    /// The parts were baked with different settings, grids or link requests.
+    #[error("part {part} was baked from another level or with other settings than part 0 ({what} differ)")]
+    Mismatch {
+        /// Index of the part.
+        part: usize,
+        /// What differs.
+        what: &'static str,
+    },
+    /// A tile of the grid is in no part, or in two.
+    #[error("tile ({x}, {z}) of the level's grid is in {count} parts; every tile must be in exactly one")]
+    Coverage {
+        /// Tile column.
+        x: i32,
+        /// Tile row.
+        z: i32,
+        /// Number of parts holding it.
+        count: usize,
+    },
+    /// The parts' tiles cannot be stitched or finished.
+    #[error(transparent)]
+    Bake(#[from] BakeError),
+}
+
+/// Stitches partial assets of one level (every tile of its grid in exactly one part) into the
+/// asset a full bake gives, byte for byte: the same tiles, stitched, then portals, assemble,
+/// visibility and the level's off-mesh links.
+pub fn merge(parts: &[NavMesh], progress: &mut dyn Progress) -> Result<NavMesh, MergeError> {
+    let first = parts.first().ok_or(MergeError::NoParts)?;
+    let Some(p0) = &first.data().partial else {
+        return Err(MergeError::NotPartial { part: 0 });
+    };
+    let settings = first.settings().clone();
+    let mut tiles_of_parts = Vec::new();
+    for (i, part) in parts.iter().enumerate() {
+        let Some(p) = &part.data().partial else {
+            return Err(MergeError::NotPartial { part: i });
+        };
+        if part.settings() != &settings {
+            return Err(MergeError::Mismatch { part: i, what: "settings" });
+        }
+        if p.grid != p0.grid {
+            return Err(MergeError::Mismatch { part: i, what: "tile grids" });
+        }
+        if p.links != p0.links || part.data().areas != first.data().areas {
+            return Err(MergeError::Mismatch { part: i, what: "off-mesh links or area types" });
+        }
+        tiles_of_parts.extend(tiles::tile_meshes_of(part).map_err(BakeError::from)?);
+    }
+    let g = p0.grid;
+    for z in g[1]..=g[3] {
+        for x in g[0]..=g[2] {
+            let inside = |r: [i32; 4]| (r[0]..=r[2]).contains(&x) && (r[1]..=r[3]).contains(&z);
+            let count = parts.iter().filter_map(|p| p.data().partial.as_ref()).filter(|p| inside(p.range)).count();
+            if count != 1 {
+                return Err(MergeError::Coverage { x, z, count });
+            }
+        }
+    }
+    tiles_of_parts.sort_by_key(|t| (t.z, t.x));
+    let stitched = tiles::stitch(&tiles_of_parts, settings.tile_size, settings.max_climb, MAX_POLYGON_VERTICES)
+        .map_err(BakeError::from)?;
+    // The level's link requests, as a scene whose nodes are the links' two ends.
+    let mut scene = Scene { areas: first.data().areas.clone(), ..Scene::default() };
+    for (k, l) in p0.links.iter().enumerate() {
+        scene.nodes.extend([l.from_node.clone(), l.to_node.clone()]);
+        scene.node_positions.extend([l.start, l.end]);
+        scene.links.push(ingest::LinkRequest {
+            from_node: 2 * k as u32,
+            to: l.to_node.clone(),
+            to_node: 2 * k as u32 + 1,
+            bidirectional: l.bidirectional,
+            cost: l.cost,
+            radius: l.radius,
+            area_name: None,
+            area: l.area,
+            id: l.id,
+        });
+    }
+    let budgets = settings.budgets(0);
+    Ok(finish(stitched.mesh, stitched.sections, &scene, &settings, &budgets, progress)?)
 }
 
 /// Most vertices of a polygon in an asset (the runtime's limit); stitching may insert border

@@ -6,7 +6,7 @@
 //! stage's grid. Every tile that meets the walkable bounds runs the region, simplify and
 //! polygons stages on its own, from the triangles whose boxes meet the tile grown by the radius
 //! and [`TILE_MARGIN`]: its free area is computed with the walls, blockers and floor around it
-//! and then cut to the tile ([`region::build_regions_clipped`]), so the tiles together cover the
+//! and then cut to the tile ([`region::build_regions_layered`], with the whole level's layering), so the tiles together cover the
 //! area an untiled bake covers, up to the grid and the arc tolerance. Vertices on a tile's sides
 //! are kept by simplification (the neighbour has them too), and a tile's polygons are put in a
 //! canonical form ([`TileMesh`]: vertices in order of first use, layers numbered in order of
@@ -26,6 +26,7 @@
 use crate::budget::BudgetExceeded;
 use crate::classify::{Classified, WalkableTriangle};
 use crate::grid::{triangle_box, Box2, BoxGrid};
+use crate::layers::{self, Layering};
 use crate::polygons::{self, PolygonInput, PolygonParams};
 use crate::portals::{PolygonMesh, VertexIndex};
 use crate::progress::{NoProgress, Progress, Stage};
@@ -195,8 +196,9 @@ impl TileMesh {
 }
 
 /// The triangles a tile is baked from: those of `classified` whose XZ boxes meet `rect` grown by
-/// `reach`, in their original order, and every area volume.
-fn tile_input(classified: &Classified, grids: &InputGrids, rect: Box2, reach: f64) -> Classified {
+/// `reach`, in their original order, and every area volume; and the indices of its walkable
+/// triangles.
+fn tile_input(classified: &Classified, grids: &InputGrids, rect: Box2, reach: f64) -> (Classified, Vec<u32>) {
     let grown = [rect[0] - reach, rect[1] - reach, rect[2] + reach, rect[3] + reach];
     let meets = |b: &Box2| b[0] <= grown[2] && b[2] >= grown[0] && b[1] <= grown[3] && b[3] >= grown[1];
     let pick = |grid: &BoxGrid, boxes: &[Box2]| {
@@ -208,12 +210,13 @@ fn tile_input(classified: &Classified, grids: &InputGrids, rect: Box2, reach: f6
     let walkable = pick(&grids.walkable.0, &grids.walkable.1);
     let blocking = pick(&grids.blocking.0, &grids.blocking.1);
     let obstacles = pick(&grids.obstacles.0, &grids.obstacles.1);
-    Classified {
+    let input = Classified {
         walkable: walkable.iter().map(|&i| classified.walkable[i as usize]).collect(),
         blocking: blocking.iter().map(|&i| classified.blocking[i as usize]).collect(),
         obstacles: obstacles.iter().map(|&i| classified.obstacles[i as usize]).collect(),
         volumes: classified.volumes.clone(),
-    }
+    };
+    (input, walkable)
 }
 
 /// Box grids over the three triangle lists of the classify stage, shared by the tiles.
@@ -235,9 +238,9 @@ impl InputGrids {
 }
 
 /// FNV-1a 64 over everything a tile's output depends on: a tag, the asset format and this
-/// crate's version, the settings (as JSON), the tile's place and its input triangles and volumes
-/// (exact bits, in order).
-pub fn tile_hash(settings: &BakeSettings, x: i32, z: i32, input: &Classified) -> u64 {
+/// crate's version, the settings (as JSON), the tile's place, its input triangles (exact bits,
+/// in order), their layering and the area volumes.
+pub fn tile_hash(settings: &BakeSettings, x: i32, z: i32, input: &Classified, layering: &Layering) -> u64 {
     let mut h = Fnv::new();
     h.bytes(b"meadow-bake tile 1");
     h.bytes(&meadow::asset::FORMAT_VERSION.to_le_bytes());
@@ -255,6 +258,18 @@ pub fn tile_hash(settings: &BakeSettings, x: i32, z: i32, input: &Classified) ->
     for list in [&input.blocking, &input.obstacles] {
         h.bytes(&(list.len() as u64).to_le_bytes());
         list.iter().for_each(|t| triangle(&mut h, t));
+    }
+    for &l in &layering.layer_of {
+        h.bytes(&l.to_le_bytes());
+    }
+    for c in &layering.conflicts_with {
+        h.bytes(&(c.len() as u64).to_le_bytes());
+        c.iter().for_each(|l| h.bytes(&l.to_le_bytes()));
+    }
+    h.bytes(&(layering.seams.len() as u64).to_le_bytes());
+    for &(a, b) in &layering.seams {
+        h.bytes(&a.to_le_bytes());
+        h.bytes(&b.to_le_bytes());
     }
     h.bytes(&(input.volumes.len() as u64).to_le_bytes());
     for v in &input.volumes {
@@ -295,6 +310,7 @@ struct BakedTile {
 /// vertices on the tile's sides), polygons; then the canonical form.
 fn bake_tile(
     input: &Classified,
+    layering: Layering,
     (x, z, hash): (i32, i32, u64),
     rect: Box2,
     settings: &BakeSettings,
@@ -310,7 +326,14 @@ fn bake_tile(
         return Ok(empty(vec![0.0; input.volumes.len()]));
     }
     let params = RegionParams::from(settings);
-    let regions = region::build_regions_clipped(input, &params, budgets.region_vertices, Some(rect), &mut NoProgress)?;
+    let regions = region::build_regions_layered(
+        input,
+        Some(layering),
+        &params,
+        budgets.region_vertices,
+        Some(rect),
+        &mut NoProgress,
+    )?;
     if regions.areas.is_empty() {
         return Ok(empty(regions.painted));
     }
@@ -348,6 +371,8 @@ fn bake_tile(
 /// free area it painted in the tiles baked anew (`None` when some tile came from a previous
 /// asset, whose painting is not known).
 pub struct BakedTiles {
+    /// The level's tile grid.
+    pub grid: TileGrid,
     /// The tiles' meshes, row-major.
     pub tiles: Vec<TileMesh>,
     /// Free area painted per volume, m².
@@ -382,6 +407,9 @@ pub fn bake_tiles(
         _ => BTreeMap::new(),
     };
     let grids = InputGrids::new(classified);
+    // Which floor is which is decided once for the whole level: a tile alone would split
+    // stairs, ramps and stacked floors into layers differently near its borders.
+    let layering = layers::assign_layers(&classified.walkable, settings.max_climb);
     let reach = settings.radius + TILE_MARGIN;
     progress.begin(Stage::Tiles, wanted.len() as u64);
     let mut tiles = Vec::with_capacity(wanted.len());
@@ -393,11 +421,12 @@ pub fn bake_tiles(
             .par_iter()
             .map(|&(x, z)| {
                 let rect = grid.rect(x, z);
-                let input = tile_input(classified, &grids, rect, reach);
+                let (input, walkable) = tile_input(classified, &grids, rect, reach);
                 if input.walkable.is_empty() {
                     return Ok(None);
                 }
-                let hash = tile_hash(settings, x, z, &input);
+                let layering = layering.restricted(&walkable);
+                let hash = tile_hash(settings, x, z, &input, &layering);
                 if let Some(old) = reused.get(&(x, z)).filter(|t| t.hash == hash) {
                     return Ok(Some(BakedTile {
                         mesh: old.clone(),
@@ -406,7 +435,7 @@ pub fn bake_tiles(
                         triangles: 0,
                     }));
                 }
-                bake_tile(&input, (x, z, hash), rect, settings, budgets).map(Some)
+                bake_tile(&input, layering, (x, z, hash), rect, settings, budgets).map(Some)
             })
             .collect::<Result<_, BakeError>>()?;
         for tile in baked.into_iter().flatten() {
@@ -428,7 +457,7 @@ pub fn bake_tiles(
         progress.advance(Stage::Tiles, ((b + 1) * TILES_PER_BATCH).min(wanted.len()) as u64);
     }
     progress.finish(Stage::Tiles);
-    Ok(BakedTiles { tiles, painted: all_fresh.then_some(painted) })
+    Ok(BakedTiles { grid, tiles, painted: all_fresh.then_some(painted) })
 }
 
 /// The tiles of a tiled asset in canonical form, as they were before stitching.

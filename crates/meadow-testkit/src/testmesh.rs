@@ -187,6 +187,7 @@ pub fn assemble(
         links: Vec::new(),
         visibility: None,
         tiles: Vec::new(),
+        partial: None,
     };
     data.outlines = boundary_rings(&data);
     data

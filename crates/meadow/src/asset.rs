@@ -37,7 +37,8 @@ pub const MAGIC: [u8; 8] = *b"MEADOWNV";
 /// the stored settings; version 4 the corner visibility graph ([`NavMeshData::visibility`]);
 /// version 5 its nodes at pinch vertices (every wedge, taut in every direction); version 6 the
 /// source hash in the header ([`read_source_hash`]); version 7 the visibility work budget in the
-/// stored settings; version 8 tiled bakes (the `tile_size` setting and [`NavMeshData::tiles`]).
+/// stored settings; version 8 tiled bakes (the `tile_size` setting, [`NavMeshData::tiles`] and
+/// [`NavMeshData::partial`]).
 pub const FORMAT_VERSION: u32 = 8;
 /// Size of the fixed header before the payload.
 pub const HEADER_LEN: usize = 32;
@@ -112,6 +113,45 @@ pub struct NavMeshData {
     /// The tiles of a tiled bake (`settings.tile_size > 0`), ordered by row (`z`) then column
     /// (`x`), each owning a consecutive run of polygons; empty for a one-tile bake.
     pub tiles: Vec<TileSection>,
+    /// Set in a partial asset (`meadow bake --tiles`): what `meadow merge` needs to finish the
+    /// level. A partial asset has no visibility graph and no off-mesh links of its own.
+    pub partial: Option<PartialBake>,
+}
+
+/// What a partial bake leaves for the merge of its parts: the level's tile grid, the tiles it
+/// holds and the level's off-mesh link requests, connected once the parts are merged.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PartialBake {
+    /// The whole level's tile grid `[x0, z0, x1, z1]`: columns `x0..=x1`, rows `z0..=z1`.
+    pub grid: [i32; 4],
+    /// The tiles this part was asked for, `[x0, z0, x1, z1]` inclusive (may reach past the
+    /// grid).
+    pub range: [i32; 4],
+    /// The level's off-mesh link requests, in the level's order.
+    pub links: Vec<PendingLink>,
+}
+
+/// An off-mesh link request of the level, not yet connected to polygons (see [`PartialBake`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PendingLink {
+    /// Name of the node the link starts at (for warnings).
+    pub from_node: String,
+    /// Name of the node the link ends at.
+    pub to_node: String,
+    /// World position of the start node (NaN when the level names no such node).
+    pub start: [f64; 3],
+    /// World position of the end node.
+    pub end: [f64; 3],
+    /// Whether the link can be used both ways.
+    pub bidirectional: bool,
+    /// Fixed traversal cost, or the 3D distance of the connected ends when `None`.
+    pub cost: Option<f64>,
+    /// How far each end may be from its polygon, or the default reach when `None`.
+    pub radius: Option<f64>,
+    /// Index into [`NavMeshData::areas`].
+    pub area: u16,
+    /// The game's identifier.
+    pub id: u32,
 }
 
 /// One tile of a tiled bake: where it lies, the polygons it made and a hash of what it was made
@@ -511,6 +551,7 @@ mod tests {
             links: Vec::new(),
             visibility: None,
             tiles: Vec::new(),
+            partial: None,
         }
     }
 

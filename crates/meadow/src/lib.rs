@@ -86,8 +86,8 @@ mod oracle;
 mod testmesh;
 
 pub use asset::{
-    AreaType, EdgeLink, LoadError, NavMesh, NavMeshData, Outline, PolygonData, TileSection, ValidationError,
-    VisibilityGraph,
+    AreaType, EdgeLink, LoadError, NavMesh, NavMeshData, Outline, PartialBake, PendingLink, PolygonData, TileSection,
+    ValidationError, VisibilityGraph,
 };
 pub use query::{Path, PathError, PathOptions, PathQuery, PathStyle, QueryError, QueryFilter, QueryMesh};
 pub use settings::{BakeSettings, Budgets, SettingsError, WalkableRule};

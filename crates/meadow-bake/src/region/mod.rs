@@ -208,6 +208,20 @@ pub fn build_regions_clipped(
     clip: Option<Box2>,
     progress: &mut dyn Progress,
 ) -> Result<Regions, RegionError> {
+    build_regions_layered(classified, None, params, budget, clip, progress)
+}
+
+/// As [`build_regions_clipped`], with the walkable triangles' layering given (a tile's part of
+/// the whole level's, [`layers::Layering::restricted`], so that a tile decides which floor is
+/// which as the whole level does) instead of computed from `classified`.
+pub fn build_regions_layered(
+    classified: &Classified,
+    layering: Option<layers::Layering>,
+    params: &RegionParams,
+    budget: u64,
+    clip: Option<Box2>,
+    progress: &mut dyn Progress,
+) -> Result<Regions, RegionError> {
     let walkable = &classified.walkable;
     if walkable.is_empty() {
         return Err(RegionError::NoWalkableSurface);
@@ -230,7 +244,10 @@ pub fn build_regions_clipped(
     }
     let frame = Frame::centred(bounds);
     progress.begin(Stage::Region, walkable.len() as u64);
-    let layering = layers::assign_layers(walkable, params.max_climb);
+    let layering = match layering {
+        Some(l) if l.layer_of.len() == walkable.len() => l,
+        _ => layers::assign_layers(walkable, params.max_climb),
+    };
     if layering.count > u16::MAX as u32 + 1 {
         return Err(RegionError::TooManyLayers { count: layering.count as usize });
     }

@@ -105,6 +105,18 @@ pub(super) fn validate(d: &NavMeshData) -> Result<(), ValidationError> {
         validate_visibility(d, g).map_err(ValidationError::BadVisibility)?;
     }
     validate_tiles(d).map_err(ValidationError::BadTiles)?;
+    if let Some(p) = &d.partial {
+        if d.tiles.is_empty() && !d.polygons.is_empty() {
+            return Err(ValidationError::BadTiles("a partial asset's polygons belong to no tile"));
+        }
+        let ordered = |r: [i32; 4]| r[0] <= r[2] && r[1] <= r[3];
+        if !ordered(p.grid) || !ordered(p.range) {
+            return Err(ValidationError::BadTiles("a partial asset's grid or range is empty"));
+        }
+        if p.links.iter().any(|l| l.area as usize >= d.areas.len()) {
+            return Err(ValidationError::BadTiles("a pending link's area is out of range"));
+        }
+    }
     Ok(())
 }
 
