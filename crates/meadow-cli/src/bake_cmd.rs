@@ -71,6 +71,44 @@ pub struct BakeArgs {
     /// same input bytes and settings (the source hash in its header); anything else re-bakes.
     #[arg(long)]
     pub if_changed: bool,
+    /// Bake in square tiles of this edge in metres, aligned to the world origin (0: one tile, the
+    /// default). At least 4 x radius and 1 m; at most 65,536 tiles over the level.
+    #[arg(long, value_name = "METRES")]
+    pub tile_size: Option<f64>,
+    /// Incremental bake of a tiled level: take every tile whose inputs (the triangles around it)
+    /// and settings are unchanged from the existing output, bake the others; the result is the
+    /// same bytes as a full bake. Without a readable tiled output of the same settings, bakes all.
+    #[arg(long)]
+    pub update: bool,
+    /// Bake only the tiles in X0..X1,Z0..Z1 (column and row ranges, end exclusive; `..=` for an
+    /// inclusive end, open ends allowed: `..0,0..`) into a partial asset, for `meadow merge`.
+    #[arg(long, value_name = "X0..X1,Z0..Z1", value_parser = parse_tile_range, allow_hyphen_values = true)]
+    pub tiles: Option<meadow_bake::tiles::TileRange>,
+}
+
+/// Parses `--tiles`: two ranges `A..B`, `A..=B`, `A..`, `..B` or `..`, columns then rows.
+pub fn parse_tile_range(text: &str) -> Result<meadow_bake::tiles::TileRange, String> {
+    let bad = || format!("`{text}` is not X0..X1,Z0..Z1 (tile columns and rows, for example -4..0,0..4)");
+    let range = |r: &str| -> Result<(i32, i32), String> {
+        let (lo, hi) = r.trim().split_once("..").ok_or_else(bad)?;
+        let (hi, inclusive) = match hi.strip_prefix('=') {
+            Some(h) => (h, true),
+            None => (hi, false),
+        };
+        let lo = if lo.is_empty() { i32::MIN } else { lo.parse::<i32>().map_err(|_| bad())? };
+        let hi = match (hi.is_empty(), inclusive) {
+            (true, false) => i32::MAX,
+            (true, true) => return Err(bad()),
+            (false, true) => hi.parse::<i32>().map_err(|_| bad())?,
+            (false, false) => hi.parse::<i32>().map_err(|_| bad())?.checked_sub(1).ok_or_else(bad)?,
+        };
+        if lo > hi {
+            return Err(format!("`{text}`: the range {r} holds no tile"));
+        }
+        Ok((lo, hi))
+    };
+    let (columns, rows) = text.split_once(',').ok_or_else(bad)?;
+    Ok(meadow_bake::tiles::TileRange { columns: range(columns)?, rows: range(rows)? })
 }
 
 impl BakeArgs {
@@ -115,7 +153,13 @@ impl BakeArgs {
         if let Some(v) = self.max_visibility_ratio {
             s.max_visibility_ratio = v;
         }
+        if let Some(v) = self.tile_size {
+            s.tile_size = v;
+        }
         s.validate()?;
+        if self.tiles.is_some() && s.tile_size == 0.0 {
+            anyhow::bail!("--tiles needs a tiled bake: set --tile-size (or tile_size in the config)");
+        }
         Ok(s)
     }
 }
@@ -175,15 +219,36 @@ pub fn run(args: &BakeArgs) -> Result<()> {
             meadow_bake::import::polyanya::import_file_with_progress(&args.level, &imported, &mut progress)
                 .with_context(|| format!("cannot import {}", args.level.display()))?
         }
-        Some(scene) => meadow_bake::bake(scene, &settings, &mut progress)
-            .with_context(|| format!("cannot bake {}", args.level.display()))?,
+        Some(scene) => {
+            // The previous asset, for `--update`: anything unreadable just means a full bake.
+            let previous = if args.update { NavMesh::load(&args.output).ok() } else { None };
+            let options = meadow_bake::BakeOptions { tiles: args.tiles, previous: previous.as_ref() };
+            let mesh = meadow_bake::bake_with(scene, &settings, options, &mut progress)
+                .with_context(|| format!("cannot bake {}", args.level.display()))?;
+            if args.update && !args.quiet && settings.tile_size > 0.0 {
+                let old: std::collections::BTreeSet<(i32, i32, u64)> =
+                    previous.iter().flat_map(|p| p.data().tiles.iter().map(|t| (t.x, t.z, t.hash))).collect();
+                let tiles = &mesh.data().tiles;
+                let kept = tiles.iter().filter(|t| old.contains(&(t.x, t.z, t.hash))).count();
+                println!("update: {} of {} tiles re-baked, {kept} unchanged", tiles.len() - kept, tiles.len());
+            }
+            mesh
+        }
     };
     mesh.save_with_source_hash(&args.output, source_hash)
         .with_context(|| format!("cannot write {}", args.output.display()))?;
     write_depfile(args, &inputs)?;
     if !args.quiet {
+        let tiles = match (mesh.data().tiles.len(), &mesh.data().partial) {
+            (0, None) => String::new(),
+            (n, None) => format!(", {n} tiles of {} m", settings.tile_size),
+            (n, Some(p)) => format!(
+                ", partial: {n} tiles of {} m (grid columns {}..={}, rows {}..={})",
+                settings.tile_size, p.grid[0], p.grid[2], p.grid[1], p.grid[3]
+            ),
+        };
         println!(
-            "baked {} -> {}: {} polygons, {} vertices, {} off-mesh links, {:.2} m² walkable, in {:.2} s",
+            "baked {} -> {}: {} polygons, {} vertices, {} off-mesh links, {:.2} m² walkable{tiles}, in {:.2} s",
             args.level.display(),
             args.output.display(),
             mesh.polygon_count(),

@@ -45,6 +45,22 @@ pub fn run(args: &InfoArgs) -> Result<()> {
             Some(v) => println!("visibility {} corners, {} edges, {} bytes", v["nodes"], v["edges"], v["bytes"]),
             None => println!("visibility none"),
         }
+        match (mesh.data().tiles.len(), &mesh.data().partial) {
+            (0, None) => {}
+            (n, None) => println!("tiles     {n} of {} m", s.tile_size),
+            (n, Some(p)) => println!(
+                "tiles     {n} of {} m, partial: columns {}..={}, rows {}..={} of grid columns {}..={}, rows {}..={}",
+                s.tile_size,
+                p.range[0].max(p.grid[0]),
+                p.range[2].min(p.grid[2]),
+                p.range[1].max(p.grid[1]),
+                p.range[3].min(p.grid[3]),
+                p.grid[0],
+                p.grid[2],
+                p.grid[1],
+                p.grid[3]
+            ),
+        }
         println!("area      {:.3} m²", mesh.total_area());
         if let Some((lo, hi)) = mesh.bounds() {
             println!(
@@ -89,7 +105,8 @@ pub fn run(args: &InfoArgs) -> Result<()> {
 
 /// The JSON summary (stable keys: format_version, polygons, vertices, portals, outlines, links
 /// (the number of off-mesh links), visibility (`null` or the graph's nodes, undirected edges and
-/// encoded bytes), area, bounds, areas, settings; `run` adds source_hash).
+/// encoded bytes), area, bounds, areas, settings, tiles (0 for a one-tile bake), partial (`null`
+/// or the grid and range of a partial asset); `run` adds source_hash).
 pub fn summary(mesh: &NavMesh) -> serde_json::Value {
     let portals =
         mesh.polygons().flat_map(|p| p.links.iter()).filter(|l| matches!(l, EdgeLink::Polygon(_))).count() / 2;
@@ -110,6 +127,8 @@ pub fn summary(mesh: &NavMesh) -> serde_json::Value {
         "bounds": bounds,
         "areas": mesh.areas().iter().map(|a| serde_json::json!({"name": a.name, "cost": a.cost})).collect::<Vec<_>>(),
         "settings": mesh.settings(),
+        "tiles": mesh.data().tiles.len(),
+        "partial": mesh.data().partial.as_ref().map(|p| serde_json::json!({"grid": p.grid, "range": p.range})),
     })
 }
 

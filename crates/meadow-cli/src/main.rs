@@ -6,6 +6,7 @@
 mod bake_cmd;
 mod circles_cmd;
 mod info_cmd;
+mod merge_cmd;
 mod path_cmd;
 mod render_cmd;
 mod simulate_cmd;
@@ -33,6 +34,8 @@ enum Command {
     Circles(circles_cmd::CirclesArgs),
     /// Print counts, bounds, area and settings of a navmesh asset.
     Info(info_cmd::InfoArgs),
+    /// Stitch partial assets (`meadow bake --tiles`) of one level into the full asset.
+    Merge(merge_cmd::MergeArgs),
     /// Find a path on a baked navmesh (or a batch of paths from a JSON file).
     Path(path_cmd::PathArgs),
     /// Draw a navmesh asset top-down as SVG.
@@ -77,6 +80,7 @@ fn main() -> ExitCode {
         Command::Bake(args) => bake_cmd::run(args),
         Command::Circles(args) => circles_cmd::run(args),
         Command::Info(args) => info_cmd::run(args),
+        Command::Merge(args) => merge_cmd::run(args),
         Command::Path(args) => path_cmd::run(args),
         Command::Render(args) => render_cmd::run(args),
         Command::Simulate(args) => simulate_cmd::run(args),
