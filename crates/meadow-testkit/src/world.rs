@@ -24,6 +24,8 @@
 
 use serde_json::{json, Value};
 
+/// Most random positions tried for the building pads, and again for the plateaus.
+const PLACEMENT_TRIES: usize = 100_000;
 /// Side of one terrain cell (m).
 const CELL: f64 = 2.0;
 /// Terrain chunks per side (one glTF primitive each).
@@ -377,7 +379,8 @@ fn building_to_world(origin: [f64; 3], quarter: bool, p: [f64; 3]) -> [f64; 3] {
     [origin[0] + x, origin[1] + p[1], origin[2] + z]
 }
 
-/// Generates the world for about `target_triangles` triangles (at least 20,000).
+/// Generates the world for about `target_triangles` triangles (at least 20,000; below about
+/// 40,000 the terrain may hold fewer buildings than asked, 1 at 20,000).
 pub fn generate(target_triangles: usize) -> World {
     let target = target_triangles.max(20_000) as f64;
     let kinds = prop_kinds();
@@ -389,8 +392,13 @@ pub fn generate(target_triangles: usize) -> World {
 
     // Buildings on a coarse grid of pads, then plateaus away from them.
     let building_count = (g / 80).max(2);
+    // Rejection sampling: a small world may not fit every pad and plateau; after this many
+    // tries it holds fewer (the 100,000- and million-triangle worlds place all of theirs long
+    // before).
+    let mut tries = 0;
     let mut pads = Vec::new();
-    while pads.len() < building_count {
+    while pads.len() < building_count && tries < PLACEMENT_TRIES {
+        tries += 1;
         let (cx, cz) = (rng.range(-half + 60.0, half - 60.0), rng.range(-half + 60.0, half - 60.0));
         if pads.iter().all(|p: &Pad| (p.cx - cx).hypot(p.cz - cz) > 2.0 * (PAD_FLAT + PAD_BLEND) + 10.0) {
             pads.push(Pad { cx, cz, level: Terrain::waves(cx, cz) });
@@ -398,7 +406,9 @@ pub fn generate(target_triangles: usize) -> World {
     }
     let plateau_count = (g / 60).max(3);
     let mut plateaus = Vec::new();
-    while plateaus.len() < plateau_count {
+    tries = 0;
+    while plateaus.len() < plateau_count && tries < PLACEMENT_TRIES {
+        tries += 1;
         let radius = rng.range(15.0, 40.0);
         let margin = radius + CLIFF + 10.0;
         let (cx, cz) = (rng.range(-half + margin, half - margin), rng.range(-half + margin, half - margin));

@@ -1,0 +1,288 @@
+//! Tiled bakes (`tile_size > 0`): tiled and untiled bakes of the same level agree (walkable area,
+//! reachability, exact path lengths), tile borders are portals, the bytes do not depend on the
+//! thread count, an incremental bake after moving a prop equals a full bake, and four quarter
+//! bakes merged equal the full bake, byte for byte.
+
+use meadow::query::{PathQuery, QueryFilter, QueryMesh, ShortestPathQuery, SplitMix64};
+use meadow::{BakeSettings, EdgeLink, NavMesh};
+use meadow_bake::ingest::{self, Scene};
+use meadow_bake::tiles::{border, TileRange};
+use meadow_bake::{BakeError, BakeOptions, NoProgress};
+use meadow_suite::level;
+
+fn tiled(size: f64) -> BakeSettings {
+    let mut s = BakeSettings::DEFAULT;
+    s.tile_size = size;
+    s
+}
+
+fn scene(name: &str) -> Scene {
+    ingest::ingest_file(&level(name), &mut NoProgress).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+fn bake(scene: &Scene, settings: &BakeSettings) -> NavMesh {
+    meadow_bake::bake(scene, settings, &mut NoProgress).unwrap_or_else(|e| panic!("bake: {e}"))
+}
+
+/// XZ length of a polyline (what exact paths minimise; heights follow the polygons' planes,
+/// which differ between the two bakes).
+fn flat(points: &[[f64; 3]]) -> f64 {
+    points.windows(2).map(|w| (w[1][0] - w[0][0]).hypot(w[1][2] - w[0][2])).sum()
+}
+
+/// Walkable XZ area of a mesh.
+fn area(nav: &NavMesh) -> f64 {
+    nav.polygons()
+        .map(|p| {
+            let pts: Vec<[f64; 2]> =
+                p.vertices.iter().map(|&v| [nav.vertices()[v as usize][0], nav.vertices()[v as usize][2]]).collect();
+            meadow::geom::signed_area(&pts)
+        })
+        .sum()
+}
+
+/// Distance from `p` to segment `a b` in XZ.
+fn to_segment(p: [f64; 2], a: [f64; 2], b: [f64; 2]) -> f64 {
+    meadow::geom::point_segment_distance(p, a, b)
+}
+
+/// The wall edges of `nav` that lie on a side of their polygon's tile, as XZ segments.
+fn border_walls(nav: &NavMesh) -> Vec<([f64; 2], [f64; 2])> {
+    let d = nav.data();
+    let size = d.settings.tile_size;
+    let xz = |v: u32| [d.vertices[v as usize][0], d.vertices[v as usize][2]];
+    let mut out = Vec::new();
+    for t in &d.tiles {
+        let sides =
+            [(0, border(t.x, size)), (0, border(t.x + 1, size)), (1, border(t.z, size)), (1, border(t.z + 1, size))];
+        for p in t.first_polygon..t.first_polygon + t.polygon_count {
+            let poly = nav.polygon(p as usize);
+            for k in 0..poly.vertices.len() {
+                let (a, b) = (xz(poly.vertices[k]), xz(poly.vertices[(k + 1) % poly.vertices.len()]));
+                let on_side = sides.iter().any(|&(axis, c)| a[axis] == c && b[axis] == c);
+                if on_side && poly.links[k] == EdgeLink::Wall {
+                    out.push((a, b));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Compares the tiled bake of a fixture level with its untiled bake on `pairs` random pairs:
+/// returns the largest relative difference of exact path lengths.
+fn compare(name: &str, size: f64, pairs: usize) -> f64 {
+    let scene = scene(name);
+    let untiled = bake(&scene, &BakeSettings::DEFAULT);
+    let tiled_mesh = bake(&scene, &tiled(size));
+    assert!(tiled_mesh.data().tiles.len() > 1, "{name}: {size} m tiles make one tile");
+    let reloaded = NavMesh::from_bytes(&tiled_mesh.to_bytes()).unwrap_or_else(|e| panic!("{name}: reload: {e}"));
+    assert_eq!(reloaded, tiled_mesh);
+    // The tiles cover the untiled area up to the grid (a few mm² where simplification near a
+    // border kept a vertex the untiled bake dropped).
+    let (au, at) = (area(&untiled), area(&tiled_mesh));
+    assert!((au - at).abs() <= 1e-5 * au, "{name}: area untiled {au} tiled {at}");
+    // A tile border is a wall only where the untiled boundary runs along it.
+    let outline_edges: Vec<([f64; 2], [f64; 2])> = untiled
+        .outlines()
+        .iter()
+        .flat_map(|o| {
+            let v = &o.vertices;
+            (0..v.len()).map(move |k| (v[k], v[(k + 1) % v.len()]))
+        })
+        .map(|(a, b)| {
+            let p = |v: u32| [untiled.vertices()[v as usize][0], untiled.vertices()[v as usize][2]];
+            (p(a), p(b))
+        })
+        .collect();
+    for (a, b) in border_walls(&tiled_mesh) {
+        let mid = [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0];
+        let near = outline_edges.iter().map(|&(p, q)| to_segment(mid, p, q)).fold(f64::INFINITY, f64::min);
+        assert!(near <= 0.011, "{name}: tile border wall {a:?}-{b:?} is {near} m from any untiled wall");
+    }
+    let (mu, mt) = (QueryMesh::new(untiled), QueryMesh::new(tiled_mesh));
+    let filter = QueryFilter::new().without_links();
+    let (mut pu, mut pt) = (PathQuery::new(&mu), PathQuery::new(&mt));
+    let (mut su, mut st) = (ShortestPathQuery::new(&mu), ShortestPathQuery::new(&mt));
+    let mut rng = SplitMix64::new(11);
+    let mut worst = 0.0f64;
+    for _ in 0..pairs {
+        let s = mu.random_point(&mut rng).unwrap().point;
+        let g = mu.random_point(&mut rng).unwrap().point;
+        let (a, b) = (pu.find_path(&mu, s, g, &filter), pt.find_path(&mt, s, g, &filter));
+        assert_eq!(a.is_ok(), b.is_ok(), "{name}: {s:?} -> {g:?}: untiled {a:?}, tiled {b:?}");
+        let (a, b) = (su.find_shortest_path(&mu, s, g, &filter), st.find_shortest_path(&mt, s, g, &filter));
+        assert_eq!(a.is_ok(), b.is_ok(), "{name}: {s:?} -> {g:?}: exact untiled {a:?}, tiled {b:?}");
+        if let (Ok(a), Ok(b)) = (a, b) {
+            let (la, lb) = (flat(&a.points), flat(&b.points));
+            worst = worst.max((la - lb).abs() / la.max(1e-6));
+        }
+    }
+    worst
+}
+
+#[test]
+fn tiled_and_untiled_bakes_cover_the_same_area_and_give_the_same_exact_paths() {
+    // 8 m tiles cut these 10-30 m levels into 4-16 tiles through rooms, doors, ramps and a
+    // bridge. Exact lengths agree within 2e-5 relative (measured at most 1.4e-5, corridor_l:
+    // simplification near a tile border keeps a vertex that the untiled bake drops, moving a
+    // corner by well under a millimetre).
+    for name in
+        ["rooms.glb", "halls.glb", "ramps.glb", "bridge.glb", "tagged.glb", "corridor_l.gltf", "open_floor.gltf"]
+    {
+        let worst = compare(name, 8.0, 200);
+        assert!(worst <= 2e-5, "{name}: exact path lengths differ by {worst:e} relative");
+    }
+}
+
+#[test]
+fn tiled_bakes_are_the_same_bytes_for_any_thread_count() {
+    let scene = scene("ramps.glb");
+    let with = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| bake(&scene, &tiled(4.0)).to_bytes())
+    };
+    let one = with(1);
+    assert_eq!(one, with(3));
+    assert_eq!(one, with(2));
+}
+
+/// The world generator's small world (about 20,000 triangles, 170 m across).
+fn small_world() -> Scene {
+    let w = meadow_testkit::world::generate(20_000);
+    ingest::ingest_slice(&w.glb, std::path::Path::new("world.glb"), &mut NoProgress).unwrap()
+}
+
+/// `scene` with every triangle of the first node whose name starts with `prefix` moved by `dx`
+/// along x.
+fn moved(scene: &Scene, prefix: &str, dx: f64) -> Scene {
+    let node = scene.nodes.iter().position(|n| n.starts_with(prefix)).expect("such a node") as u32;
+    let mut out = scene.clone();
+    let mut moved = 0;
+    for t in out.triangles.iter_mut().filter(|t| t.node == node) {
+        t.vertices.iter_mut().for_each(|v| v[0] += dx);
+        moved += 1;
+    }
+    assert!(moved > 0);
+    out
+}
+
+#[test]
+fn an_incremental_bake_after_moving_a_prop_equals_a_full_bake() {
+    let before = small_world();
+    let settings = tiled(32.0);
+    let old = bake(&before, &settings);
+    let after = moved(&before, "crate_", 1.5);
+    let full = bake(&after, &settings);
+    assert_ne!(full.to_bytes(), old.to_bytes(), "moving the crate changes the mesh");
+    let options = BakeOptions { previous: Some(&old), ..BakeOptions::default() };
+    let incremental = meadow_bake::bake_with(&after, &settings, options, &mut NoProgress).unwrap();
+    assert_eq!(incremental.to_bytes(), full.to_bytes());
+    // Only the tiles around the crate were baked again.
+    let unchanged = full
+        .data()
+        .tiles
+        .iter()
+        .zip(&old.data().tiles)
+        .filter(|(a, b)| (a.x, a.z, a.hash) == (b.x, b.z, b.hash))
+        .count();
+    let tiles = full.data().tiles.len();
+    assert!(tiles >= 25 && unchanged + 4 >= tiles, "{unchanged} of {tiles} tiles unchanged");
+    // Other settings: the previous asset's tiles are not taken.
+    let mut other = settings.clone();
+    other.radius = 0.5;
+    let options = BakeOptions { previous: Some(&old), ..BakeOptions::default() };
+    let rebaked = meadow_bake::bake_with(&after, &other, options, &mut NoProgress).unwrap();
+    assert_eq!(rebaked.to_bytes(), bake(&after, &other).to_bytes());
+}
+
+#[test]
+fn four_quarter_bakes_merged_equal_the_full_bake() {
+    let scene = scene("rooms.glb");
+    let settings = tiled(4.0);
+    let full = bake(&scene, &settings);
+    let (x, z) =
+        (full.data().tiles.iter().map(|t| t.x).max().unwrap(), full.data().tiles.iter().map(|t| t.z).max().unwrap());
+    let (xm, zm) = (x / 2, z / 2);
+    let quarters = [
+        TileRange { columns: (i32::MIN, xm), rows: (i32::MIN, zm) },
+        TileRange { columns: (xm + 1, i32::MAX), rows: (i32::MIN, zm) },
+        TileRange { columns: (i32::MIN, xm), rows: (zm + 1, i32::MAX) },
+        TileRange { columns: (xm + 1, i32::MAX), rows: (zm + 1, i32::MAX) },
+    ];
+    let parts: Vec<NavMesh> = quarters
+        .iter()
+        .map(|&r| {
+            let part = meadow_bake::bake_with(
+                &scene,
+                &settings,
+                BakeOptions { tiles: Some(r), previous: None },
+                &mut NoProgress,
+            )
+            .unwrap();
+            // A part is a valid mesh of its tiles, saved and loaded like any asset.
+            NavMesh::from_bytes(&part.to_bytes()).unwrap()
+        })
+        .collect();
+    assert!(parts.iter().all(|p| p.data().partial.is_some() && !p.data().tiles.is_empty()));
+    // Any order of the parts.
+    let merged =
+        meadow_bake::merge(&[parts[2].clone(), parts[0].clone(), parts[3].clone(), parts[1].clone()], &mut NoProgress)
+            .unwrap();
+    assert_eq!(merged.to_bytes(), full.to_bytes());
+    // A missing quarter, or one given twice, is refused.
+    let err = meadow_bake::merge(&parts[..3], &mut NoProgress).unwrap_err();
+    assert!(err.to_string().contains("in 0 parts"), "{err}");
+    let twice = [parts[0].clone(), parts[0].clone(), parts[1].clone(), parts[2].clone(), parts[3].clone()];
+    let err = meadow_bake::merge(&twice, &mut NoProgress).unwrap_err();
+    assert!(err.to_string().contains("in 2 parts"), "{err}");
+    let err = meadow_bake::merge(&[full.clone()], &mut NoProgress).unwrap_err();
+    assert!(err.to_string().contains("not a partial asset"), "{err}");
+}
+
+#[test]
+fn off_mesh_links_survive_tiling_and_merging() {
+    let scene = scene("links_islands.glb");
+    let untiled = bake(&scene, &BakeSettings::DEFAULT);
+    let settings = tiled(3.0);
+    let full = bake(&scene, &settings);
+    assert!(!untiled.links().is_empty());
+    assert_eq!(full.links().len(), untiled.links().len());
+    let halves = [
+        TileRange { columns: (i32::MIN, 0), rows: (i32::MIN, i32::MAX) },
+        TileRange { columns: (1, i32::MAX), rows: (i32::MIN, i32::MAX) },
+    ];
+    let parts: Vec<NavMesh> = halves
+        .iter()
+        .map(|&r| {
+            meadow_bake::bake_with(&scene, &settings, BakeOptions { tiles: Some(r), previous: None }, &mut NoProgress)
+                .unwrap()
+        })
+        .collect();
+    assert!(parts.iter().all(|p| p.links().is_empty() && p.visibility().is_none()));
+    let merged = meadow_bake::merge(&parts, &mut NoProgress).unwrap();
+    assert_eq!(merged.to_bytes(), full.to_bytes());
+}
+
+#[test]
+fn impossible_tile_settings_fail_before_any_work() {
+    let scene = scene("rooms.glb");
+    // Below 4 x the radius (0.6 m).
+    let err = meadow_bake::bake(&scene, &tiled(2.0), &mut NoProgress).unwrap_err();
+    assert!(matches!(err, BakeError::Settings(ref e) if e.name == "tile_size"), "{err}");
+    // A 2 km floor in 1 m tiles: four million tiles.
+    let mut big = scene.clone();
+    for t in &mut big.triangles {
+        for v in &mut t.vertices {
+            v[0] *= 100.0;
+            v[2] *= 100.0;
+        }
+    }
+    let mut settings = tiled(1.0);
+    settings.radius = 0.2;
+    let started = std::time::Instant::now();
+    let err = meadow_bake::bake(&big, &settings, &mut NoProgress).unwrap_err();
+    assert!(matches!(err, BakeError::Tiles(_)), "{err}");
+    assert!(err.to_string().contains("tile_size"), "{err}");
+    assert!(started.elapsed().as_secs() < 5, "the tile count is checked before the tiles bake");
+}
