@@ -236,7 +236,7 @@ fn four_quarter_bakes_merged_equal_the_full_bake() {
     let twice = [parts[0].clone(), parts[0].clone(), parts[1].clone(), parts[2].clone(), parts[3].clone()];
     let err = meadow_bake::merge(&twice, &mut NoProgress).unwrap_err();
     assert!(err.to_string().contains("in 2 parts"), "{err}");
-    let err = meadow_bake::merge(&[full.clone()], &mut NoProgress).unwrap_err();
+    let err = meadow_bake::merge(std::slice::from_ref(&full), &mut NoProgress).unwrap_err();
     assert!(err.to_string().contains("not a partial asset"), "{err}");
 }
 
