@@ -11,6 +11,7 @@
 //! | 3 | region | [`region`] (layers: [`layers`]) | `Classified` | [`region::Regions`] | `radius`, `height`, `max_climb`, `arc_tolerance` ([`region::RegionParams`]) |
 //! | 4 | simplify | [`simplify`] | `Regions` | `Regions` | `arc_tolerance`, `max_edge_length` ([`simplify::SimplifyParams`]) |
 //! | 5 | polygons | [`polygons`] (runs [`triangulate`], then [`convex`]) | [`polygons::PolygonInput`] (`Regions` + walkable triangles) | [`portals::PolygonMesh`] | `max_climb`, `max_verts_per_poly` ([`polygons::PolygonParams`]) |
+//! | 3-5 | tiles (when `tile_size > 0`) | [`tiles`] | `Classified` | [`portals::PolygonMesh`] stitched from per-tile meshes, and the asset's tile sections | `tile_size` and those of stages 3-5 |
 //! | 6 | portals | [`portals`] | `PolygonMesh` | edge links (`Vec<Vec<EdgeLink>>`) | — |
 //! | 7 | assemble | [`assemble`] | `PolygonMesh` + edge links + area types | [`meadow::NavMesh`] | all (stored in the asset) |
 //! | 8 | visibility | [`visibility`] | the assembled [`meadow::NavMesh`] | [`meadow::VisibilityGraph`] (set into the mesh, re-validated) | `visibility` |
