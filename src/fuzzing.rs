@@ -303,7 +303,8 @@ pub fn small_settings() -> BakeSettings {
 /// Most triangles the level checker bakes (larger valid mutants are only ingested).
 const MAX_BAKED_TRIANGLES: usize = 5_000;
 
-/// Ingests a level and, if it reads, bakes it with [`small_settings`] and queries the result.
+/// Ingests a level and, if it reads, bakes it with [`small_settings`] (one level in four in
+/// tiles, re-baked incrementally) and queries the result.
 pub fn check_level(bytes: &[u8]) -> Outcome {
     let origin = std::path::Path::new("fuzz-input.glb");
     let Ok(scene) = meadow_bake::ingest::ingest_slice(bytes, origin, &mut meadow_bake::NoProgress) else {
@@ -312,10 +313,25 @@ pub fn check_level(bytes: &[u8]) -> Outcome {
     if scene.triangles.len() > MAX_BAKED_TRIANGLES {
         return Outcome::default();
     }
-    match meadow_bake::bake(&scene, &small_settings(), &mut meadow_bake::NoProgress) {
+    let mut settings = small_settings();
+    // One level in four bakes in tiles, about 3 x 3 of them over its bounds (at least the
+    // smallest size the radius allows), and must come back the same when every tile is taken
+    // from its own asset (an incremental bake with nothing changed).
+    let tiled = bytes.len() % 4 == 0;
+    if tiled {
+        let extent = scene.bounds().map_or(0.0, |(lo, hi)| (hi[0] - lo[0]).max(hi[2] - lo[2]));
+        settings.tile_size = (extent / 3.0).clamp(4.0 * settings.radius, meadow::settings::MAX_TILE_SIZE);
+    }
+    match meadow_bake::bake(&scene, &settings, &mut meadow_bake::NoProgress) {
         Ok(mesh) => {
             // The baked asset must survive its own round trip.
             let reloaded = NavMesh::from_bytes(&mesh.to_bytes()).expect("a baked mesh reloads");
+            if tiled {
+                let options = meadow_bake::BakeOptions { previous: Some(&reloaded), ..Default::default() };
+                let again = meadow_bake::bake_with(&scene, &settings, options, &mut meadow_bake::NoProgress)
+                    .expect("an incremental bake of an unchanged level succeeds");
+                assert!(again.to_bytes() == reloaded.to_bytes(), "an incremental bake of an unchanged level differs");
+            }
             query_everything(reloaded, bytes.len() as u64)
         }
         Err(meadow_bake::BakeError::Internal(e)) => panic!("bake produced an invalid mesh: {e}"),

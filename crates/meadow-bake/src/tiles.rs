@@ -406,12 +406,12 @@ pub fn bake_tiles(
         Some(p) if p.settings() == settings => tile_meshes_of(p)?.into_iter().map(|t| ((t.x, t.z), t)).collect(),
         _ => BTreeMap::new(),
     };
+    progress.begin(Stage::Tiles, wanted.len() as u64);
     let grids = InputGrids::new(classified);
     // Which floor is which is decided once for the whole level: a tile alone would split
     // stairs, ramps and stacked floors into layers differently near its borders.
     let layering = layers::assign_layers(&classified.walkable, settings.max_climb);
     let reach = settings.radius + TILE_MARGIN;
-    progress.begin(Stage::Tiles, wanted.len() as u64);
     let mut tiles = Vec::with_capacity(wanted.len());
     let mut painted = vec![0.0; classified.volumes.len()];
     let (mut region_vertices, mut triangles) = (0u64, 0u64);
@@ -646,6 +646,11 @@ fn insert_border_vertices(
                 let list = &on_lines[&(line.0, line.1.to_bits())];
                 let start = list.partition_point(|e| e.0 <= lo);
                 let end = list.partition_point(|e| e.0 < hi);
+                // An edge whose ends share their place along the line (two heights at one XZ,
+                // in an asset read back) holds nothing strictly inside.
+                if start >= end {
+                    continue;
+                }
                 let (ha, hb) = (mesh.heights[a as usize], mesh.heights[b as usize]);
                 let mut between: Vec<(f64, u32)> = list[start..end]
                     .iter()
