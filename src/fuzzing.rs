@@ -317,7 +317,7 @@ pub fn check_level(bytes: &[u8]) -> Outcome {
     // One level in four bakes in tiles, about 3 x 3 of them over its bounds (at least the
     // smallest size the radius allows), and must come back the same when every tile is taken
     // from its own asset (an incremental bake with nothing changed).
-    let tiled = bytes.len() % 4 == 0;
+    let tiled = bytes.len().is_multiple_of(4);
     if tiled {
         let extent = scene.bounds().map_or(0.0, |(lo, hi)| (hi[0] - lo[0]).max(hi[2] - lo[2]));
         settings.tile_size = (extent / 3.0).clamp(4.0 * settings.radius, meadow::settings::MAX_TILE_SIZE);
