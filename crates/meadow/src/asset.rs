@@ -555,6 +555,46 @@ mod tests {
         }
     }
 
+    /// [`two_squares`] as two 1 m tiles, `(0, 0)` and `(1, 0)`, changed by `change`.
+    fn tiled(change: impl FnOnce(&mut NavMeshData)) -> Result<NavMesh, ValidationError> {
+        let mut d = two_squares();
+        d.settings.radius = 0.2;
+        d.settings.tile_size = 1.0;
+        let section =
+            |x, first| TileSection { x, z: 0, first_polygon: first, polygon_count: 1, hash: 7, stitched: vec![] };
+        d.tiles = vec![section(0, 0), section(1, 1)];
+        change(&mut d);
+        NavMesh::new(d)
+    }
+
+    #[test]
+    fn tile_sections_are_validated() {
+        let bad = |change: fn(&mut NavMeshData), what: &str| match tiled(change) {
+            Err(ValidationError::BadTiles(why)) => assert!(why.contains(what), "{what}: {why}"),
+            other => panic!("{what}: {other:?}"),
+        };
+        tiled(|_| {}).unwrap();
+        tiled(|d| d.tiles[1].stitched = vec![0, 3]).unwrap();
+        bad(|d| d.settings.tile_size = 0.0, "no tile size");
+        bad(
+            |d| {
+                d.tiles.swap(0, 1);
+                (d.tiles[0].first_polygon, d.tiles[1].first_polygon) = (0, 1);
+            },
+            "row-major",
+        );
+        bad(|d| d.tiles[1].x = 0, "row-major");
+        bad(|d| d.tiles[1].first_polygon = 0, "follow");
+        bad(|d| d.tiles[1].polygon_count = 2, "past the last");
+        bad(|d| d.tiles[0].polygon_count = 0, "follow");
+        bad(|d| d.tiles.truncate(1), "cover every polygon");
+        bad(|d| d.tiles[0].stitched = vec![4], "stitched");
+        bad(|d| d.tiles[0].stitched = vec![2, 1], "stitched");
+        bad(|d| d.tiles[0].x = i32::MIN, "coordinate limit");
+        bad(|d| d.partial = Some(PartialBake { grid: [0, 0, 1, 0], range: [1, 0, 0, 0], links: vec![] }), "empty");
+        tiled(|d| d.partial = Some(PartialBake { grid: [0, 0, 1, 0], range: [0, 0, 0, 0], links: vec![] })).unwrap();
+    }
+
     #[test]
     fn round_trip() {
         let mesh = NavMesh::new(two_squares()).unwrap();
