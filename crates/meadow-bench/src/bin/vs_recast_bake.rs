@@ -18,7 +18,8 @@
 //! includes the ingest and is marked with `*`.
 //!
 //! Run with `RECAST_VENDOR=true cargo run --release -p meadow-bench --features detour --bin
-//! vs_recast_bake [-- --runs N] [LEVEL...]` (levels named replace the shared ones). Timings on a shared machine are noisy: compare the ratios
+//! vs_recast_bake [-- --runs N] [--tile-size T] [LEVEL...]` (levels named replace the shared
+//! ones; `--tile-size` bakes Meadow in tiles of T metres). Timings on a shared machine are noisy: compare the ratios
 //! within one run rather than times across runs.
 
 #[cfg(not(feature = "detour"))]
@@ -79,10 +80,20 @@ mod bench {
         RecastSettings { cell_size, ..RecastSettings::DEMO }
     }
 
+    /// Meadow's tile size for this run (`--tile-size`, 0 = one tile).
+    static TILE_SIZE: std::sync::OnceLock<f64> = std::sync::OnceLock::new();
+
+    /// Meadow's settings: the defaults, in tiles when asked.
+    fn meadow_settings() -> BakeSettings {
+        let mut s = BakeSettings::DEFAULT;
+        s.tile_size = TILE_SIZE.get().copied().unwrap_or(0.0);
+        s
+    }
+
     /// Bakes `scene` once as `kind` (one of [`KINDS`]) and returns the polygon count.
     fn bake_once(scene: &Scene, kind: &str, pools: &[rayon::ThreadPool; 2]) -> Result<usize, Error> {
         let meadow = |pool: &rayon::ThreadPool| -> Result<usize, Error> {
-            Ok(pool.install(|| meadow_bake::bake(scene, &BakeSettings::DEFAULT, &mut NoProgress))?.polygon_count())
+            Ok(pool.install(|| meadow_bake::bake(scene, &meadow_settings(), &mut NoProgress))?.polygon_count())
         };
         match kind {
             "meadow-1t" => meadow(&pools[0]),
@@ -126,7 +137,9 @@ mod bench {
 
     /// The peak resident size of one bake in a child process, in MB as printed.
     fn child_peak(level: &Path, kind: &str) -> String {
-        let out = std::env::current_exe().and_then(|exe| Command::new(exe).arg("--one").arg(level).arg(kind).output());
+        let tile = meadow_settings().tile_size.to_string();
+        let out = std::env::current_exe()
+            .and_then(|exe| Command::new(exe).arg("--one").arg(level).arg(kind).arg(tile).output());
         let Ok(out) = out else { return "-".into() };
         let text = String::from_utf8_lossy(&out.stdout);
         let mut words = text.split_whitespace();
@@ -150,10 +163,18 @@ mod bench {
     pub fn run() -> Result<(), Error> {
         let args: Vec<String> = std::env::args().skip(1).collect();
         if args.first().map(String::as_str) == Some("--one") {
+            if let Some(t) = args.get(3).and_then(|t| t.parse().ok()) {
+                TILE_SIZE.set(t).ok();
+            }
             return match (args.get(1), args.get(2)) {
                 (Some(level), Some(kind)) => one(level, kind),
-                _ => Err("usage: vs_recast_bake --one LEVEL KIND".into()),
+                _ => Err("usage: vs_recast_bake --one LEVEL KIND [TILE_SIZE]".into()),
             };
+        }
+        let tile_at = args.iter().position(|a| a == "--tile-size");
+        if let Some(i) = tile_at {
+            let t: f64 = args.get(i + 1).and_then(|v| v.parse().ok()).ok_or("--tile-size needs metres")?;
+            TILE_SIZE.set(t).ok();
         }
         let runs_at = args.iter().position(|a| a == "--runs");
         let runs: usize = match runs_at {
@@ -165,6 +186,7 @@ mod bench {
             .iter()
             .enumerate()
             .filter(|&(i, _)| runs_at.is_none_or(|r| i != r && i != r + 1))
+            .filter(|&(i, _)| tile_at.is_none_or(|r| i != r && i != r + 1))
             .map(|(_, a)| PathBuf::from(a))
             .collect();
         let (root, files) = if named.is_empty() { levels() } else { (PathBuf::from("."), named) };
@@ -175,9 +197,11 @@ mod bench {
         let pools = pools()?;
         let n = cores();
         println!(
-            "Median of {runs} bakes each, one process run; Meadow default settings (Recast's demo agent), Recast \
+            "Median of {runs} bakes each, one process run; Meadow default settings (Recast's demo agent; tile size {} \
+             m, 0 = one tile), Recast \
              solo mesh, cell height 0.2; {n} = all cores. Peak MB: resident high-water mark of one bake in a child \
-             process.\n"
+             process.\n",
+            meadow_settings().tile_size
         );
         println!(
             "| level | input triangles | Meadow 1t ms | Meadow {n}t ms | Recast 0.3 ms | Recast 0.1 ms | Meadow 1t / \
