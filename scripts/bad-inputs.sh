@@ -23,6 +23,9 @@ printf '{"circles": [{"center": [0, 0], "radius": 1}]}' > "$scratch/circles.json
 printf 'radius = "wide"\n' > "$scratch/typo.toml"
 printf 'radus = 0.5\n' > "$scratch/unknown_key.toml"
 printf 'max_polygons = 3\n' > "$scratch/budget.toml"
+# Two halves of rooms in 4 m tiles, for the merge rows.
+"$bin" bake "$lvl/rooms.glb" -o "$scratch/west.nav" -q --tile-size 4 --tiles=..0,.. || exit 1
+"$bin" bake "$lvl/rooms.glb" -o "$scratch/east.nav" -q --tile-size 4 --tiles=0..,.. || exit 1
 
 echo "| command | exit | first line of stderr | old output |"
 echo "|---|---|---|---|"
@@ -57,6 +60,12 @@ row "$bin" bake "$lvl/rooms.glb" -o "$old" --max-visibility-ratio -1
 row "$bin" bake "$lvl/rooms.glb" -o "$old" --max-edge-length 0.001
 row "$bin" bake "$lvl/rooms.glb" -o "$old" --config "$scratch/budget.toml"
 row "$bin" bake "$lvl/rooms.glb" -o "$scratch/no/such/dir/out.nav"
+row "$bin" bake "$lvl/rooms.glb" -o "$old" --tile-size 1
+row "$bin" bake "$lvl/rooms.glb" -o "$old" --tiles 0..2,0..2
+row "$bin" bake "$lvl/rooms.glb" -o "$old" --tile-size 4 --tiles 0..2
+row "$bin" merge "$scratch/rooms.nav" -o "$old"
+row "$bin" merge "$scratch/west.nav" -o "$old"
+row "$bin" merge "$scratch/west.nav" "$scratch/west.nav" "$scratch/east.nav" -o "$old"
 row "$bin" info "$scratch/truncated.nav"
 row "$bin" info "$scratch/flipped.nav"
 row "$bin" info "$scratch/empty.nav"
