@@ -614,3 +614,15 @@ fn real_levels_bake_valid() {
     }
     check_invariants(&shared.join("levels/gltf/collision-world.glb"), &BakeSettings::DEFAULT);
 }
+
+/// The committed asset the doctests load must be of this format and what this bake makes of its
+/// level (re-bake it with the command in `fixtures/assets/README.md` after a format change).
+#[test]
+fn the_committed_fixture_asset_is_current() {
+    let bytes = std::fs::read(fixtures_dir().join("assets/box_floor.nav")).unwrap();
+    let committed = NavMesh::from_bytes(&bytes).unwrap_or_else(|e| {
+        panic!("fixtures/assets/box_floor.nav does not load ({e}): re-bake it (fixtures/assets/README.md)")
+    });
+    let fresh = bake(&level("box_floor.glb"), committed.settings());
+    assert!(fresh == committed, "fixtures/assets/box_floor.nav is stale: re-bake it (fixtures/assets/README.md)");
+}
