@@ -3,7 +3,7 @@
 
 use meadow::geom::Point2;
 use meadow::EdgeLink;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 /// Convex polygons of every region over one welded vertex list: the input of [`link_portals`].
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -103,12 +103,20 @@ impl VertexIndex {
 /// For every edge `k` (vertex `k` → `k + 1`) of every polygon: the polygon with the same edge
 /// reversed, or a wall. An edge claimed by more than two polygons is a wall for all of them.
 pub fn link_portals(mesh: &PolygonMesh) -> Vec<Vec<EdgeLink>> {
-    let mut owners: HashMap<(u32, u32), Vec<u32>> = HashMap::new();
+    // Every directed edge with its polygon, sorted: the owners of an edge are one run, found by
+    // binary search (a hash map of the same edges took 0.7 s on 418,000 polygons).
+    let mut edges: Vec<(u32, u32, u32)> = Vec::with_capacity(mesh.polygons.iter().map(Vec::len).sum());
     for (p, poly) in mesh.polygons.iter().enumerate() {
         for k in 0..poly.len() {
-            owners.entry((poly[k], poly[(k + 1) % poly.len()])).or_default().push(p as u32);
+            edges.push((poly[k], poly[(k + 1) % poly.len()], p as u32));
         }
     }
+    edges.sort_unstable();
+    let owners = |a: u32, b: u32| {
+        let start = edges.partition_point(|e| (e.0, e.1) < (a, b));
+        let end = start + edges[start..].partition_point(|e| (e.0, e.1) == (a, b));
+        &edges[start..end]
+    };
     mesh.polygons
         .iter()
         .enumerate()
@@ -116,9 +124,8 @@ pub fn link_portals(mesh: &PolygonMesh) -> Vec<Vec<EdgeLink>> {
             (0..poly.len())
                 .map(|k| {
                     let (a, b) = (poly[k], poly[(k + 1) % poly.len()]);
-                    let forward = owners.get(&(a, b)).map_or(0, Vec::len);
-                    match owners.get(&(b, a)).map(Vec::as_slice) {
-                        Some([q]) if forward == 1 && *q as usize != p => EdgeLink::Polygon(*q),
+                    match owners(b, a) {
+                        [q] if owners(a, b).len() == 1 && q.2 as usize != p => EdgeLink::Polygon(q.2),
                         _ => EdgeLink::Wall,
                     }
                 })
