@@ -162,6 +162,10 @@ fn the_readme_makefile_bakes_a_folder_and_only_what_changed() {
     // the depfile).
     let before = std::fs::read(dir.join("out/open_floor.nav")).unwrap();
     append(&dir.join("levels/open_floor.bin"), &[0; 4]);
+    // Make compares modification times: a file system with coarse timestamps can give the
+    // buffer the same time as the asset baked a moment ago, so date it clearly later.
+    let later = std::time::SystemTime::now() + std::time::Duration::from_secs(2);
+    std::fs::File::options().append(true).open(dir.join("levels/open_floor.bin")).unwrap().set_modified(later).unwrap();
     let log = make(&dir).unwrap();
     assert_eq!(runs(&log), 1, "{log}");
     assert!(log.contains("open_floor"), "{log}");
