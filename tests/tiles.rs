@@ -30,17 +30,6 @@ fn flat(points: &[[f64; 3]]) -> f64 {
     points.windows(2).map(|w| (w[1][0] - w[0][0]).hypot(w[1][2] - w[0][2])).sum()
 }
 
-/// Walkable XZ area of a mesh.
-fn area(nav: &NavMesh) -> f64 {
-    nav.polygons()
-        .map(|p| {
-            let pts: Vec<[f64; 2]> =
-                p.vertices.iter().map(|&v| [nav.vertices()[v as usize][0], nav.vertices()[v as usize][2]]).collect();
-            meadow::geom::signed_area(&pts)
-        })
-        .sum()
-}
-
 /// Distance from `p` to segment `a b` in XZ.
 fn to_segment(p: [f64; 2], a: [f64; 2], b: [f64; 2]) -> f64 {
     meadow::geom::point_segment_distance(p, a, b)
@@ -80,7 +69,7 @@ fn compare(name: &str, size: f64, pairs: usize) -> f64 {
     assert_eq!(reloaded, tiled_mesh);
     // The tiles cover the untiled area up to the grid (a few mm² where simplification near a
     // border kept a vertex the untiled bake dropped).
-    let (au, at) = (area(&untiled), area(&tiled_mesh));
+    let (au, at) = (untiled.total_area(), tiled_mesh.total_area());
     assert!((au - at).abs() <= 1e-5 * au, "{name}: area untiled {au} tiled {at}");
     // A tile border is a wall only where the untiled boundary runs along it.
     let outline_edges: Vec<([f64; 2], [f64; 2])> = untiled

@@ -4,27 +4,13 @@
 //! `cargo run --release --bin tile_compare -- TILE_METRES [PAIRS] LEVEL...`
 
 use meadow::query::{PathQuery, QueryFilter, QueryMesh, ShortestPathQuery, SplitMix64};
-use meadow::{BakeSettings, NavMesh};
+use meadow::BakeSettings;
 use std::time::Instant;
 
 /// XZ length of a polyline: the length exact paths minimise (heights come from the polygon
 /// planes, which differ with the polygons).
 fn flat(points: &[[f64; 3]]) -> f64 {
     points.windows(2).map(|w| (w[1][0] - w[0][0]).hypot(w[1][2] - w[0][2])).sum()
-}
-
-/// Walkable XZ area of a mesh, m².
-fn area(nav: &NavMesh) -> f64 {
-    let d = nav.data();
-    d.polygons
-        .iter()
-        .map(|p| {
-            let run = &d.polygon_vertices[p.first as usize..p.first as usize + p.vertex_count as usize];
-            let pts: Vec<[f64; 2]> =
-                run.iter().map(|&v| [d.vertices[v as usize][0], d.vertices[v as usize][2]]).collect();
-            meadow::geom::signed_area(&pts)
-        })
-        .sum()
 }
 
 fn main() {
@@ -65,7 +51,7 @@ fn main() {
             }
         };
         let tiled_s = t.elapsed().as_secs_f64();
-        let (au, at) = (area(&untiled), area(&tiled));
+        let (au, at) = (untiled.total_area(), tiled.total_area());
         let tiles = tiled.data().tiles.len();
         let (pu, pt) = (untiled.data().polygons.len(), tiled.data().polygons.len());
         let (mu, mt) = (QueryMesh::new(untiled), QueryMesh::new(tiled));

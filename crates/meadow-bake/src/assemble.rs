@@ -5,7 +5,8 @@ pub use crate::heights::SurfaceHeights;
 use crate::portals::PolygonMesh;
 use meadow::geom::Point2;
 use meadow::{
-    AreaType, BakeSettings, EdgeLink, NavMesh, NavMeshData, Outline, PolygonData, TileSection, ValidationError,
+    AreaType, BakeSettings, EdgeLink, NavMesh, NavMeshData, Outline, PartialBake, PolygonData, TileSection,
+    ValidationError,
 };
 
 /// Builds the asset data and validates it.
@@ -15,17 +16,18 @@ pub fn assemble(
     areas: &[AreaType],
     settings: &BakeSettings,
 ) -> Result<NavMesh, ValidationError> {
-    assemble_tiled(mesh, links, areas, settings, Vec::new())
+    assemble_tiled(mesh, links, areas, settings, Vec::new(), None)
 }
 
 /// As [`assemble`], for a tiled bake: `tiles` are the stitched tiles' sections
-/// ([`crate::tiles::stitch`]).
+/// ([`crate::tiles::stitch`]), `partial` what a partial bake leaves for the merge.
 pub fn assemble_tiled(
     mesh: &PolygonMesh,
     links: &[Vec<EdgeLink>],
     areas: &[AreaType],
     settings: &BakeSettings,
     tiles: Vec<TileSection>,
+    partial: Option<PartialBake>,
 ) -> Result<NavMesh, ValidationError> {
     let vertices: Vec<[f64; 3]> = mesh.vertices.iter().zip(&mesh.heights).map(|(&p, &y)| [p[0], y, p[1]]).collect();
     let mut polygons = Vec::with_capacity(mesh.polygons.len());
@@ -55,7 +57,7 @@ pub fn assemble_tiled(
         links: Vec::new(),
         visibility: None,
         tiles,
-        partial: None,
+        partial,
     })
 }
 

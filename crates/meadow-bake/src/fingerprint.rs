@@ -55,6 +55,21 @@ fn fnv(state: u64, bytes: &[u8]) -> u64 {
     bytes.iter().fold(state, |h, &b| (h ^ u64::from(b)).wrapping_mul(FNV_PRIME))
 }
 
+/// A running FNV-1a 64 hash, fed one field after another (the tiles' input hashes).
+pub(crate) struct Fnv(pub(crate) u64);
+
+impl Fnv {
+    /// The hash of no bytes.
+    pub(crate) fn new() -> Fnv {
+        Fnv(FNV_OFFSET)
+    }
+
+    /// Feeds `bytes`.
+    pub(crate) fn bytes(&mut self, bytes: &[u8]) {
+        self.0 = fnv(self.0, bytes);
+    }
+}
+
 /// The source hash of a bake of `inputs` with `settings` (see the module docs); never
 /// [`meadow::asset::NO_SOURCE_HASH`].
 pub fn fingerprint(inputs: &[InputFile], settings: &BakeSettings) -> u64 {

@@ -187,10 +187,8 @@ pub fn bake_with(
             return Err(nothing_walkable());
         }
         let stitched = tiles::stitch(&baked.tiles, settings.tile_size, settings.max_climb, MAX_POLYGON_VERTICES)?;
-        if let Some(range) = options.tiles {
-            return finish_partial(stitched, &baked.grid, range, scene, settings, progress);
-        }
-        return finish(stitched.mesh, stitched.sections, scene, settings, &budgets, progress);
+        let partial = options.tiles.map(|range| partial_bake(scene, &baked.grid, range));
+        return finish(stitched.mesh, stitched.sections, partial, scene, settings, &budgets, progress);
     }
 
     let params = region::RegionParams::from(settings);
@@ -213,26 +211,14 @@ pub fn bake_with(
 
     let polygon_input = polygons::PolygonInput { regions: &regions, walkable: &classified.walkable };
     let mesh = polygons::build_polygons(polygon_input, &polygons::PolygonParams::from(settings), progress)?;
-    finish(mesh, Vec::new(), scene, settings, &budgets, progress)
+    finish(mesh, Vec::new(), None, scene, settings, &budgets, progress)
 }
 
-/// A partial asset: the stitched tiles with the grid, the range and the level's link requests
-/// for [`merge`]; no visibility graph or links of its own (the merge makes them).
-fn finish_partial(
-    stitched: tiles::Stitched,
-    grid: &tiles::TileGrid,
-    range: tiles::TileRange,
-    scene: &Scene,
-    settings: &BakeSettings,
-    progress: &mut dyn Progress,
-) -> Result<NavMesh, BakeError> {
-    progress.begin(Stage::Portals, stitched.mesh.polygons.len() as u64);
-    let links = portals::link_portals(&stitched.mesh);
-    progress.finish(Stage::Portals);
-    progress.begin(Stage::Assemble, 0);
-    let nav = assemble::assemble_tiled(&stitched.mesh, &links, &scene.areas, settings, stitched.sections)?;
+/// What a partial bake of `range` stores for [`merge`]: the level's tile grid, the range and the
+/// level's off-mesh link requests (their end nodes' positions and names).
+fn partial_bake(scene: &Scene, grid: &tiles::TileGrid, range: tiles::TileRange) -> meadow::PartialBake {
     let name = |node: u32| scene.nodes.get(node as usize).cloned().unwrap_or_default();
-    let pending = scene
+    let links = scene
         .links
         .iter()
         .map(|r| {
@@ -250,14 +236,11 @@ fn finish_partial(
             }
         })
         .collect();
-    let partial = meadow::PartialBake {
+    meadow::PartialBake {
         grid: [grid.columns.start, grid.rows.start, grid.columns.end - 1, grid.rows.end - 1],
         range: [range.columns.0, range.rows.0, range.columns.1, range.rows.1],
-        links: pending,
-    };
-    let nav = NavMesh::new(meadow::NavMeshData { partial: Some(partial), ..nav.into_data() })?;
-    progress.finish(Stage::Assemble);
-    Ok(nav)
+        links,
+    }
 }
 
 /// Why partial assets cannot be merged.
@@ -351,18 +334,20 @@ pub fn merge(parts: &[NavMesh], progress: &mut dyn Progress) -> Result<NavMesh, 
         });
     }
     let budgets = settings.budgets(0);
-    Ok(finish(stitched.mesh, stitched.sections, &scene, &settings, &budgets, progress)?)
+    Ok(finish(stitched.mesh, stitched.sections, None, &scene, &settings, &budgets, progress)?)
 }
 
 /// Most vertices of a polygon in an asset (the runtime's limit); stitching may insert border
 /// vertices into a tile's polygon up to it.
 const MAX_POLYGON_VERTICES: usize = 12;
 
-/// The stages after the polygons, shared by untiled and tiled bakes: portals, assemble (with
-/// the tile sections), visibility and off-mesh links.
+/// The stages after the polygons, shared by untiled, tiled and partial bakes: portals,
+/// assemble (with the tile sections), visibility and off-mesh links. A partial asset
+/// (`partial` set) stops after assemble: the merge of the parts makes its graph and links.
 fn finish(
     mesh: portals::PolygonMesh,
     sections: Vec<meadow::TileSection>,
+    partial: Option<meadow::PartialBake>,
     scene: &Scene,
     settings: &BakeSettings,
     budgets: &meadow::Budgets,
@@ -373,8 +358,12 @@ fn finish(
     progress.finish(Stage::Portals);
 
     progress.begin(Stage::Assemble, 0);
-    let nav = assemble::assemble_tiled(&mesh, &links, &scene.areas, settings, sections)?;
+    let is_partial = partial.is_some();
+    let nav = assemble::assemble_tiled(&mesh, &links, &scene.areas, settings, sections, partial)?;
     progress.finish(Stage::Assemble);
+    if is_partial {
+        return Ok(nav);
+    }
 
     let nav = if settings.visibility {
         progress.begin(Stage::Visibility, 0);

@@ -25,6 +25,7 @@
 
 use crate::budget::BudgetExceeded;
 use crate::classify::{Classified, WalkableTriangle};
+use crate::fingerprint::Fnv;
 use crate::grid::{triangle_box, Box2, BoxGrid};
 use crate::layers::{self, Layering};
 use crate::polygons::{self, PolygonInput, PolygonParams};
@@ -280,21 +281,6 @@ pub fn tile_hash(settings: &BakeSettings, x: i32, z: i32, input: &Classified, la
         v.triangles.iter().for_each(|t| triangle(&mut h, t));
     }
     h.0
-}
-
-/// A running FNV-1a 64 hash.
-struct Fnv(u64);
-
-impl Fnv {
-    fn new() -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-
-    fn bytes(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
 }
 
 /// What baking one tile gives: its mesh, the free area each volume painted in it, and its

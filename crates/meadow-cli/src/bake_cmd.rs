@@ -317,7 +317,7 @@ fn escape_make(path: &Path) -> Result<String> {
 }
 
 /// Draws one indicatif bar per stage on stderr; warnings go above the bars.
-struct BarProgress {
+pub(crate) struct BarProgress {
     quiet: bool,
     timings: bool,
     bar: Option<(Stage, ProgressBar, Instant)>,
@@ -325,7 +325,7 @@ struct BarProgress {
 }
 
 impl BarProgress {
-    fn new(quiet: bool, timings: bool) -> Self {
+    pub(crate) fn new(quiet: bool, timings: bool) -> Self {
         BarProgress { quiet, timings, bar: None, started: None }
     }
 }

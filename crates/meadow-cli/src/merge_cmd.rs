@@ -20,18 +20,6 @@ pub struct MergeArgs {
     pub quiet: bool,
 }
 
-/// Prints the merge's warnings (off-mesh links that find no polygon) on stderr.
-struct Warnings;
-
-impl meadow_bake::Progress for Warnings {
-    fn begin(&mut self, _: meadow_bake::Stage, _: u64) {}
-    fn advance(&mut self, _: meadow_bake::Stage, _: u64) {}
-    fn finish(&mut self, _: meadow_bake::Stage) {}
-    fn warn(&mut self, message: &str) {
-        eprintln!("meadow: warning: {message}");
-    }
-}
-
 /// Runs `meadow merge`.
 pub fn run(args: &MergeArgs) -> Result<()> {
     let start = Instant::now();
@@ -43,7 +31,7 @@ pub fn run(args: &MergeArgs) -> Result<()> {
         parts.push(NavMesh::from_bytes(&bytes).with_context(context)?);
         hashes.push(meadow::asset::read_source_hash(&bytes).with_context(context)?);
     }
-    let mesh = meadow_bake::merge(&parts, &mut Warnings).map_err(|e| {
+    let mesh = meadow_bake::merge(&parts, &mut crate::bake_cmd::BarProgress::new(args.quiet, false)).map_err(|e| {
         // Name the part a part index refers to.
         let text = e.to_string();
         let named = match &e {

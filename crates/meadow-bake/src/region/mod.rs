@@ -194,26 +194,15 @@ pub fn build_regions_within(
     budget: u64,
     progress: &mut dyn Progress,
 ) -> Result<Regions, RegionError> {
-    build_regions_clipped(classified, params, budget, None, progress)
+    build_regions_layered(classified, None, params, budget, None, progress)
 }
 
-/// As [`build_regions_within`], with every layer's free area cut to the XZ box `clip`
-/// (`[min_x, min_z, max_x, max_z]`, its sides rounded to the grid) before it is split by area:
-/// a tile's regions, computed from the geometry around the tile. The box's sides are exact grid
+/// As [`build_regions_within`], for a tile: with the walkable triangles' layering given (a
+/// tile's part of the whole level's, [`layers::Layering::restricted`], so that a tile decides
+/// which floor is which as the whole level does) instead of computed from `classified`, and
+/// with every layer's free area cut to the XZ box `clip` (`[min_x, min_z, max_x, max_z]`, its
+/// sides rounded to the grid) before it is split by area. The box's sides are exact grid
 /// lines, so two tiles sharing a side cut the same boundary at the same points.
-pub fn build_regions_clipped(
-    classified: &Classified,
-    params: &RegionParams,
-    budget: u64,
-    clip: Option<Box2>,
-    progress: &mut dyn Progress,
-) -> Result<Regions, RegionError> {
-    build_regions_layered(classified, None, params, budget, clip, progress)
-}
-
-/// As [`build_regions_clipped`], with the walkable triangles' layering given (a tile's part of
-/// the whole level's, [`layers::Layering::restricted`], so that a tile decides which floor is
-/// which as the whole level does) instead of computed from `classified`.
 pub fn build_regions_layered(
     classified: &Classified,
     layering: Option<layers::Layering>,
