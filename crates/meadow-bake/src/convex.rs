@@ -9,7 +9,7 @@
 use crate::triangulate::Triangulation;
 use meadow::geom::{is_convex_ccw, orient2d, Point2};
 use std::cmp::Ordering;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::{BTreeSet, BinaryHeap, HashMap};
 
 /// Convex polygons over the vertices of a [`Triangulation`].
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -41,6 +41,8 @@ pub enum ConvexError {
 /// A queued merge of polygons `keep` and `absorb` across a shared edge.
 #[derive(Clone, Copy, Debug)]
 struct Candidate {
+    /// Whether the shared edge is not a late edge (a Meadow diagonal): merged before those.
+    early: bool,
     /// Whether one of the two is a sliver triangle that fails [`is_convex_ccw`] (its float
     /// area rounds to zero though its orientation is exactly positive): merged first.
     sliver: bool,
@@ -70,11 +72,12 @@ impl PartialOrd for Candidate {
     }
 }
 impl Ord for Candidate {
-    /// Slivers first, then the longest edge; ties go to the lowest polygon indices (a max-heap
+    /// Slivers first, then edges that are not late, then the longest edge; ties go to the lowest polygon indices (a max-heap
     /// pops the greatest).
     fn cmp(&self, other: &Self) -> Ordering {
         self.sliver
             .cmp(&other.sliver)
+            .then_with(|| self.early.cmp(&other.early))
             .then_with(|| self.length2.total_cmp(&other.length2))
             .then_with(|| other.key().cmp(&self.key()))
             .then_with(|| other.keep_version.cmp(&self.keep_version))
@@ -93,6 +96,8 @@ struct Merger<'a> {
     /// The polygon owning each directed edge; `u32::MAX` where two polygons claim it
     /// (overlapping input), which blocks merges across it.
     owner: HashMap<(u32, u32), u32>,
+    /// Edges merged across only after all others, as (lower, higher) vertex index.
+    late: BTreeSet<(u32, u32)>,
     queue: BinaryHeap<Candidate>,
 }
 
@@ -151,7 +156,9 @@ impl Merger<'_> {
                 let (pu, pv) = (self.vertices[u as usize], self.vertices[v as usize]);
                 let length2 = (pu[0] - pv[0]).powi(2) + (pu[1] - pv[1]).powi(2);
                 let sliver = [p, q].iter().any(|&r| self.is_sliver(r));
+                let early = !self.late.contains(&(u.min(v), u.max(v)));
                 self.queue.push(Candidate {
+                    early,
                     sliver,
                     length2,
                     keep: p.min(q),
@@ -262,6 +269,18 @@ pub fn merge_convex_flat(
     heights: Option<&[f64]>,
     max_verts: usize,
 ) -> Result<ConvexPolygons, ConvexError> {
+    merge_convex_late(triangulation, heights, max_verts, &[])
+}
+
+/// Like [`merge_convex_flat`], merging across the `late` edges (vertex index pairs: the
+/// diagonals of [`crate::triangulate::insert_reflex_diagonals`]) only after every other
+/// edge, so the pieces they bound are rebuilt first and joined only where still convex.
+pub fn merge_convex_late(
+    triangulation: &Triangulation,
+    heights: Option<&[f64]>,
+    max_verts: usize,
+    late: &[[u32; 2]],
+) -> Result<ConvexPolygons, ConvexError> {
     if !(3..=12).contains(&max_verts) {
         return Err(ConvexError::MaxVertsOutOfRange(max_verts));
     }
@@ -295,6 +314,7 @@ pub fn merge_convex_flat(
         polygons,
         version: vec![0; count],
         owner,
+        late: late.iter().map(|&[u, v]| (u.min(v), u.max(v))).collect(),
         queue: BinaryHeap::with_capacity(count * 2),
     };
     for p in 0..count as u32 {
@@ -455,8 +475,114 @@ mod tests {
         assert_eq!(merge_convex(&flat, 6).unwrap().polygons.len(), 1);
     }
 
+    /// The Meadow partition of `p`: Delaunay triangles, reflex diagonals, then the late merge;
+    /// checked like [`merged`], and against the polygon's own area.
+    fn meadow_split(p: &PolygonWithHoles, max_verts: usize) -> (Triangulation, ConvexPolygons, Vec<[u32; 2]>) {
+        let mut t = triangulate(p).unwrap();
+        crate::triangulate::make_delaunay(&mut t);
+        let diagonals = crate::triangulate::insert_reflex_diagonals(&mut t);
+        let c = merge_convex_late(&t, None, max_verts, &diagonals).unwrap();
+        check_convex(&t, &c, max_verts);
+        let area: f64 = c
+            .polygons
+            .iter()
+            .map(|q| meadow::geom::signed_area(&q.iter().map(|&i| t.vertices[i as usize]).collect::<Vec<_>>()))
+            .sum();
+        assert!((area - polygon_area(p)).abs() <= 1e-9 * polygon_area(p), "area {area} != {}", polygon_area(p));
+        (t, c, diagonals)
+    }
+
+    /// The union of the unit cells marked `#` in `art` (rows top to bottom, one character per
+    /// cell), with a vertex at every cell corner on its outline: rings counter-clockwise for the
+    /// outer boundary, clockwise for holes.
+    fn cells(art: &str) -> PolygonWithHoles {
+        let rows: Vec<&[u8]> = art.lines().map(str::trim).filter(|l| !l.is_empty()).map(str::as_bytes).collect();
+        let filled = |x: i64, y: i64| {
+            y >= 0
+                && x >= 0
+                && (y as usize) < rows.len()
+                && (x as usize) < rows[y as usize].len()
+                && rows[y as usize][x as usize] == b'#'
+        };
+        // Directed outline edges with the cells on their left (z = −row, so rows go down).
+        let mut next = std::collections::BTreeMap::new();
+        for y in 0..rows.len() as i64 {
+            for x in 0..rows[y as usize].len() as i64 {
+                if !filled(x, y) {
+                    continue;
+                }
+                let (x0, z0, x1, z1) = (x, -y - 1, x + 1, -y);
+                for (a, b, open) in [
+                    ((x0, z0), (x1, z0), !filled(x, y + 1)),
+                    ((x1, z0), (x1, z1), !filled(x + 1, y)),
+                    ((x1, z1), (x0, z1), !filled(x, y - 1)),
+                    ((x0, z1), (x0, z0), !filled(x - 1, y)),
+                ] {
+                    if open {
+                        next.insert(a, b);
+                    }
+                }
+            }
+        }
+        let mut rings: Vec<Vec<Point2>> = Vec::new();
+        while let Some((&start, _)) = next.iter().next() {
+            let mut ring = Vec::new();
+            let mut at = start;
+            while let Some(b) = next.remove(&at) {
+                ring.push([at.0 as f64, at.1 as f64]);
+                at = b;
+            }
+            rings.push(ring);
+        }
+        let outer = rings.iter().position(|r| meadow::geom::signed_area(r) > 0.0).unwrap();
+        let outer_ring = rings.remove(outer);
+        PolygonWithHoles { outer: outer_ring, holes: rings }
+    }
+
+    #[test]
+    fn meadow_split_reaches_the_known_optimum_of_hand_made_polygons() {
+        // (shape, fewest convex pieces without new vertices). Cross: one diagonal resolves
+        // the two reflex corners on each side of the bar. U: the notch's corners see each
+        // other only along its own edge, so each needs a diagonal. E: only the corners either
+        // side of the middle arm pair up (the others are in line with two more), 4 diagonal
+        // ends needed, 3 diagonals.
+        let cases = [
+            (".#.\n###\n.#.", 3),
+            ("#.\n##", 2),
+            ("#.#\n###", 3),
+            ("###\n#..\n###\n#..\n###", 4),
+            ("##\n##", 1),
+            ("####\n#..#\n####", 4),
+        ];
+        for (art, optimum) in cases {
+            let (_, c, _) = meadow_split(&cells(art), 12);
+            assert_eq!(c.polygons.len(), optimum, "{art}");
+        }
+    }
+
+    #[test]
+    fn meadow_split_pairs_facing_reflex_corners() {
+        // Two facing notches: the four inner corners pair across the waist in two diagonals.
+        let p = cells("###\n.#.\n###");
+        let (_, c, diagonals) = meadow_split(&p, 12);
+        assert_eq!(diagonals.len(), 2, "{diagonals:?}");
+        assert_eq!(c.polygons.len(), 3);
+    }
+
     proptest! {
         #![proptest_config(config(48))]
+
+        #[test]
+        fn random_stars_split_convex(p in star_with_holes(), max_verts in 3usize..=12) {
+            meadow_split(&p, max_verts);
+        }
+
+        #[test]
+        fn random_boolean_shapes_split_convex(shapes in overlay_shapes(), max_verts in 3usize..=12) {
+            for p in shapes {
+                meadow_split(&p, max_verts);
+            }
+        }
 
         #[test]
         fn random_stars_merge_convex(p in star_with_holes(), max_verts in 3usize..=12) {

@@ -17,7 +17,7 @@ use crate::portals::{PolygonMesh, VertexIndex as PortalVertexIndex};
 use crate::progress::{Progress, Stage};
 use crate::region::Regions;
 use crate::triangulate::{self, TriangulateError, Triangulation};
-use meadow::BakeSettings;
+use meadow::{BakeSettings, Partition};
 
 /// The settings the polygons stage needs.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -26,11 +26,17 @@ pub struct PolygonParams {
     pub max_climb: f64,
     /// Most vertices per convex polygon.
     pub max_verts_per_poly: usize,
+    /// How the free area is cut into convex polygons.
+    pub partition: Partition,
 }
 
 impl From<&BakeSettings> for PolygonParams {
     fn from(s: &BakeSettings) -> Self {
-        PolygonParams { max_climb: s.max_climb, max_verts_per_poly: s.max_verts_per_poly as usize }
+        PolygonParams {
+            max_climb: s.max_climb,
+            max_verts_per_poly: s.max_verts_per_poly as usize,
+            partition: s.partition,
+        }
     }
 }
 
@@ -85,19 +91,26 @@ pub fn build_polygons(
     params: &PolygonParams,
     progress: &mut dyn Progress,
 ) -> Result<PolygonMesh, PolygonError> {
-    let pieces = triangulate_regions(input.regions, progress)?;
+    let pieces = triangulate_regions(input.regions, params.partition, progress)?;
     merge_convex(&pieces, input, params, progress)
 }
 
-/// One triangulated region polygon: its area type, layer and triangles.
+/// One triangulated region polygon: its area type, layer and triangles, and the edges to merge
+/// across last (the Meadow split's diagonals).
 struct Piece {
     area: u16,
     layer: u16,
     triangulation: Triangulation,
+    late: Vec<[u32; 2]>,
 }
 
-/// Triangulates every region polygon, in region order, each flipped to Delaunay.
-fn triangulate_regions(regions: &Regions, progress: &mut dyn Progress) -> Result<Vec<Piece>, PolygonError> {
+/// Triangulates every region polygon, in region order, each flipped to Delaunay and, for the
+/// Meadow partition, given its reflex diagonals.
+fn triangulate_regions(
+    regions: &Regions,
+    partition: Partition,
+    progress: &mut dyn Progress,
+) -> Result<Vec<Piece>, PolygonError> {
     let polygon_total: usize = regions.areas.iter().map(|a| a.polygons.len()).sum();
     progress.begin(Stage::Triangulate, polygon_total as u64);
     let mut pieces = Vec::with_capacity(polygon_total);
@@ -109,7 +122,11 @@ fn triangulate_regions(regions: &Regions, progress: &mut dyn Progress) -> Result
                 source,
             })?;
             triangulate::make_delaunay(&mut triangulation);
-            pieces.push(Piece { area: a.area, layer: a.layer, triangulation });
+            let late = match partition {
+                Partition::Merge => Vec::new(),
+                Partition::Meadow => triangulate::insert_reflex_diagonals(&mut triangulation),
+            };
+            pieces.push(Piece { area: a.area, layer: a.layer, triangulation, late });
             progress.advance(Stage::Triangulate, pieces.len() as u64);
         }
     }
@@ -133,7 +150,7 @@ fn merge_convex(
         let tri = &piece.triangulation;
         heights.clear();
         heights.extend(tri.vertices.iter().map(|&p| surface.at(p, piece.layer as u32)));
-        let convex = convex::merge_convex_flat(tri, Some(&heights), params.max_verts_per_poly)
+        let convex = convex::merge_convex_late(tri, Some(&heights), params.max_verts_per_poly, &piece.late)
             .map_err(|source| PolygonError::Convex { area: piece.area, source })?;
         mesh.add(&tri.vertices, &heights, &convex.polygons, piece.area, piece.layer, &mut index);
         progress.advance(Stage::Convex, k as u64 + 1);

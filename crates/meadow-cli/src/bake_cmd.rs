@@ -2,7 +2,7 @@
 
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use meadow::{BakeSettings, NavMesh, WalkableRule};
+use meadow::{BakeSettings, NavMesh, Partition, WalkableRule};
 use meadow_bake::fingerprint::{fingerprint, InputFile};
 use meadow_bake::{Progress, Stage};
 use std::path::{Path, PathBuf};
@@ -21,7 +21,7 @@ pub struct BakeArgs {
     #[arg(short, long)]
     pub output: PathBuf,
     /// A TOML file of settings; flags override it. Keys: radius, height, max_climb, max_slope,
-    /// max_verts_per_poly, arc_tolerance, max_edge_length, walkable, visibility, and the work budgets
+    /// max_verts_per_poly, arc_tolerance, max_edge_length, walkable, visibility, partition, and the work budgets
     /// max_walkable_triangles, max_region_vertices, max_polygons (0 derives them from the level).
     #[arg(long)]
     pub config: Option<PathBuf>,
@@ -56,6 +56,10 @@ pub struct BakeArgs {
     /// Leave out a visibility graph larger than this multiple of the rest of the asset [default 2].
     #[arg(long)]
     pub max_visibility_ratio: Option<f64>,
+    /// How the free area is cut into convex polygons: merge (triangles merged greedily) or meadow
+    /// (Meadow mapping: diagonals at reflex corners first) [default merge].
+    #[arg(long, value_enum)]
+    pub partition: Option<PartitionArg>,
     /// Print nothing but warnings and errors (for build scripts).
     #[arg(short, long)]
     pub quiet: bool,
@@ -156,6 +160,9 @@ impl BakeArgs {
         if let Some(v) = self.tile_size {
             s.tile_size = v;
         }
+        if let Some(v) = self.partition {
+            s.partition = v.into();
+        }
         s.validate()?;
         if self.tiles.is_some() && s.tile_size == 0.0 {
             anyhow::bail!("--tiles needs a tiled bake: set --tile-size (or tile_size in the config)");
@@ -178,6 +185,24 @@ impl From<WalkableArg> for WalkableRule {
         match v {
             WalkableArg::BySlope => WalkableRule::BySlope,
             WalkableArg::TaggedOnly => WalkableRule::TaggedOnly,
+        }
+    }
+}
+
+/// The values of `--partition` (the `partition` setting).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum PartitionArg {
+    /// Constrained Delaunay triangles merged greedily, longest shared edge first.
+    Merge,
+    /// Meadow mapping: diagonals at reflex corners (two resolved at once first), then merged.
+    Meadow,
+}
+
+impl From<PartitionArg> for Partition {
+    fn from(v: PartitionArg) -> Self {
+        match v {
+            PartitionArg::Merge => Partition::Merge,
+            PartitionArg::Meadow => Partition::Meadow,
         }
     }
 }

@@ -39,7 +39,7 @@ pub const MAGIC: [u8; 8] = *b"MEADOWNV";
 /// source hash in the header ([`read_source_hash`]); version 7 the visibility work budget in the
 /// stored settings; version 8 tiled bakes (the `tile_size` setting, [`NavMeshData::tiles`] and
 /// [`NavMeshData::partial`]).
-pub const FORMAT_VERSION: u32 = 8;
+pub const FORMAT_VERSION: u32 = 9;
 /// Size of the fixed header before the payload.
 pub const HEADER_LEN: usize = 32;
 /// The source hash of an asset written without one ([`NavMesh::to_bytes`]).

@@ -90,4 +90,4 @@ pub use asset::{
     ValidationError, VisibilityGraph,
 };
 pub use query::{Path, PathError, PathOptions, PathQuery, PathStyle, QueryError, QueryFilter, QueryMesh};
-pub use settings::{BakeSettings, Budgets, SettingsError, WalkableRule};
+pub use settings::{BakeSettings, Budgets, Partition, SettingsError, WalkableRule};

@@ -104,6 +104,34 @@ pub struct BakeSettings {
     /// farms spread (`--tiles`, `meadow merge`). For open worlds of a kilometre or more, 64 m
     /// tiles bake fastest on the generated world (see `ARCHITECTURE.md`, "Tiles").
     pub tile_size: f64,
+    /// How the free area is cut into convex polygons: `merge` (triangulate, then merge
+    /// triangles greedily, Recast's way) or `meadow` (Arkin's Meadow mapping: diagonals at
+    /// reflex corners, two resolved at once where possible, then the same merge). Both give
+    /// the same area and the same exact paths. Default `merge`.
+    pub partition: Partition,
+}
+
+/// How the polygons stage cuts the free area into convex polygons (the `partition` setting).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Partition {
+    /// Constrained Delaunay triangles merged greedily, longest shared edge first (TOML
+    /// `"merge"`).
+    #[default]
+    Merge,
+    /// Arkin's Meadow mapping: reflex corners split by diagonals, pairs of reflex corners
+    /// resolved by one diagonal first, then the pieces merged (TOML `"meadow"`).
+    Meadow,
+}
+
+impl Partition {
+    /// The setting's value as written in `meadow.toml` and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Partition::Merge => "merge",
+            Partition::Meadow => "meadow",
+        }
+    }
 }
 
 /// Which geometry a bake may take as floor (the `walkable` setting).
@@ -148,6 +176,7 @@ impl BakeSettings {
         max_visibility_ratio: 2.0,
         max_visibility_work: 0,
         tile_size: 0.0,
+        partition: Partition::Merge,
     };
 
     /// The work budgets for a level of `input_triangles` triangles: the fields, or where they

@@ -9,7 +9,7 @@ use meadow::geom::{incircle, orient2d, Point2};
 use std::collections::VecDeque;
 
 /// No half-edge: the missing twin of a constraint edge, or the end of a corner list.
-const NONE: u32 = u32::MAX;
+pub(super) const NONE: u32 = u32::MAX;
 
 /// Flips interior edges of `t` until each is locally Delaunay or cannot be flipped: makes an
 /// ear-clipped triangulation the constrained Delaunay triangulation of its rings.
@@ -34,22 +34,22 @@ pub fn make_delaunay(t: &mut Triangulation) {
 
 /// Lawson's flip algorithm over a half-edge view of the triangles. Half-edge `h` is the edge
 /// from corner `h % 3` of triangle `h / 3` to the next corner; corner `h` is that vertex.
-struct Flipper<'a> {
-    pos: &'a [Point2],
-    tris: &'a mut [[u32; 3]],
+pub(super) struct Flipper<'a> {
+    pub(super) pos: &'a [Point2],
+    pub(super) tris: &'a mut [[u32; 3]],
     /// The opposite half-edge of each interior edge; `NONE` on constraints.
-    twin: Vec<u32>,
+    pub(super) twin: Vec<u32>,
     /// Each vertex's first corner and number of corners, then the previous and next corner
     /// at the same vertex (a doubly linked list): the triangles around a vertex, for the test
     /// whether an edge exists.
-    first_corner: Vec<[u32; 2]>,
-    corner_links: Vec<[u32; 2]>,
+    pub(super) first_corner: Vec<[u32; 2]>,
+    pub(super) corner_links: Vec<[u32; 2]>,
 }
 
 impl<'a> Flipper<'a> {
     /// The half-edge view of `tris`; `None` if a triangle indexes past `pos` or there are too
     /// many triangles for `u32` half-edge ids.
-    fn new(pos: &'a [Point2], tris: &'a mut [[u32; 3]]) -> Option<Flipper<'a>> {
+    pub(super) fn new(pos: &'a [Point2], tris: &'a mut [[u32; 3]]) -> Option<Flipper<'a>> {
         let halves = tris.len().checked_mul(3).filter(|&h| h < NONE as usize)?;
         if tris.iter().flatten().any(|&v| v as usize >= pos.len()) {
             return None;
@@ -86,7 +86,7 @@ impl<'a> Flipper<'a> {
         Some(flipper)
     }
 
-    fn corner(&self, c: u32) -> u32 {
+    pub(super) fn corner(&self, c: u32) -> u32 {
         self.tris[c as usize / 3][c as usize % 3]
     }
 
@@ -115,7 +115,7 @@ impl<'a> Flipper<'a> {
     }
 
     /// Whether some triangle has both `u` and `v` as corners.
-    fn has_edge(&self, u: u32, v: u32) -> bool {
+    pub(super) fn has_edge(&self, u: u32, v: u32) -> bool {
         // Round the vertex with fewer triangles: a fan's apex can have thousands.
         let (u, v) = if self.first_corner[u as usize][1] <= self.first_corner[v as usize][1] { (u, v) } else { (v, u) };
         let mut c = self.first_corner[u as usize][0];
@@ -179,7 +179,7 @@ impl<'a> Flipper<'a> {
         // Triangle i is a b c with h = a → b at slot ki; triangle j is b a d with g = b → a.
         let (i, j) = (h as usize / 3, g as usize / 3);
         let (ki, kj) = (h as usize % 3, g as usize % 3);
-        let (ki1, ki2, kj1, kj2) = ((ki + 1) % 3, (ki + 2) % 3, (kj + 1) % 3, (kj + 2) % 3);
+        let (ki1, ki2, kj2) = ((ki + 1) % 3, (ki + 2) % 3, (kj + 2) % 3);
         let (a, b, c, d) = (self.tris[i][ki], self.tris[i][ki1], self.tris[i][ki2], self.tris[j][kj2]);
         let p = |v: u32| self.pos[v as usize];
         let (pa, pb, pc, pd) = (p(a), p(b), p(c), p(d));
@@ -190,6 +190,17 @@ impl<'a> Flipper<'a> {
         if c == d || self.has_edge(c, d) {
             return None;
         }
+        Some(self.flip(h))
+    }
+
+    /// Flips the interior edge of half-edge `h`, whose quad the caller found strictly convex
+    /// with the other diagonal not an edge yet; returns the quad's sides.
+    pub(super) fn flip(&mut self, h: u32) -> [u32; 4] {
+        let g = self.twin[h as usize];
+        let (i, j) = (h as usize / 3, g as usize / 3);
+        let (ki, kj) = (h as usize % 3, g as usize % 3);
+        let (ki1, ki2, kj1, kj2) = ((ki + 1) % 3, (ki + 2) % 3, (kj + 1) % 3, (kj + 2) % 3);
+        let (c, d) = (self.tris[i][ki2], self.tris[j][kj2]);
         // Triangle i becomes a d c and j becomes b c d: one corner each changes (b → d in i,
         // a → c in j), the sides c → a and d → b keep their slots and twins.
         let (hi1, hj1) = ((3 * i + ki1) as u32, (3 * j + kj1) as u32);
@@ -203,6 +214,6 @@ impl<'a> Flipper<'a> {
         self.pair(h, ad);
         self.pair(g, bc);
         self.pair(hi1, hj1);
-        Some([h, (3 * i + ki2) as u32, g, (3 * j + kj2) as u32])
+        [h, (3 * i + ki2) as u32, g, (3 * j + kj2) as u32]
     }
 }

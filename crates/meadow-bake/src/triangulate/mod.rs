@@ -42,6 +42,7 @@
 //! `tests.rs` the tests.
 
 mod delaunay;
+mod diagonals;
 mod ears;
 mod grid;
 mod holes;
@@ -58,6 +59,7 @@ use crate::region::PolygonWithHoles;
 pub use crate::tolerance::MAX_TRIANGULATE_COORDINATE as MAX_COORDINATE;
 use crate::tolerance::SNAP_ULPS;
 pub use delaunay::make_delaunay;
+pub use diagonals::{insert_reflex_diagonals, MAX_DIAGONAL_CANDIDATES};
 use meadow::geom::Point2;
 use ring::{Clipper, Winding};
 use std::cmp::Ordering;
