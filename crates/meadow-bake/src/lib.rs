@@ -10,7 +10,7 @@
 //! | 2 | classify | [`classify`] | `Scene` | [`classify::Classified`] | `max_slope`, `walkable` |
 //! | 3 | region | [`region`] (layers: [`layers`]) | `Classified` | [`region::Regions`] | `radius`, `height`, `max_climb`, `arc_tolerance` ([`region::RegionParams`]) |
 //! | 4 | simplify | [`simplify`] | `Regions` | `Regions` | `arc_tolerance`, `max_edge_length` ([`simplify::SimplifyParams`]) |
-//! | 5 | polygons | [`polygons`] (runs [`triangulate`], then [`convex`]) | [`polygons::PolygonInput`] (`Regions` + walkable triangles) | [`portals::PolygonMesh`] | `max_climb`, `max_verts_per_poly` ([`polygons::PolygonParams`]) |
+//! | 5 | polygons | [`polygons`] (runs [`triangulate`], then [`convex`]) | [`polygons::PolygonInput`] (`Regions` + walkable triangles) | [`portals::PolygonMesh`] | `max_climb`, `max_verts_per_poly`, `partition` ([`polygons::PolygonParams`]) |
 //! | 3-5 | tiles (when `tile_size > 0`) | [`tiles`] | `Classified` | [`portals::PolygonMesh`] stitched from per-tile meshes, and the asset's tile sections | `tile_size` and those of stages 3-5 |
 //! | 6 | portals | [`portals`] | `PolygonMesh` | edge links (`Vec<Vec<EdgeLink>>`) | — |
 //! | 7 | assemble | [`assemble`] | `PolygonMesh` + edge links + area types | [`meadow::NavMesh`] | all (stored in the asset) |

@@ -24,7 +24,7 @@ use std::collections::{BTreeSet, VecDeque};
 
 /// Most candidate end vertices examined per reflex sector, nearest first: a bound on the
 /// work per sector (a diagonal to a far vertex is rarely the best piece boundary anyway).
-pub const MAX_DIAGONAL_CANDIDATES: usize = 48;
+pub const MAX_DIAGONAL_CANDIDATES: usize = 256;
 
 /// Makes the Meadow split's diagonals edges of `t` (see the module docs) and returns them, each
 /// as its two vertex indices, lower first, in the order they were chosen.
@@ -129,6 +129,19 @@ impl Splitter<'_> {
         let (v, f, l, p) = (self.pos(s.apex), self.pos(s.first), self.pos(s.last), self.pos(u));
         let (of, ol) = (orient2d(v, f, p), orient2d(v, p, l));
         of >= 0.0 && ol >= 0.0 && !(of == 0.0 && same_direction(v, f, p)) && !(ol == 0.0 && same_direction(v, l, p))
+    }
+
+    /// Whether a reflex sector at `u` holds the direction to `v` strictly inside: a diagonal
+    /// `u – v` narrows it.
+    fn narrows_reflex(&self, u: u32, v: u32) -> bool {
+        let (pu, pv) = (self.pos(u), self.pos(v));
+        self.sectors(u).into_iter().filter(|&t| self.is_reflex(t)).any(|t| {
+            let (f, l) = (self.pos(t.first), self.pos(t.last));
+            let (of, ol) = (orient2d(pu, f, pv), orient2d(pu, pv, l));
+            // Outside means strictly inside the convex complement from `last` round to `first`.
+            let outside = orient2d(pu, l, pv) >= 0.0 && orient2d(pu, pv, f) >= 0.0;
+            !outside && !(of == 0.0 || ol == 0.0)
+        })
     }
 
     /// The edges (as (right, left) of `v → u`) the segment from `v` to `u` crosses, when it runs
@@ -297,12 +310,17 @@ impl Splitter<'_> {
                     break;
                 }
                 let p = self.pos(v);
+                let mut candidates: Vec<u32> = grid
+                    .nearest(p, MAX_DIAGONAL_CANDIDATES)
+                    .into_iter()
+                    .map(|k| used[k as usize])
+                    .filter(|&u| u != v && self.resolves(s, u))
+                    .collect();
+                // Ends at another reflex sector that the diagonal narrows go first (stable:
+                // nearest first within each group).
+                candidates.sort_by_key(|&u| !self.narrows_reflex(u, v));
                 let mut done = false;
-                for k in grid.nearest(p, MAX_DIAGONAL_CANDIDATES) {
-                    let u = used[k as usize];
-                    if u == v || !self.resolves(s, u) {
-                        continue;
-                    }
+                for u in candidates {
                     if let Some(crossed) = self.walk(v, u) {
                         done = self.insert(v, u, crossed);
                         if done {

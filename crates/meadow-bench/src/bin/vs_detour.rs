@@ -103,6 +103,13 @@ mod bench {
         if let Some(v) = value_of("--max-verts-per-poly")? {
             settings.max_verts_per_poly = if (3.0..=255.0).contains(&v) { v as u8 } else { 0 };
         }
+        if let Some(i) = args.iter().position(|a| a == "--partition") {
+            settings.partition = match args.get(i + 1).map(String::as_str) {
+                Some("merge") => meadow::Partition::Merge,
+                Some("meadow") => meadow::Partition::Meadow,
+                _ => return Err("--partition needs merge or meadow".into()),
+            };
+        }
         settings.validate()?;
         let seed = match value_of("--seed")? {
             Some(s) if s >= 0.0 && s.fract() == 0.0 && s < 2f64.powi(53) => s as u64,
@@ -110,9 +117,12 @@ mod bench {
             None => meadow_bench::PAIR_SEED,
         };
         println!(
-            "Meadow settings: arc tolerance {} m, max edge length {} m, max verts per polygon {} (others \
-             Recast's demo agent)\n",
-            settings.arc_tolerance, settings.max_edge_length, settings.max_verts_per_poly
+            "Meadow settings: arc tolerance {} m, max edge length {} m, max verts per polygon {}, partition {} \
+             (others Recast's demo agent)\n",
+            settings.arc_tolerance,
+            settings.max_edge_length,
+            settings.max_verts_per_poly,
+            settings.partition.name()
         );
         println!(
             "| level | Meadow query | Meadow polys | Detour polys | Meadow median µs | Detour median µs | \
@@ -148,6 +158,18 @@ mod bench {
             let points = meadow_bench::pairs_with_seed(&mesh, pairs, seed);
             let filter = QueryFilter::new();
             let mut query = PathQuery::new(&mesh);
+            // A* nodes expanded by find_path, summed over the pairs (one untimed pass).
+            let expanded: u64 = points
+                .iter()
+                .map(|&(a, b)| {
+                    let _ = query.find_path(&mesh, a, b, &filter);
+                    query.last_expanded() as u64
+                })
+                .sum();
+            notes.push(format!(
+                "{name}: find_path expands {:.1} A* nodes per pair on average",
+                expanded as f64 / points.len().max(1) as f64
+            ));
             let mut shortest = ShortestPathQuery::new(&mesh);
             shortest.use_visibility_graph(false);
             let by_graph = &mut ShortestPathQuery::new(&mesh);

@@ -74,6 +74,8 @@ pub struct PathQuery {
     /// usually yields the next node to expand, which then skips the heap's sift up and down.
     pending: Option<OpenEntry>,
     generation: u32,
+    /// Nodes the last search expanded (see [`PathQuery::last_expanded`]).
+    expanded: u32,
     /// Half-edges of the found path, start to goal.
     edges: Vec<u32>,
     /// Corridor portals as (left, right) endpoints seen walking towards the goal.
@@ -156,6 +158,12 @@ impl PathQuery {
         let mut q = PathQuery::default();
         q.reserve(mesh);
         q
+    }
+
+    /// How many search nodes (portals, the start, link take-offs) the last query's A* expanded:
+    /// the work a query did, for benchmarks and for comparing meshes.
+    pub fn last_expanded(&self) -> u32 {
+        self.expanded
     }
 
     /// Grows the scratch memory to fit `mesh`, so that later queries on it do not allocate.
@@ -540,6 +548,7 @@ impl PathQuery {
         let closed_stamp = open_stamp | 1;
         self.open.clear();
         self.pending = None;
+        self.expanded = 0;
         let goal_cost = self.area_costs[polygons[goal_poly as usize].area as usize];
         // Most filters exclude nothing: then the neighbour's area need not be read per edge.
         let excludes = self.area_costs.iter().any(|&c| c < 0.0);
@@ -582,6 +591,7 @@ impl PathQuery {
             }
             node.stamp = closed_stamp;
             let g_u = node.g;
+            self.expanded += 1;
             if u == goal_node {
                 return SearchEnd::Goal(node.parent);
             }
