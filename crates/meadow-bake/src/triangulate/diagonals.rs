@@ -318,7 +318,7 @@ impl Splitter<'_> {
                     .collect();
                 // Ends at another reflex sector that the diagonal narrows go first (stable:
                 // nearest first within each group).
-                candidates.sort_by_key(|&u| !self.narrows_reflex(u, v));
+                candidates.sort_by_cached_key(|&u| !self.narrows_reflex(u, v));
                 let mut done = false;
                 for u in candidates {
                     if let Some(crossed) = self.walk(v, u) {
