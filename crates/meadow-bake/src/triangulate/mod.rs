@@ -59,7 +59,7 @@ use crate::region::PolygonWithHoles;
 pub use crate::tolerance::MAX_TRIANGULATE_COORDINATE as MAX_COORDINATE;
 use crate::tolerance::SNAP_ULPS;
 pub use delaunay::make_delaunay;
-pub use diagonals::{insert_reflex_diagonals, MAX_DIAGONAL_CANDIDATES};
+pub use diagonals::{insert_reflex_diagonals, MAX_DIAGONAL_CANDIDATES, MAX_PAIR_CANDIDATES};
 use meadow::geom::Point2;
 use ring::{Clipper, Winding};
 use std::cmp::Ordering;
