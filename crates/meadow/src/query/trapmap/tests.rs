@@ -6,7 +6,7 @@ use super::*;
 use crate::asset::NavMesh;
 use crate::oracle::{Oracle, Visibility};
 use crate::query::{xz, QueryMesh, SplitMix64};
-use crate::testmesh::{combine, random_blocked, GridSpec};
+use crate::testmesh::{combine, random_blocked, segment_in_one_layer, GridSpec};
 
 /// Every polygon edge of the mesh, labelled with its polygon.
 fn all_edges(mesh: &QueryMesh) -> Vec<(Point2, Point2, u32)> {
@@ -196,50 +196,6 @@ fn trapezoidal_locator_returns_the_grids_polygon_on_layered_meshes() {
     }
 }
 
-/// Whether the XZ segment `a -> b` lies in the union of the polygons of one layer, up to
-/// `SLACK` (roadmap nodes are rounded floating-point points, some on walls).
-fn in_free_space(mesh: &QueryMesh, a: Point2, b: Point2) -> bool {
-    const SLACK: f64 = 1e-9;
-    let data = mesh.mesh().data();
-    let mut layers: Vec<u16> = data.polygons.iter().map(|p| p.layer).collect();
-    layers.sort_unstable();
-    layers.dedup();
-    layers.iter().any(|&layer| {
-        // The parameter intervals of `a -> b` inside each polygon of the layer.
-        let mut spans: Vec<(f64, f64)> = Vec::new();
-        for p in (0..mesh.mesh().polygon_count() as u32).filter(|&p| data.polygons[p as usize].layer == layer) {
-            let (mut t0, mut t1) = (0.0f64, 1.0f64);
-            for &[u, v] in mesh.poly_edges(p) {
-                let (u, v) = (xz(u), xz(v));
-                let len = ((v[0] - u[0]).powi(2) + (v[1] - u[1]).powi(2)).sqrt();
-                let side = |q: Point2| ((v[0] - u[0]) * (q[1] - u[1]) - (v[1] - u[1]) * (q[0] - u[0])) / len + SLACK;
-                let (da, db) = (side(a), side(b));
-                if da < 0.0 && db < 0.0 {
-                    t1 = -1.0;
-                    break;
-                }
-                if da < 0.0 {
-                    t0 = t0.max(da / (da - db));
-                } else if db < 0.0 {
-                    t1 = t1.min(da / (da - db));
-                }
-            }
-            if t0 <= t1 {
-                spans.push((t0, t1));
-            }
-        }
-        spans.sort_by(|x, y| x.0.total_cmp(&y.0));
-        let mut reach = 0.0;
-        for (s, e) in spans {
-            if s > reach + 1e-9 {
-                break;
-            }
-            reach = f64::max(reach, e);
-        }
-        reach >= 1.0 - 1e-9
-    })
-}
-
 #[test]
 fn roadmap_paths_stay_in_free_space_and_connect_what_the_mesh_connects() {
     let meshes = [
@@ -285,7 +241,12 @@ fn check_roadmap(mesh: &QueryMesh, m: usize) {
                     assert_eq!((path.points[0], *path.points.last().unwrap()), (s, g));
                     assert!(path.length >= exact - 1e-9, "shorter than the optimum");
                     for w in path.points.windows(2) {
-                        assert!(in_free_space(mesh, xz(w[0]), xz(w[1])), "mesh {m}: {:?} -> {:?} leaves", w[0], w[1]);
+                        assert!(
+                            segment_in_one_layer(mesh, xz(w[0]), xz(w[1])),
+                            "mesh {m}: {:?} -> {:?} leaves",
+                            w[0],
+                            w[1]
+                        );
                     }
                 }
                 Err(e) => assert!(truth.is_none(), "mesh {m}: {s:?} -> {g:?}: {e}, the mesh joins them"),
