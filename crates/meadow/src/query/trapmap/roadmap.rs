@@ -103,7 +103,7 @@ impl Roadmap {
             }
             boundaries.push((layer, edges));
         }
-        seams.sort_by(|x, y| x.0.cmp(&y.0));
+        seams.sort_by_key(|x| x.0);
         seams.dedup_by(|x, y| x.0 == y.0);
         for (layer, edges) in boundaries {
             let map = TrapMap::build(&edges, |a, b| (a == NONE) == (b == NONE)).ok();
