@@ -38,6 +38,47 @@ pub(crate) struct Roadmap {
     /// `adjacency[adj_start[n] .. adj_start[n + 1]]`: node `n`'s neighbours and edge lengths.
     adj_start: Vec<u32>,
     adjacency: Vec<(u32, f64)>,
+    /// The search's per-node tables, reused between queries (a query that finds them in use by
+    /// another thread allocates its own).
+    scratch: ScratchCell,
+}
+
+/// A* tables indexed by roadmap node; an entry is valid when its stamp is the current search's.
+#[derive(Debug, Default)]
+struct Scratch {
+    generation: u32,
+    reached: Vec<u32>,
+    closed: Vec<u32>,
+    cost: Vec<f64>,
+    parent: Vec<u32>,
+    open: BinaryHeap<OpenEntry>,
+}
+
+impl Scratch {
+    /// Starts a search over `n` nodes: every entry invalid.
+    fn begin(&mut self, n: usize) {
+        if self.reached.len() != n || self.generation == u32::MAX {
+            *self = Scratch {
+                reached: vec![0; n],
+                closed: vec![0; n],
+                cost: vec![0.0; n],
+                parent: vec![NONE; n],
+                ..Scratch::default()
+            };
+        }
+        self.generation += 1;
+        self.open.clear();
+    }
+}
+
+/// [`Scratch`] behind a lock; cloning gives a fresh one.
+#[derive(Debug, Default)]
+struct ScratchCell(std::sync::Mutex<Scratch>);
+
+impl Clone for ScratchCell {
+    fn clone(&self) -> Self {
+        ScratchCell::default()
+    }
 }
 
 /// An XZ segment as the exact bits of its lexicographically ordered endpoints.
@@ -251,35 +292,43 @@ impl Roadmap {
     /// A* over the roadmap from node `from` to node `to` (3D lengths, straight-line heuristic):
     /// the nodes in order, or `None` when `to` cannot be reached.
     fn search(&self, from: u32, to: u32) -> Option<Vec<u32>> {
-        let n = self.nodes.len();
-        let mut cost = vec![f64::INFINITY; n];
-        let mut parent = vec![NONE; n];
-        let mut closed = vec![false; n];
-        let mut open = BinaryHeap::new();
+        let mut own = Scratch::default();
+        let mut guard = self.scratch.0.try_lock().ok();
+        let scratch = guard.as_deref_mut().unwrap_or(&mut own);
+        scratch.begin(self.nodes.len());
+        let stamp = scratch.generation;
         let goal = self.nodes[to as usize];
-        cost[from as usize] = 0.0;
-        open.push(OpenEntry { f: dist3(self.nodes[from as usize], goal), node: from });
-        while let Some(OpenEntry { node, .. }) = open.pop() {
-            if std::mem::replace(&mut closed[node as usize], true) {
+        let (from_i, to_i) = (from as usize, to as usize);
+        scratch.reached[from_i] = stamp;
+        scratch.cost[from_i] = 0.0;
+        scratch.parent[from_i] = NONE;
+        scratch.open.push(OpenEntry { f: dist3(self.nodes[from_i], goal), node: from });
+        while let Some(OpenEntry { node, .. }) = scratch.open.pop() {
+            let at = node as usize;
+            if std::mem::replace(&mut scratch.closed[at], stamp) == stamp {
                 continue;
             }
-            if node == to {
+            if at == to_i {
                 let mut path = vec![to];
-                let mut at = to;
-                while parent[at as usize] != NONE {
-                    at = parent[at as usize];
-                    path.push(at);
+                let mut back = to;
+                while scratch.parent[back as usize] != NONE {
+                    back = scratch.parent[back as usize];
+                    path.push(back);
                 }
                 path.reverse();
                 return Some(path);
             }
-            let range = self.adj_start[node as usize] as usize..self.adj_start[node as usize + 1] as usize;
+            let range = self.adj_start[at] as usize..self.adj_start[at + 1] as usize;
             for &(next, len) in &self.adjacency[range] {
-                let c = cost[node as usize] + len;
-                if c < cost[next as usize] {
-                    cost[next as usize] = c;
-                    parent[next as usize] = node;
-                    open.push(OpenEntry { f: c + dist3(self.nodes[next as usize], goal), node: next });
+                let (n, c) = (next as usize, scratch.cost[at] + len);
+                if scratch.closed[n] == stamp {
+                    continue; // settled (a consistent heuristic: no shorter way comes later)
+                }
+                if scratch.reached[n] != stamp || c < scratch.cost[n] {
+                    scratch.reached[n] = stamp;
+                    scratch.cost[n] = c;
+                    scratch.parent[n] = node;
+                    scratch.open.push(OpenEntry { f: c + dist3(self.nodes[n], goal), node: next });
                 }
             }
         }
