@@ -47,6 +47,20 @@ pub struct PathArgs {
     /// Never enter polygons of this area type (by name; repeatable).
     #[arg(long = "exclude-area", value_name = "NAME")]
     pub exclude_areas: Vec<String>,
+    /// What plans the path: `navmesh` (the styles above) or `roadmap` (the trapezoid roadmap,
+    /// the classic planner navmeshes replaced: no styles, area costs, exclusions, off-mesh
+    /// links or partial paths; JSON `style` is `roadmap`).
+    #[arg(long, value_enum, default_value_t = PlannerArg::Navmesh)]
+    pub planner: PlannerArg,
+}
+
+/// The planners of the command line.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlannerArg {
+    /// Paths on the navmesh (`--style`).
+    Navmesh,
+    /// Paths on the trapezoid roadmap (`QueryMesh::find_roadmap_path`).
+    Roadmap,
 }
 
 /// The path styles of the command line.
@@ -130,6 +144,8 @@ struct Finder {
     filter: QueryFilter,
     options: PathOptions,
     snap: f64,
+    /// Plan on the trapezoid roadmap instead.
+    roadmap: bool,
 }
 
 impl Finder {
@@ -155,6 +171,7 @@ impl Finder {
             filter,
             options: PathOptions { style, allow_partial: partial, ..PathOptions::default() },
             snap,
+            roadmap: false,
         })
     }
 
@@ -187,6 +204,9 @@ impl Finder {
     fn find(&mut self, from: [f64; 3], to: [f64; 3]) -> anyhow::Result<Path> {
         let start = self.snap(from, "start")?;
         let goal = self.snap(to, "goal")?;
+        if self.roadmap {
+            return Ok(self.mesh.find_roadmap_path(start.point, goal.point)?);
+        }
         let mut path = Path::default();
         match &mut self.shortest {
             Some(q) => q.find_shortest_path_between(&self.mesh, start, goal, &self.filter, &mut path)?,
@@ -223,12 +243,12 @@ fn links_json(path: &Path) -> serde_json::Value {
         .collect()
 }
 
-fn result_json(from: [f64; 3], to: [f64; 3], style: StyleArg, result: &anyhow::Result<Path>) -> serde_json::Value {
+fn result_json(from: [f64; 3], to: [f64; 3], style: &str, result: &anyhow::Result<Path>) -> serde_json::Value {
     match result {
         Ok(p) => json!({
             "from": from,
             "to": to,
-            "style": style.name(),
+            "style": style,
             "found": true,
             "partial": p.partial,
             "length": p.length,
@@ -239,7 +259,7 @@ fn result_json(from: [f64; 3], to: [f64; 3], style: StyleArg, result: &anyhow::R
         Err(e) => json!({
             "from": from,
             "to": to,
-            "style": style.name(),
+            "style": style,
             "found": false,
             "length": null,
             "points": [],
@@ -249,9 +269,8 @@ fn result_json(from: [f64; 3], to: [f64; 3], style: StyleArg, result: &anyhow::R
     }
 }
 
-fn print_human(path: &Path, style: StyleArg) {
+fn print_human(path: &Path, style: &str) {
     let kind = if path.partial { "partial path (goal unreachable)" } else { "path" };
-    let style = style.name();
     let links = match path.links.len() {
         0 => String::new(),
         1 => ", 1 off-mesh link".to_string(),
@@ -275,10 +294,16 @@ fn print_human(path: &Path, style: StyleArg) {
 /// Runs `meadow path`.
 pub fn run(args: &PathArgs) -> anyhow::Result<()> {
     let mesh = load(&args.level)?;
+    let roadmap = args.planner == PlannerArg::Roadmap;
+    if roadmap && (args.style.is_some() || args.optimal || args.partial || !args.exclude_areas.is_empty()) {
+        bail!("--planner roadmap takes no --style, --optimal, --partial or --exclude-area: the roadmap has one kind of path");
+    }
     let style = args.style_for(&mesh)?;
+    let name = if roadmap { "roadmap".to_string() } else { style.name() };
     let corridor_style = style.corridor_style().unwrap_or(PathStyle::StringPulled);
     let mut finder = Finder::new(mesh, corridor_style, args.partial, args.snap, &args.exclude_areas)?;
-    if style == StyleArg::Exact {
+    finder.roadmap = roadmap;
+    if style == StyleArg::Exact && !roadmap {
         let mut shortest = ShortestPathQuery::new(&finder.mesh);
         shortest.use_visibility_graph(true);
         finder.shortest = Some(shortest);
@@ -290,10 +315,10 @@ pub fn run(args: &PathArgs) -> anyhow::Result<()> {
         for spec in specs {
             let result = finder.find(spec.from, spec.to);
             if args.json {
-                println!("{}", result_json(spec.from, spec.to, style, &result));
+                println!("{}", result_json(spec.from, spec.to, &name, &result));
             } else {
                 match &result {
-                    Ok(path) => print_human(path, style),
+                    Ok(path) => print_human(path, &name),
                     Err(e) => println!("no path: {e:#}"),
                 }
             }
@@ -305,11 +330,11 @@ pub fn run(args: &PathArgs) -> anyhow::Result<()> {
     };
     let result = finder.find(from, to);
     if args.json {
-        println!("{}", result_json(from, to, style, &result));
+        println!("{}", result_json(from, to, &name, &result));
     }
     let path = result?;
     if !args.json {
-        print_human(&path, style);
+        print_human(&path, &name);
     }
     Ok(())
 }
@@ -358,8 +383,14 @@ mod tests {
             partial: false,
             snap: 0.5,
             exclude_areas: vec![],
+            planner: PlannerArg::Navmesh,
         };
         run(&args).unwrap();
+        let roadmap = PathArgs { planner: PlannerArg::Roadmap, style: None, ..args.clone() };
+        run(&roadmap).unwrap();
+        run(&PathArgs { from: None, to: None, queries: Some(queries.clone()), ..roadmap.clone() }).unwrap();
+        assert!(run(&PathArgs { style: Some(StyleArg::Funnel), ..roadmap.clone() }).is_err(), "roadmap has no styles");
+        assert!(run(&PathArgs { partial: true, ..roadmap }).is_err(), "roadmap paths are never partial");
         run(&PathArgs { from: None, to: None, queries: Some(queries), ..args.clone() }).unwrap();
         run(&PathArgs { optimal: true, ..args.clone() }).unwrap();
         assert!(run(&PathArgs { to: Some([50.0, 0.0, 0.5]), ..args.clone() }).is_err(), "goal off the mesh");

@@ -444,3 +444,22 @@ fn polyanya_meshes_are_imported_and_answer_exact_paths() {
     std::fs::write(&bad, "mesh\n2\n6 2\n0 0 0\n").unwrap();
     assert_clean_failure(&meadow(&["bake", s(&bad), "-o", s(&nav)]), "ends early");
 }
+
+#[test]
+fn roadmap_planner_answers_beside_the_exact_path_and_refuses_styles() {
+    let nav = "fixtures/assets/box_floor.nav";
+    let run_json = |extra: &[&str]| -> serde_json::Value {
+        let mut args = vec!["path", nav, "--from", "-5,0,0", "--to", "5,0,0", "--json"];
+        args.extend_from_slice(extra);
+        let out = meadow(&args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice(&out.stdout).expect("path --json is JSON")
+    };
+    let road = run_json(&["--planner", "roadmap"]);
+    let exact = run_json(&["--style", "exact"]);
+    assert_eq!((road["style"].as_str(), road["found"].as_bool()), (Some("roadmap"), Some(true)), "{road}");
+    // Round the box either way: never shorter than the exact path.
+    assert!(road["length"].as_f64().unwrap() >= exact["length"].as_f64().unwrap() - 1e-9, "{road} {exact}");
+    let out = meadow(&["path", nav, "--from", "-5,0,0", "--to", "5,0,0", "--planner", "roadmap", "--style", "funnel"]);
+    assert_clean_failure(&out, "--planner roadmap");
+}

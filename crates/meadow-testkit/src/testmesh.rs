@@ -336,3 +336,56 @@ pub fn check_path_in_corridor(mesh: &QueryMesh, path: &Path) -> Result<(), Strin
     }
     Ok(())
 }
+
+/// Slack of [`segment_in_one_layer`] (metres): roadmap nodes are floating-point points computed
+/// on trapezoid walls and segments, some on a wall, so they may round a few ulps outside.
+pub const FREE_SPACE_SLACK: f64 = 1e-9;
+
+/// Whether the XZ segment `a -> b` lies in the union of the polygons of one layer of `mesh`
+/// (each polygon clipped as half-planes grown by [`FREE_SPACE_SLACK`], the pieces' parameter
+/// intervals covering `[0, 1]`).
+pub fn segment_in_one_layer(mesh: &QueryMesh, a: Point2, b: Point2) -> bool {
+    let nav = mesh.mesh();
+    let data = nav.data();
+    let verts = nav.vertices();
+    let mut layers: Vec<u16> = data.polygons.iter().map(|p| p.layer).collect();
+    layers.sort_unstable();
+    layers.dedup();
+    layers.iter().any(|&layer| {
+        let mut spans: Vec<(f64, f64)> = Vec::new();
+        for poly in data.polygons.iter().filter(|p| p.layer == layer) {
+            let run = &data.polygon_vertices[poly.first as usize..poly.first as usize + poly.vertex_count as usize];
+            let (mut t0, mut t1) = (0.0f64, 1.0f64);
+            for k in 0..run.len() {
+                let (u, v) = (verts[run[k] as usize], verts[run[(k + 1) % run.len()] as usize]);
+                let (u, v) = ([u[0], u[2]], [v[0], v[2]]);
+                let len = ((v[0] - u[0]).powi(2) + (v[1] - u[1]).powi(2)).sqrt();
+                let side = |q: Point2| {
+                    ((v[0] - u[0]) * (q[1] - u[1]) - (v[1] - u[1]) * (q[0] - u[0])) / len + FREE_SPACE_SLACK
+                };
+                let (da, db) = (side(a), side(b));
+                if da < 0.0 && db < 0.0 {
+                    t1 = -1.0;
+                    break;
+                }
+                if da < 0.0 {
+                    t0 = t0.max(da / (da - db));
+                } else if db < 0.0 {
+                    t1 = t1.min(da / (da - db));
+                }
+            }
+            if t0 <= t1 {
+                spans.push((t0, t1));
+            }
+        }
+        spans.sort_by(|x, y| x.0.total_cmp(&y.0));
+        let mut reach = 0.0f64;
+        for (s, e) in spans {
+            if s > reach + FREE_SPACE_SLACK {
+                break;
+            }
+            reach = reach.max(e);
+        }
+        reach >= 1.0 - FREE_SPACE_SLACK
+    })
+}

@@ -181,6 +181,11 @@ impl LocateIndex {
         self.cell_polygons.len()
     }
 
+    /// Heap bytes held by the grid's cell lists.
+    pub fn heap_bytes(&self) -> usize {
+        (self.cell_start.capacity() + self.cell_polygons.capacity()) * std::mem::size_of::<u32>()
+    }
+
     /// Grid dimensions `(columns, rows)`.
     pub fn dimensions(&self) -> (usize, usize) {
         (self.cols, self.rows)
@@ -271,7 +276,7 @@ impl QueryMesh {
         // (height, polygon) of the best surface at/below and above the point.
         let mut best_below: Option<(f64, u32)> = None;
         let mut best_above: Option<(f64, u32)> = None;
-        self.index.for_each_candidate(&[q[0], q[1], q[0], q[1]], |poly| {
+        let mut consider = |poly: u32| {
             let b = self.poly_bounds[poly as usize];
             let hr = self.poly_heights[poly as usize];
             if q[0] < b[0] || q[0] > b[2] || q[1] < b[1] || q[1] > b[3] {
@@ -288,7 +293,14 @@ impl QueryMesh {
             } else if h - p[1] <= above && best_above.is_none_or(|(bh, bp)| h < bh || (h == bh && poly < bp)) {
                 best_above = Some((h, poly));
             }
-        });
+        };
+        let answered = match &self.trap_locator {
+            Some(maps) => maps.for_each_candidate(p, below, above, &mut consider),
+            None => false,
+        };
+        if !answered {
+            self.index.for_each_candidate(&[q[0], q[1], q[0], q[1]], consider);
+        }
         match best_below.or(best_above) {
             Some((h, poly)) => Ok(Location { polygon: poly, point: [p[0], h, p[2]] }),
             None => Err(QueryError::OffMesh),

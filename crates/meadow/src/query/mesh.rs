@@ -4,7 +4,7 @@
 use super::links;
 use super::obstacles;
 use super::shortest;
-use super::{dist2, grow_bounds, xz, LocateIndex, EMPTY_BOUNDS, NONE};
+use super::{dist2, grow_bounds, xz, LocateIndex, Locator, TrapezoidalMapStats, EMPTY_BOUNDS, NONE};
 use crate::asset::{EdgeLink, NavMesh};
 use crate::geom::Point2;
 
@@ -65,6 +65,10 @@ pub struct QueryMesh {
     /// The off-mesh link table and what depends on it (chains, landmarks, components joined
     /// through links): the one part of a query mesh that can change.
     pub(super) links: links::LinkCell,
+    /// The per-layer trapezoidal maps `locate` searches, with [`Locator::TrapezoidalMap`].
+    pub(super) trap_locator: Option<super::trapmap::TrapLocator>,
+    /// The trapezoid roadmap of [`QueryMesh::find_roadmap_path`] (built on first use).
+    pub(super) roadmap: std::sync::OnceLock<super::trapmap::Roadmap>,
 }
 
 /// The search-relevant data of one half-edge.
@@ -238,6 +242,8 @@ impl QueryMesh {
             component,
             obstacles,
             links: links::LinkCell::new(links::LinkState::empty()),
+            trap_locator: None,
+            roadmap: std::sync::OnceLock::new(),
         };
         query_mesh.portal_runs = (0..query_mesh.half_edges.len())
             .map(|h| {
@@ -248,6 +254,30 @@ impl QueryMesh {
         let baked = query_mesh.mesh.data().links.iter().map(|&l| Some(l)).collect();
         query_mesh.links = links::LinkCell::new(links::LinkState::build(&query_mesh, baked));
         query_mesh
+    }
+
+    /// Builds the query tables with the given point-location index for [`QueryMesh::locate`]
+    /// ([`QueryMesh::new`] uses [`Locator::Grid`]).
+    pub fn with_locator(mesh: NavMesh, locator: Locator) -> QueryMesh {
+        let mut query_mesh = QueryMesh::new(mesh);
+        if locator == Locator::TrapezoidalMap {
+            query_mesh.trap_locator = Some(super::trapmap::TrapLocator::build(&query_mesh));
+        }
+        query_mesh
+    }
+
+    /// The point-location index [`QueryMesh::locate`] searches.
+    pub fn locator(&self) -> Locator {
+        if self.trap_locator.is_some() {
+            Locator::TrapezoidalMap
+        } else {
+            Locator::Grid
+        }
+    }
+
+    /// Sizes of the trapezoidal-map locator, when it is the one in use.
+    pub fn trapezoidal_map_stats(&self) -> Option<TrapezoidalMapStats> {
+        self.trap_locator.as_ref().map(|t| t.stats())
     }
 
     /// The underlying navmesh.

@@ -37,6 +37,7 @@ mod refine;
 mod shortest;
 #[cfg(test)]
 mod tests;
+mod trapmap;
 mod types;
 mod visibility;
 
@@ -48,6 +49,7 @@ pub(crate) use mesh::MAX_ISLAND_VERTICES;
 pub use random::SplitMix64;
 pub use raycast::{RaycastResult, WallHit};
 pub use shortest::ShortestPathQuery;
+pub use trapmap::{Locator, TrapezoidalMapStats};
 pub use types::{Location, Path, PathError, PathLink, PathOptions, PathStyle, QueryError, QueryFilter};
 
 use crate::geom::Point2;
