@@ -46,6 +46,7 @@ pub mod assemble;
 pub mod budget;
 pub mod classify;
 pub mod convex;
+pub mod export;
 pub mod fingerprint;
 mod grid;
 mod heights;
