@@ -116,3 +116,83 @@ fn export_bad_inputs_fail_in_one_line_and_keep_the_old_output() {
         std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
     assert_eq!(files, BTreeSet::from(["old.glb", "rooms.glb.nav", "truncated.nav"].map(String::from)));
 }
+
+/// The elements of an SVG document with this `class`.
+fn with_class<'a>(doc: &'a roxmltree::Document<'a>, class: &str) -> Vec<roxmltree::Node<'a, 'a>> {
+    doc.descendants().filter(|n| n.attribute("class") == Some(class)).collect()
+}
+
+#[test]
+fn render_draws_one_element_per_polygon_and_link_with_layers_islands_and_a_legend() {
+    let dir = scratch("render");
+    let nav = bake(&dir, "links_islands.glb");
+    let mesh = meadow::NavMesh::load(&nav).unwrap();
+    let layers: BTreeSet<u16> = mesh.polygons().map(|p| p.layer).collect();
+    assert!(layers.len() >= 3 && mesh.links().len() == 2, "the fixture has a ledge, a ground and an island");
+    let (from, to) = ("-7,3,0", "35,0,0");
+    let out = ok(meadow(&["path", s(&nav), "--from", from, "--to", to, "--json"]));
+    let path: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let corners = path["points"].as_array().unwrap().len();
+
+    let svg = dir.join("islands.svg");
+    ok(meadow(&["render", s(&nav), "-o", s(&svg), "--path", &format!("{from}:{to}")]));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    let doc = roxmltree::Document::parse(&text).expect("the SVG is well-formed XML");
+    assert_eq!(doc.root_element().tag_name().name(), "svg");
+
+    let polygons = with_class(&doc, "poly");
+    let ids: BTreeSet<&str> = polygons.iter().filter_map(|n| n.attribute("id")).collect();
+    let wanted: BTreeSet<String> = (0..mesh.polygon_count()).map(|i| format!("poly-{i}")).collect();
+    assert_eq!(ids, wanted.iter().map(String::as_str).collect(), "one <polygon> per polygon");
+    assert!(polygons.iter().all(|n| n.tag_name().name() == "polygon"));
+    let links = with_class(&doc, "link");
+    assert_eq!(links.len(), mesh.links().len(), "one <path> per link");
+    // Each layer in its own colour.
+    let mut fill_of_layer = std::collections::BTreeMap::new();
+    for (i, p) in mesh.polygons().enumerate() {
+        let fill = polygons.iter().find(|n| n.attribute("id") == Some(&format!("poly-{i}"))).unwrap();
+        let fill = fill.attribute("fill").unwrap();
+        assert_eq!(*fill_of_layer.entry(p.layer).or_insert(fill), fill, "one colour per layer");
+    }
+    let fills: BTreeSet<&str> = fill_of_layer.values().copied().collect();
+    assert_eq!(fills.len(), layers.len(), "distinct colours for distinct layers");
+    // Every outline ring drawn, coloured by island: three islands, three colours.
+    let outlines = with_class(&doc, "island");
+    assert_eq!(outlines.len(), mesh.outlines().len());
+    let colours: BTreeSet<&str> = outlines.iter().filter_map(|n| n.attribute("stroke")).collect();
+    assert_eq!(colours.len(), 3, "{colours:?}");
+    // The path's corners, a legend and a scale bar.
+    assert_eq!(with_class(&doc, "corner").len(), corners);
+    let legend: Vec<&str> = with_class(&doc, "legend")[0].descendants().filter_map(|n| n.text()).collect();
+    for layer in &layers {
+        assert!(legend.iter().any(|t| t.starts_with(&format!("layer {layer}, area default"))), "{legend:?}");
+    }
+    assert!(legend.contains(&"3 islands (connected parts), outlined by colour"), "{legend:?}");
+    assert!(legend.iter().any(|t| t.ends_with(" m")), "a scale bar label: {legend:?}");
+    assert_eq!(with_class(&doc, "scale").len(), 1);
+}
+
+#[test]
+fn render_one_layer_draws_that_layer_and_its_links_only() {
+    let dir = scratch("render-layer");
+    let nav = bake(&dir, "links_ladder.glb");
+    let mesh = meadow::NavMesh::load(&nav).unwrap();
+    let layers: BTreeSet<u16> = mesh.polygons().map(|p| p.layer).collect();
+    for &layer in &layers {
+        let svg = dir.join(format!("layer{layer}.svg"));
+        ok(meadow(&["render", s(&nav), "-o", s(&svg), "--layer", &layer.to_string()]));
+        let text = std::fs::read_to_string(&svg).unwrap();
+        let doc = roxmltree::Document::parse(&text).expect("well-formed XML");
+        let ids: BTreeSet<String> =
+            with_class(&doc, "poly").iter().filter_map(|n| n.attribute("id")).map(str::to_string).collect();
+        let wanted: BTreeSet<String> =
+            mesh.polygons().enumerate().filter(|(_, p)| p.layer == layer).map(|(i, _)| format!("poly-{i}")).collect();
+        assert_eq!(ids, wanted, "layer {layer}");
+        // The ladder joins the two layers: drawn on both.
+        assert_eq!(with_class(&doc, "link").len(), 1, "layer {layer}");
+    }
+    let old = dir.join("old.svg");
+    std::fs::write(&old, b"previous output").unwrap();
+    assert_clean_failure(&meadow(&["render", s(&nav), "-o", s(&old), "--layer", "99"]), "no layer 99");
+    assert_eq!(std::fs::read(&old).unwrap(), b"previous output");
+}
