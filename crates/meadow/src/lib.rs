@@ -69,6 +69,7 @@ pub mod crowd;
 pub mod geom;
 pub mod limits;
 pub mod orca;
+pub mod point;
 pub mod query;
 pub mod settings;
 mod tolerance;
@@ -89,5 +90,6 @@ pub use asset::{
     AreaType, EdgeLink, LoadError, NavMesh, NavMeshData, Outline, PartialBake, PendingLink, PolygonData, TileSection,
     ValidationError, VisibilityGraph,
 };
+pub use point::IntoPoint;
 pub use query::{Path, PathError, PathOptions, PathQuery, PathStyle, QueryError, QueryFilter, QueryMesh};
 pub use settings::{BakeSettings, Budgets, SettingsError, WalkableRule};
