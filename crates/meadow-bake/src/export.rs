@@ -87,10 +87,8 @@ pub enum ExportError {
 pub fn export_glb(mesh: &NavMesh, level: Option<&Scene>) -> Result<Vec<u8>, ExportError> {
     let mut doc = Document::new();
     let mut roots = Vec::new();
-    let wall = doc.material("wall", WALL_COLOUR, None);
-    let portal = doc.material("portal", PORTAL_COLOUR, None);
     for (layer, polygons) in polygons_by_layer(mesh) {
-        roots.push(doc.layer_node(mesh, layer, &polygons, wall, portal));
+        roots.push(doc.layer_node(mesh, layer, &polygons));
     }
     if !mesh.links().is_empty() {
         roots.push(doc.links_node(mesh));
@@ -140,13 +138,17 @@ fn extras(value: serde_json::Value) -> json::Extras {
 struct Document {
     root: json::Root,
     bin: Vec<u8>,
+    /// The wall and portal line materials, made on first use (an unused one would be flagged
+    /// by validators).
+    wall: Option<Index<json::Material>>,
+    portal: Option<Index<json::Material>>,
 }
 
 impl Document {
     fn new() -> Document {
         let mut root = json::Root::default();
         root.asset.generator = Some(format!("meadow export {}", env!("CARGO_PKG_VERSION")));
-        Document { root, bin: Vec::new() }
+        Document { root, bin: Vec::new(), wall: None, portal: None }
     }
 
     /// A buffer view of `bytes`, appended at the buffer's next 4-byte boundary (glTF requires
@@ -276,14 +278,7 @@ impl Document {
     }
 
     /// One layer: faces per area, then walls and portals as lines.
-    fn layer_node(
-        &mut self,
-        mesh: &NavMesh,
-        layer: u16,
-        polygons: &[u32],
-        wall: Index<json::Material>,
-        portal: Index<json::Material>,
-    ) -> Index<json::Node> {
+    fn layer_node(&mut self, mesh: &NavMesh, layer: u16, polygons: &[u32]) -> Index<json::Node> {
         // The layer's vertices in order of first use, numbered locally.
         let mut local: BTreeMap<u32, u32> = BTreeMap::new();
         let mut used = Vec::new();
@@ -334,9 +329,23 @@ impl Document {
             primitives.push(self.primitive(face_positions, Some(indices), json::mesh::Mode::Triangles, material));
         }
         if !walls.is_empty() {
+            let wall = match self.wall {
+                Some(m) => m,
+                None => {
+                    let m = self.material("wall", WALL_COLOUR, None);
+                    *self.wall.insert(m)
+                }
+            };
             primitives.push(self.primitive(line_positions, Some(&walls), json::mesh::Mode::Lines, wall));
         }
         if !portals.is_empty() {
+            let portal = match self.portal {
+                Some(m) => m,
+                None => {
+                    let m = self.material("portal", PORTAL_COLOUR, None);
+                    *self.portal.insert(m)
+                }
+            };
             primitives.push(self.primitive(line_positions, Some(&portals), json::mesh::Mode::Lines, portal));
         }
         let area: f64 = polygons.iter().map(|&p| mesh.polygon_area(p as usize)).sum();

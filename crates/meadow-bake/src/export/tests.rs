@@ -51,6 +51,7 @@ fn read_back(bytes: &[u8]) -> ReadBack {
         assert!(end <= view.length(), "accessor {} within its view", accessor.index());
     }
     let material_count = gltf.materials().count();
+    let mut used_materials = std::collections::BTreeSet::new();
     let mut out = ReadBack::default();
     let scene = gltf.default_scene().expect("a default scene");
     for node in scene.nodes() {
@@ -60,6 +61,7 @@ fn read_back(bytes: &[u8]) -> ReadBack {
             counts.2 += 1;
             let material = primitive.material().index().expect("every primitive has a material");
             assert!(material < material_count);
+            used_materials.insert(material);
             let reader = primitive.reader(|b| (b.index() == 0).then_some(blob));
             let positions: Vec<[f32; 3]> = reader.read_positions().expect("positions").collect();
             let indices: Vec<u32> = match reader.read_indices() {
@@ -93,6 +95,7 @@ fn read_back(bytes: &[u8]) -> ReadBack {
         }
         assert!(out.nodes.insert(name, counts).is_none(), "node names are unique");
     }
+    assert_eq!(used_materials.len(), material_count, "every material is used");
     out
 }
 
