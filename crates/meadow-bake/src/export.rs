@@ -46,8 +46,8 @@ pub const LEVEL_ALPHA: f32 = 0.35;
 /// Largest GLB the format can describe: its length fields are `u32`.
 pub const MAX_GLB_BYTES: u64 = u32::MAX as u64;
 
-/// Layer colours (linear RGB), by layer index modulo the length: hues far apart so neighbouring
-/// layers are told apart.
+/// Layer colours (linear RGB), by a layer's rank among the mesh's layers modulo the length:
+/// hues far apart so neighbouring layers are told apart.
 pub const LAYER_COLOURS: [[f32; 3]; 8] = [
     [0.25, 0.62, 0.22],
     [0.16, 0.38, 0.78],
@@ -87,8 +87,10 @@ pub enum ExportError {
 pub fn export_glb(mesh: &NavMesh, level: Option<&Scene>) -> Result<Vec<u8>, ExportError> {
     let mut doc = Document::new();
     let mut roots = Vec::new();
-    for (layer, polygons) in polygons_by_layer(mesh) {
-        roots.push(doc.layer_node(mesh, layer, &polygons));
+    // Colours by rank among the layers: layer numbers can be sparse.
+    for (rank, (layer, polygons)) in polygons_by_layer(mesh).into_iter().enumerate() {
+        let colour = LAYER_COLOURS[rank % LAYER_COLOURS.len()];
+        roots.push(doc.layer_node(mesh, layer, &polygons, colour));
     }
     if !mesh.links().is_empty() {
         roots.push(doc.links_node(mesh));
@@ -278,7 +280,7 @@ impl Document {
     }
 
     /// One layer: faces per area, then walls and portals as lines.
-    fn layer_node(&mut self, mesh: &NavMesh, layer: u16, polygons: &[u32]) -> Index<json::Node> {
+    fn layer_node(&mut self, mesh: &NavMesh, layer: u16, polygons: &[u32], colour: [f32; 3]) -> Index<json::Node> {
         // The layer's vertices in order of first use, numbered locally.
         let mut local: BTreeMap<u32, u32> = BTreeMap::new();
         let mut used = Vec::new();
@@ -317,7 +319,6 @@ impl Document {
             }
         }
         let mut primitives = Vec::new();
-        let colour = LAYER_COLOURS[layer as usize % LAYER_COLOURS.len()];
         for (area, indices) in &triangles {
             let (name, cost) =
                 mesh.areas().get(*area as usize).map_or(("?".to_string(), 1.0), |a| (a.name.clone(), a.cost));

@@ -38,8 +38,8 @@ fn parse_endpoints(text: &str) -> Result<([f64; 3], [f64; 3]), String> {
     Ok((point(a)?, point(b)?))
 }
 
-/// Fill colours by layer index (modulo the length): hues far apart, so that floors drawn over
-/// one another are told apart.
+/// Fill colours by a layer's rank among the mesh's layers (modulo the length; layer numbers
+/// can be sparse): hues far apart, so that floors drawn over one another are told apart.
 const LAYER_PALETTE: [&str; 8] =
     ["#9fd19a", "#8fb8e0", "#e8c27a", "#c3a6e0", "#a0e0d8", "#e3a0a0", "#d8d890", "#c8b098"];
 /// Hatch colours of non-default areas by area index (modulo the length; area 0 has none).
@@ -226,7 +226,12 @@ pub fn render_svg(mesh: &NavMesh, paths: &[meadow::Path], layer: Option<u16>) ->
         let _ = writeln!(s, "</defs>");
     }
     let area_name = |a: u16| mesh.areas().get(a as usize).map_or("?", |t| t.name.as_str());
-    let layer_fill = |l: u16| LAYER_PALETTE[l as usize % LAYER_PALETTE.len()];
+    // Ranks among all the mesh's layers, so that `--layer N` keeps the full drawing's colour.
+    let ranks: std::collections::BTreeMap<u16, usize> = {
+        let layers: std::collections::BTreeSet<u16> = mesh.polygons().map(|p| p.layer).collect();
+        layers.into_iter().enumerate().map(|(rank, l)| (l, rank)).collect()
+    };
+    let layer_fill = |l: u16| LAYER_PALETTE[ranks.get(&l).copied().unwrap_or(0) % LAYER_PALETTE.len()];
     let points = |p: meadow::asset::PolygonRef<'_>| -> String {
         let pts: Vec<String> =
             p.vertices.iter().map(|&k| format!("{},{}", v[k as usize][0], v[k as usize][2])).collect();
@@ -392,13 +397,15 @@ pub fn render_svg(mesh: &NavMesh, paths: &[meadow::Path], layer: Option<u16>) ->
         y += row;
     }
     for (k, isl) in drawn_islands.iter().take(ISLAND_PALETTE.len()).enumerate() {
-        let x = left + k as f64 * swatch * 0.4;
+        // Bars side by side within the swatch column.
+        let step = swatch * 1.4 / ISLAND_PALETTE.len() as f64;
+        let x = left + (k as f64 + 0.5) * step;
         let _ = writeln!(
             s,
             r#"<line x1="{x}" y1="{y}" x2="{x}" y2="{}" stroke="{}" stroke-width="{}"/>"#,
             y + swatch,
             ISLAND_PALETTE[*isl as usize % ISLAND_PALETTE.len()],
-            line * ISLAND_OUTLINE_WIDTH
+            step * 0.8
         );
     }
     let plural = if drawn_islands.len() == 1 { "" } else { "s" };
