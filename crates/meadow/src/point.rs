@@ -1,5 +1,5 @@
 //! Points as the query entry points take them: `[f64; 3]` always, and with the `mint` feature
-//! any type that converts into [`mint::Point3<f64>`], the ecosystem's interchange type (glam's
+//! any type that converts into `mint::Point3<f64>`, the ecosystem's interchange type (glam's
 //! `DVec3`, nalgebra's and cgmath's `Point3<f64>`), so those users pass their vectors directly.
 //!
 //! Results stay `[f64; 3]`; glam, nalgebra and cgmath convert from arrays (`DVec3::from(p)`,
