@@ -146,7 +146,10 @@ fn render_draws_one_element_per_polygon_and_link_with_layers_islands_and_a_legen
     assert_eq!(ids, wanted.iter().map(String::as_str).collect(), "one <polygon> per polygon");
     assert!(polygons.iter().all(|n| n.tag_name().name() == "polygon"));
     let links = with_class(&doc, "link");
-    assert_eq!(links.len(), mesh.links().len(), "one <path> per link");
+    let ids: BTreeSet<&str> = links.iter().filter_map(|n| n.attribute("id")).collect();
+    let wanted: BTreeSet<String> = (0..mesh.links().len()).map(|i| format!("link-{i}")).collect();
+    assert_eq!(ids, wanted.iter().map(String::as_str).collect(), "one <path> per link");
+    assert!(links.iter().all(|n| n.tag_name().name() == "path"));
     // Each layer in its own colour.
     let mut fill_of_layer = std::collections::BTreeMap::new();
     for (i, p) in mesh.polygons().enumerate() {
