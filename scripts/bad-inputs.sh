@@ -78,6 +78,13 @@ row "$bin" path "$scratch/rooms.nav" --from 0,0,0 --to 0,0,0 --snap nan
 row "$bin" path "$scratch/rooms.nav" --from 0,0,0
 row "$bin" path "$scratch/truncated.nav" --from 0,0,0 --to 1,0,1
 row "$bin" render "$scratch/flipped.nav" -o "$old"
+row "$bin" export "$scratch/truncated.nav" -o "$old"
+row "$bin" export "$lvl/rooms.glb" -o "$old"
+row "$bin" export "$scratch/rooms.nav" -o "$scratch/no/such/dir/out.glb"
+row "$bin" export "$scratch/rooms.nav" -o "$old" --with-level "$bad/truncated.glb"
+row "$bin" export "$scratch/rooms.nav" -o "$old" --with-level "$bad/not_gltf.glb"
+row "$bin" export "$scratch/rooms.nav" -o "$old" --with-level "$scratch/rooms.nav"
+row "$bin" export "$scratch/rooms.nav" -o "$old" --with-level no/such/level.glb
 row "$bin" circles "$scratch/circles.json" --from 0,0 --to 5,5
 row "$bin" circles "$scratch/empty.nav" --from 0,0 --to 5,5
 row "$bin" simulate "$scratch/empty.nav"

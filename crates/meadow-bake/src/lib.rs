@@ -32,6 +32,8 @@
 //! Navigation meshes made by other tools enter through [`import`] (Polyanya's `.mesh` files:
 //! [`import::polyanya`]), which skips the glTF stages and runs `assemble` and `visibility`.
 //!
+//! A baked mesh goes back out as glTF for viewers through [`export`] (`meadow export`).
+//!
 //! Tags (node `extras`, see [`ingest`]): untagged geometry is floor where its slope allows,
 //! whatever other nodes are tagged, unless the bake setting `walkable` is `tagged-only`
 //! ([`meadow::WalkableRule`]); the classify stage warns where tags cost floor
@@ -46,6 +48,7 @@ pub mod assemble;
 pub mod budget;
 pub mod classify;
 pub mod convex;
+pub mod export;
 pub mod fingerprint;
 mod grid;
 mod heights;

@@ -1,10 +1,11 @@
-//! `meadow`: bake glTF levels into navmeshes, inspect and draw them.
+//! `meadow`: bake glTF levels into navmeshes, inspect, draw and export them.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 mod bake_cmd;
 mod circles_cmd;
+mod export_cmd;
 mod info_cmd;
 mod merge_cmd;
 mod path_cmd;
@@ -32,6 +33,8 @@ enum Command {
     Bake(bake_cmd::BakeArgs),
     /// Exact shortest paths among circular obstacles (trees, pillars, units).
     Circles(circles_cmd::CirclesArgs),
+    /// Write a navmesh asset as a glTF 2.0 binary (.glb) for any viewer, optionally in its level.
+    Export(export_cmd::ExportArgs),
     /// Print counts, bounds, area and settings of a navmesh asset.
     Info(info_cmd::InfoArgs),
     /// Stitch partial assets (`meadow bake --tiles`) of one level into the full asset.
@@ -79,6 +82,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Bake(args) => bake_cmd::run(args),
         Command::Circles(args) => circles_cmd::run(args),
+        Command::Export(args) => export_cmd::run(args),
         Command::Info(args) => info_cmd::run(args),
         Command::Merge(args) => merge_cmd::run(args),
         Command::Path(args) => path_cmd::run(args),

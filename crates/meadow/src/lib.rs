@@ -54,6 +54,13 @@
 //!
 //! The runtime owns the asset format ([`asset`]); the bake crate only produces it.
 //!
+//! # Features
+//! - `parallel` (default): the ORCA velocity phase on rayon's thread pool.
+//! - `mint`: query entry points take any `Into<mint::Point3<f64>>` as a point (glam's `DVec3`,
+//!   nalgebra's and cgmath's `Point3<f64>`), see [`point`].
+//! - `serde`: `Serialize`/`Deserialize` for [`Path`], [`query::PathLink`], [`query::LinkId`],
+//!   [`query::Location`], [`query::RaycastResult`] and [`query::WallHit`].
+//!
 //! # Conventions
 //! World space is glTF's: +Y up, metres. Planar work happens in the XZ plane, where a 2D point
 //! is `[x, z]`. Every polygon in Meadow is wound counter-clockwise in `(x, z)` coordinates taken
@@ -69,6 +76,7 @@ pub mod crowd;
 pub mod geom;
 pub mod limits;
 pub mod orca;
+pub mod point;
 pub mod query;
 pub mod settings;
 mod tolerance;
@@ -89,5 +97,6 @@ pub use asset::{
     AreaType, EdgeLink, LoadError, NavMesh, NavMeshData, Outline, PartialBake, PendingLink, PolygonData, TileSection,
     ValidationError, VisibilityGraph,
 };
+pub use point::IntoPoint;
 pub use query::{Path, PathError, PathOptions, PathQuery, PathStyle, QueryError, QueryFilter, QueryMesh};
 pub use settings::{BakeSettings, Budgets, Partition, SettingsError, WalkableRule};

@@ -33,6 +33,7 @@
 pub mod scenario;
 
 use crate::orca::{AgentParams, OrcaError, Simulator, Vec2};
+use crate::point::IntoPoint;
 use crate::query::{Path, PathOptions, PathQuery, QueryFilter, QueryMesh};
 use crate::tolerance::{CROWD_FLAT_VERTEX_TOLERANCE, CROWD_LINK_REACH, CROWD_MITRE_MIN, CROWD_WALL_BACKOFF};
 
@@ -340,7 +341,13 @@ impl<'m> Crowd<'m> {
 
     /// Adds an agent at `position` walking to `goal` (both snapped onto the mesh) and returns its
     /// index.
-    pub fn add_agent(&mut self, position: [f64; 3], goal: [f64; 3], params: AgentParams) -> Result<usize, CrowdError> {
+    pub fn add_agent(
+        &mut self,
+        position: impl IntoPoint,
+        goal: impl IntoPoint,
+        params: AgentParams,
+    ) -> Result<usize, CrowdError> {
+        let (position, goal) = (position.into_point(), goal.into_point());
         let agent = self.agents.len();
         params.validate().map_err(|e| OrcaError::Agent { agent, source: Box::new(e) })?;
         if !finite3(position) || !finite3(goal) {
@@ -372,7 +379,8 @@ impl<'m> Crowd<'m> {
     }
 
     /// Gives agent `agent` a new goal (snapped onto the mesh).
-    pub fn set_goal(&mut self, agent: usize, goal: [f64; 3]) -> Result<(), CrowdError> {
+    pub fn set_goal(&mut self, agent: usize, goal: impl IntoPoint) -> Result<(), CrowdError> {
+        let goal = goal.into_point();
         if agent >= self.agents.len() {
             return Err(CrowdError::UnknownAgent { agent });
         }

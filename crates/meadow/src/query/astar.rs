@@ -23,6 +23,7 @@
 mod direct;
 mod shortcut;
 
+use crate::point::IntoPoint;
 use direct::Straight;
 use shortcut::Corner;
 
@@ -210,10 +211,11 @@ impl PathQuery {
     pub fn find_path(
         &mut self,
         mesh: &QueryMesh,
-        start: [f64; 3],
-        goal: [f64; 3],
+        start: impl IntoPoint,
+        goal: impl IntoPoint,
         filter: &QueryFilter,
     ) -> Result<Path, PathError> {
+        let (start, goal) = (start.into_point(), goal.into_point());
         // Build into the reused buffers, then copy out at the exact size.
         let mut scratch = std::mem::take(&mut self.scratch_path);
         let result = self.find_path_into(mesh, start, goal, filter, PathOptions::default(), &mut scratch);
@@ -232,13 +234,13 @@ impl PathQuery {
     pub fn find_path_into(
         &mut self,
         mesh: &QueryMesh,
-        start: [f64; 3],
-        goal: [f64; 3],
+        start: impl IntoPoint,
+        goal: impl IntoPoint,
         filter: &QueryFilter,
         options: PathOptions,
         path: &mut Path,
     ) -> Result<(), PathError> {
-        match locate_endpoints(mesh, start, goal) {
+        match locate_endpoints(mesh, start.into_point(), goal.into_point()) {
             Ok((start, goal)) => self.find_path_between(mesh, start, goal, filter, options, path),
             Err(e) => {
                 path.clear();

@@ -18,6 +18,7 @@ use std::sync::{Arc, OnceLock, RwLock};
 /// The handle of a link in a [`QueryMesh`]'s link table: baked links are `0..n` in asset order,
 /// links added at run time get the next numbers (never reused).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LinkId(pub u32);
 
 /// Distance (metres) beyond the agent radius within which a link end connects to the mesh when

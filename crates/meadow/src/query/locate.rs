@@ -9,6 +9,7 @@
 
 use super::{check_input, finite3, xz, Location, QueryError, QueryMesh};
 use crate::geom::{orient2d, Point2};
+use crate::point::IntoPoint;
 use crate::tolerance::{LOCATE_MARGIN_CELLS, LOCATE_MARGIN_REL};
 
 /// A uniform grid over the XZ bounds of the mesh; each cell lists the polygons that overlap it
@@ -268,7 +269,8 @@ impl QueryMesh {
     /// is nearest at or below `y` (no more than the agent height below), else the nearest one
     /// above it by at most the agent's climb height. The returned point is snapped to that
     /// surface.
-    pub fn locate(&self, p: [f64; 3]) -> Result<Location, QueryError> {
+    pub fn locate(&self, p: impl IntoPoint) -> Result<Location, QueryError> {
+        let p = p.into_point();
         check_input(p)?;
         let settings = self.mesh.settings();
         let (below, above) = (settings.height, settings.max_climb);
@@ -308,7 +310,8 @@ impl QueryMesh {
     }
 
     /// The nearest point on the mesh (3D distance) within the box `p ± extents`, and its polygon.
-    pub fn nearest_point(&self, p: [f64; 3], extents: [f64; 3]) -> Result<Location, QueryError> {
+    pub fn nearest_point(&self, p: impl IntoPoint, extents: [f64; 3]) -> Result<Location, QueryError> {
+        let p = p.into_point();
         if !finite3(extents) {
             return Err(QueryError::NonFiniteInput);
         }

@@ -2,9 +2,11 @@
 
 use super::{xz, Location, QueryError, QueryMesh, NONE};
 use crate::geom::{orient2d, Point2};
+use crate::point::IntoPoint;
 
 /// The first wall a raycast hits.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct WallHit {
     /// Fraction of the segment travelled before the hit, in `[0, 1]`.
     pub t: f64,
@@ -20,6 +22,7 @@ pub struct WallHit {
 
 /// The outcome of a raycast.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RaycastResult {
     /// The first wall hit, or `None` when the segment reaches its end on the mesh.
     pub hit: Option<WallHit>,
@@ -51,7 +54,13 @@ impl QueryMesh {
     /// Casts the segment `start -> end` (in XZ, starting on the polygon under `start`) across
     /// portals until it reaches `end` or hits a wall. The polygons walked through are written to
     /// `visited` in order (the buffer is cleared first and reused).
-    pub fn raycast(&self, start: [f64; 3], end: [f64; 3], visited: &mut Vec<u32>) -> Result<RaycastResult, QueryError> {
+    pub fn raycast(
+        &self,
+        start: impl IntoPoint,
+        end: impl IntoPoint,
+        visited: &mut Vec<u32>,
+    ) -> Result<RaycastResult, QueryError> {
+        let (start, end) = (start.into_point(), end.into_point());
         visited.clear();
         super::check_input(end)?;
         let located = self.locate(start)?;

@@ -52,6 +52,7 @@ pub(super) mod geometry;
 mod links;
 mod path;
 
+use crate::point::IntoPoint;
 use crate::tolerance::SHORTEST_ROOT_SLACK;
 pub(crate) use fans::VertexFans;
 use fans::{corner_bits, vertex_at};
@@ -288,10 +289,11 @@ impl ShortestPathQuery {
     pub fn find_shortest_path(
         &mut self,
         mesh: &QueryMesh,
-        start: [f64; 3],
-        goal: [f64; 3],
+        start: impl IntoPoint,
+        goal: impl IntoPoint,
         filter: &QueryFilter,
     ) -> Result<Path, PathError> {
+        let (start, goal) = (start.into_point(), goal.into_point());
         self.copy_out(|q, path| q.find_shortest_path_into(mesh, start, goal, filter, path))
     }
 

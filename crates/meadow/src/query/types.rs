@@ -99,6 +99,7 @@ impl Default for PathOptions {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Path {
     /// Path points `[x, y, z]` from the start to the goal, heights on the mesh surface.
     pub points: Vec<[f64; 3]>,
@@ -115,6 +116,7 @@ pub struct Path {
 
 /// An off-mesh link a [`Path`] takes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PathLink {
     /// Index of the path point where the link takes off; the next point is where it lands.
     pub segment: usize,
@@ -247,6 +249,7 @@ impl QueryFilter {
 
 /// A polygon and a point on its surface.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Location {
     /// The polygon index.
     pub polygon: u32,
