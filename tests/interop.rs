@@ -1,15 +1,14 @@
 //! The optional `mint` and `serde` features, as the README shows them (the README's two
 //! examples are the bodies of these tests: keep them in step).
 //!
-//! `cargo test -p meadow --features mint,serde --test interop`
-
-#![cfg(all(feature = "mint", feature = "serde"))]
+//! The suite's dev-dependency on `meadow` turns both features on, so `cargo test --workspace`
+//! runs these.
 
 use meadow::query::{PathQuery, QueryFilter, QueryMesh, ShortestPathQuery};
 use meadow::NavMesh;
 
 fn box_floor() -> QueryMesh {
-    let bytes = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/assets/box_floor.nav"));
+    let bytes = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/assets/box_floor.nav"));
     QueryMesh::new(NavMesh::from_bytes(bytes).expect("the committed asset loads"))
 }
 
