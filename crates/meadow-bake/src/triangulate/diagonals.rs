@@ -156,7 +156,7 @@ impl Splitter<'_> {
             let (of, ol) = (orient2d(pu, f, pv), orient2d(pu, pv, l));
             // Outside means strictly inside the convex complement from `last` round to `first`.
             let outside = orient2d(pu, l, pv) >= 0.0 && orient2d(pu, pv, f) >= 0.0;
-            !outside && !(of == 0.0 || ol == 0.0)
+            !(outside || of == 0.0 || ol == 0.0)
         })
     }
 
