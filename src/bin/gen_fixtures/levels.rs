@@ -529,9 +529,9 @@ pub(crate) fn slope_volume(dir: &Path) -> Result<()> {
     b.write_glb(&dir.join("slope_volume.glb"))
 }
 
-/// Latitude rings and vertices per ring of the noisy rock: `2 · segments · rings` = 5,000
-/// triangles.
-pub(crate) const ROCK_RINGS: u32 = 50;
+/// Latitude bands and vertices per ring of the noisy rock: `ROCK_RINGS - 1` rings between the
+/// poles, `2 · segments · (bands − 1)` = 5,000 triangles.
+pub(crate) const ROCK_RINGS: u32 = 51;
 pub(crate) const ROCK_SEGMENTS: u32 = 50;
 
 /// A scanned-looking rock: a closed ellipsoid (semi-axes 2.0 m along x, 1.0 m up, 1.4 m along
