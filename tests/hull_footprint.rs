@@ -40,7 +40,8 @@ fn gift_wrap(points: &[Point2]) -> Vec<Point2> {
         let mut next = if points[0] == here { points[1] } else { points[0] };
         for &p in points {
             let o = orient2d(here, next, p);
-            let farther = |a: Point2, b: Point2| (b[0] - here[0]).hypot(b[1] - here[1]) > (a[0] - here[0]).hypot(a[1] - here[1]);
+            let farther =
+                |a: Point2, b: Point2| (b[0] - here[0]).hypot(b[1] - here[1]) > (a[0] - here[0]).hypot(a[1] - here[1]);
             if o < 0.0 || (o == 0.0 && farther(next, p)) {
                 next = p;
             }

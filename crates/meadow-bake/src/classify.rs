@@ -313,6 +313,28 @@ mod tests {
         [t([[x0, y, z0], [x0, y, z1], [x1, y, z1]]), t([[x0, y, z0], [x1, y, z1], [x1, y, z0]])]
     }
 
+    /// Hull nodes' obstacle triangles become one hull per tagged node (over its subtree), with
+    /// the geometry's height range; a hull that is a segment keeps its triangles.
+    #[test]
+    fn hull_nodes_become_hull_obstacles() {
+        let mut scene = Scene { hull_of_node: vec![Some(0), Some(0), None, Some(3)], ..Scene::default() };
+        // Node 0 and its child 1: an L of two slabs at different heights; the hull is the
+        // pentagon over both.
+        scene.triangles.extend(square(0.0, 0.0, 2.0, 1.0, -0.25, NavTag::Obstacle, 0));
+        scene.triangles.extend(square(0.0, 1.0, 1.0, 2.0, 1.5, NavTag::Obstacle, 1));
+        // Node 2: an ordinary obstacle. Node 3: a vertical wall, flat seen from above.
+        scene.triangles.extend(square(5.0, 5.0, 6.0, 6.0, 0.5, NavTag::Obstacle, 2));
+        scene.triangles.push(tri([[8.0, 0.0, 8.0], [9.0, 0.0, 8.0], [9.0, 2.0, 8.0]], NavTag::Obstacle));
+        scene.triangles.last_mut().unwrap().node = 3;
+        let c = classify(&scene, 45.0, WalkableRule::BySlope);
+        assert_eq!(c.hulls.len(), 1);
+        let hull = &c.hulls[0];
+        assert_eq!(hull.node, 0);
+        assert_eq!((hull.y_min, hull.y_max), (-0.25, 1.5));
+        assert_eq!(hull.outline, [[0.0, 0.0], [2.0, 0.0], [2.0, 1.0], [1.0, 2.0], [0.0, 2.0]]);
+        assert_eq!(c.obstacles.len(), 3, "the plain obstacle's two triangles and the wall");
+    }
+
     #[test]
     fn slope_limit_is_inclusive_and_down_faces_never_walk() {
         let mut scene = Scene::default();
