@@ -152,12 +152,6 @@ impl Reader<'_> {
         progress: &mut dyn Progress,
     ) -> Result<Inherited, IngestError> {
         let mut own = inherited;
-        // A descendant that is no longer an obstacle leaves its ancestor's hull.
-        let no_longer_obstacle = |own: &mut Inherited| {
-            if own.tag != Some(OwnTag::Obstacle) {
-                own.hull = None;
-            }
-        };
         let Some(raw) = node.extras.as_ref() else {
             return Ok(own);
         };
@@ -188,7 +182,10 @@ impl Reader<'_> {
                 }
             });
         }
-        no_longer_obstacle(&mut own);
+        // A descendant that is no longer an obstacle leaves its ancestor's hull.
+        if own.tag != Some(OwnTag::Obstacle) {
+            own.hull = None;
+        }
         if let Some(footprint) = extras.get("footprint") {
             own.hull = match footprint.as_str() {
                 Some("hull") if own.tag == Some(OwnTag::Obstacle) => Some(scene_node),
