@@ -40,8 +40,35 @@ pub struct Classified {
     /// Triangles of `obstacle`-tagged nodes: they block from the floor up, even where they are
     /// low enough to step over.
     pub obstacles: Vec<[[f64; 3]; 3]>,
+    /// Obstacles tagged `"footprint": "hull"`, replacing their triangles: each blocks the
+    /// convex hull of its geometry's XZ projection over its height range.
+    pub hulls: Vec<HullObstacle>,
     /// The scene's area volumes, in scene order (later ones win where they overlap).
     pub volumes: Vec<AreaVolume>,
+}
+
+/// An obstacle that blocks by the convex hull of its geometry (`"footprint": "hull"`): the
+/// prism over `outline` from `y_min` to `y_max`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct HullObstacle {
+    /// The node tagged `"footprint": "hull"` (index into [`Scene::nodes`]).
+    pub node: u32,
+    /// The convex hull of the XZ projections of the node's subtree's obstacle triangles:
+    /// counter-clockwise seen from above (`[x, z]`), at least three corners, no three collinear.
+    pub outline: Vec<[f64; 2]>,
+    /// The lowest corner height of the geometry, in metres.
+    pub y_min: f64,
+    /// The highest corner height of the geometry, in metres.
+    pub y_max: f64,
+}
+
+impl HullObstacle {
+    /// The XZ bounding box `[min_x, min_z, max_x, max_z]` of the outline.
+    pub(crate) fn xz_box(&self) -> Box2 {
+        self.outline.iter().fold([f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY], |b, p| {
+            [b[0].min(p[0]), b[1].min(p[1]), b[2].max(p[0]), b[3].max(p[1])]
+        })
+    }
 }
 
 /// Splits `scene` by slope (`max_slope_deg`, inclusive up to [`SLOPE_TOLERANCE_DEG`]), tags and
@@ -53,7 +80,14 @@ pub struct Classified {
 pub fn classify(scene: &Scene, max_slope_deg: f64, rule: WalkableRule) -> Classified {
     let min_cos = min_cos(max_slope_deg);
     let mut out = Classified { volumes: scene.volumes.clone(), ..Classified::default() };
+    // Per hull node: its geometry's corners, gathered in scene order.
+    let mut hull_corners: std::collections::BTreeMap<u32, Vec<[f64; 3]>> = Default::default();
     for t in &scene.triangles {
+        let hull = scene.hull_of_node.get(t.node as usize).copied().flatten();
+        if let (NavTag::Obstacle, Some(node)) = (t.tag, hull) {
+            hull_corners.entry(node).or_default().extend(t.vertices);
+            continue;
+        }
         let may_walk = match t.tag {
             NavTag::Obstacle => false,
             NavTag::Walkable => true,
@@ -67,7 +101,38 @@ pub fn classify(scene: &Scene, max_slope_deg: f64, rule: WalkableRule) -> Classi
             out.blocking.push(t.vertices);
         }
     }
+    for (node, corners) in hull_corners {
+        match hull_obstacle(node, &corners) {
+            Some(hull) => out.hulls.push(hull),
+            // A flat footprint (all on one line, seen from above): its triangles block as
+            // they are (as walls, being vertical).
+            None => out.obstacles.extend(
+                scene
+                    .triangles
+                    .iter()
+                    .filter(|t| {
+                        t.tag == NavTag::Obstacle
+                            && scene.hull_of_node.get(t.node as usize).copied().flatten() == Some(node)
+                    })
+                    .map(|t| t.vertices),
+            ),
+        }
+    }
     out
+}
+
+/// The hull obstacle over `corners` (world space), `None` when their XZ projections are all on
+/// one line.
+fn hull_obstacle(node: u32, corners: &[[f64; 3]]) -> Option<HullObstacle> {
+    let mut points: Vec<[f64; 2]> = corners.iter().map(|c| [c[0], c[2]]).collect();
+    let mut outline = Vec::new();
+    meadow::geom::convex_hull(&mut points, |p| *p, &mut outline);
+    if outline.len() < 3 {
+        return None;
+    }
+    let y_min = corners.iter().map(|c| c[1]).fold(f64::INFINITY, f64::min);
+    let y_max = corners.iter().map(|c| c[1]).fold(f64::NEG_INFINITY, f64::max);
+    Some(HullObstacle { node, outline, y_min, y_max })
 }
 
 /// The warnings a user needs about the tags of `scene` as `classified` with the slope limit
@@ -246,6 +311,28 @@ mod tests {
     fn square(x0: f64, z0: f64, x1: f64, z1: f64, y: f64, tag: NavTag, node: u32) -> [SceneTriangle; 2] {
         let t = |v| SceneTriangle { vertices: v, tag, area: 0, node };
         [t([[x0, y, z0], [x0, y, z1], [x1, y, z1]]), t([[x0, y, z0], [x1, y, z1], [x1, y, z0]])]
+    }
+
+    /// Hull nodes' obstacle triangles become one hull per tagged node (over its subtree), with
+    /// the geometry's height range; a hull that is a segment keeps its triangles.
+    #[test]
+    fn hull_nodes_become_hull_obstacles() {
+        let mut scene = Scene { hull_of_node: vec![Some(0), Some(0), None, Some(3)], ..Scene::default() };
+        // Node 0 and its child 1: an L of two slabs at different heights; the hull is the
+        // pentagon over both.
+        scene.triangles.extend(square(0.0, 0.0, 2.0, 1.0, -0.25, NavTag::Obstacle, 0));
+        scene.triangles.extend(square(0.0, 1.0, 1.0, 2.0, 1.5, NavTag::Obstacle, 1));
+        // Node 2: an ordinary obstacle. Node 3: a vertical wall, flat seen from above.
+        scene.triangles.extend(square(5.0, 5.0, 6.0, 6.0, 0.5, NavTag::Obstacle, 2));
+        scene.triangles.push(tri([[8.0, 0.0, 8.0], [9.0, 0.0, 8.0], [9.0, 2.0, 8.0]], NavTag::Obstacle));
+        scene.triangles.last_mut().unwrap().node = 3;
+        let c = classify(&scene, 45.0, WalkableRule::BySlope);
+        assert_eq!(c.hulls.len(), 1);
+        let hull = &c.hulls[0];
+        assert_eq!(hull.node, 0);
+        assert_eq!((hull.y_min, hull.y_max), (-0.25, 1.5));
+        assert_eq!(hull.outline, [[0.0, 0.0], [2.0, 0.0], [2.0, 1.0], [1.0, 2.0], [0.0, 2.0]]);
+        assert_eq!(c.obstacles.len(), 3, "the plain obstacle's two triangles and the wall");
     }
 
     #[test]

@@ -39,7 +39,9 @@
 //! ([`meadow::WalkableRule`]); the classify stage warns where tags cost floor
 //! ([`classify::tag_warnings`]). Area volumes neither walk nor block: the region stage paints
 //! the free surface inside them with their area ([`region::build_regions`]) and warns about
-//! volumes that paint nothing ([`region::volume_warnings`]).
+//! volumes that paint nothing ([`region::volume_warnings`]). Obstacles tagged `"footprint":
+//! "hull"` block by the convex hull of their subtree's geometry over its height range
+//! ([`classify::HullObstacle`]).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

@@ -211,20 +211,24 @@ fn tile_input(classified: &Classified, grids: &InputGrids, rect: Box2, reach: f6
     let walkable = pick(&grids.walkable.0, &grids.walkable.1);
     let blocking = pick(&grids.blocking.0, &grids.blocking.1);
     let obstacles = pick(&grids.obstacles.0, &grids.obstacles.1);
+    let hulls = pick(&grids.hulls.0, &grids.hulls.1);
     let input = Classified {
         walkable: walkable.iter().map(|&i| classified.walkable[i as usize]).collect(),
         blocking: blocking.iter().map(|&i| classified.blocking[i as usize]).collect(),
         obstacles: obstacles.iter().map(|&i| classified.obstacles[i as usize]).collect(),
+        hulls: hulls.iter().map(|&i| classified.hulls[i as usize].clone()).collect(),
         volumes: classified.volumes.clone(),
     };
     (input, walkable)
 }
 
-/// Box grids over the three triangle lists of the classify stage, shared by the tiles.
+/// Box grids over the three triangle lists and the hull obstacles of the classify stage, shared
+/// by the tiles.
 struct InputGrids {
     walkable: (BoxGrid, Vec<Box2>),
     blocking: (BoxGrid, Vec<Box2>),
     obstacles: (BoxGrid, Vec<Box2>),
+    hulls: (BoxGrid, Vec<Box2>),
 }
 
 impl InputGrids {
@@ -234,6 +238,7 @@ impl InputGrids {
             walkable: grid(c.walkable.iter().map(|w| triangle_box(&w.vertices)).collect()),
             blocking: grid(c.blocking.iter().map(triangle_box).collect()),
             obstacles: grid(c.obstacles.iter().map(triangle_box).collect()),
+            hulls: grid(c.hulls.iter().map(|h| h.xz_box()).collect()),
         }
     }
 }
@@ -259,6 +264,20 @@ pub fn tile_hash(settings: &BakeSettings, x: i32, z: i32, input: &Classified, la
     for list in [&input.blocking, &input.obstacles] {
         h.bytes(&(list.len() as u64).to_le_bytes());
         list.iter().for_each(|t| triangle(&mut h, t));
+    }
+    // Only when there are any: a level without hull obstacles keeps the hashes it had before
+    // they existed, so its earlier assets still serve incremental bakes.
+    if !input.hulls.is_empty() {
+        h.bytes(b"hulls");
+        h.bytes(&(input.hulls.len() as u64).to_le_bytes());
+    }
+    for hull in &input.hulls {
+        h.bytes(&(hull.outline.len() as u64).to_le_bytes());
+        hull.outline
+            .iter()
+            .flatten()
+            .chain([&hull.y_min, &hull.y_max])
+            .for_each(|c| h.bytes(&c.to_bits().to_le_bytes()));
     }
     for &l in &layering.layer_of {
         h.bytes(&l.to_le_bytes());

@@ -463,3 +463,26 @@ fn roadmap_planner_answers_beside_the_exact_path_and_refuses_styles() {
     let out = meadow(&["path", nav, "--from", "-5,0,0", "--to", "5,0,0", "--planner", "roadmap", "--style", "funnel"]);
     assert_clean_failure(&out, "--planner roadmap");
 }
+
+/// Touching circles in `meadow circles`: a start exactly on a grown boundary and a path through
+/// a kiss point are found; a start one step of 2^-40 m inside is not (`found: false`).
+#[test]
+fn circles_kiss_points_and_boundaries_are_exact() {
+    let dir = scratch("circles_kiss");
+    let scene = dir.join("scene.json");
+    // Grown by 0.5 the circles are 2.5 and 7.5 around centres 10 apart: they kiss at (1.5, 2).
+    std::fs::write(&scene, br#"{"circles": [{"center": [0, 0], "radius": 2}, {"center": [6, 8], "radius": 7}]}"#)
+        .unwrap();
+    let answer = |from: &str, to: &str| -> serde_json::Value {
+        let out = meadow(&["circles", s(&scene), "--radius", "0.5", "--from", from, "--to", to, "--json"]);
+        serde_json::from_slice(&out.stdout).expect("a JSON answer")
+    };
+    let through = answer("-2.5,5", "5.5,-1");
+    assert_eq!(through["found"], true, "{through}");
+    assert_eq!(through["length"], 10.0, "straight through the kiss point");
+    assert_eq!(answer("1.5,-2", "6,15.5")["found"], true, "from boundary to boundary");
+    let inside = format!("{},-2", 1.5 - 1.0 / (1u64 << 40) as f64);
+    let refused = answer(&inside, "6,15.5");
+    assert_eq!(refused["found"], false, "{refused}");
+    assert!(refused["reason"].as_str().unwrap().contains("start lies inside obstacle 0"), "{refused}");
+}

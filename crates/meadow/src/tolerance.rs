@@ -91,9 +91,12 @@ pub(crate) const RVO_EPSILON: f32 = 0.00001;
 /// rounding when a path leaves a circle where it arrived (three circles on one tangent line).
 pub(crate) const FULL_TURN_SNAP: f64 = 1e-12;
 
-/// The circle world's contact tolerance, relative to its scale (metres: the largest of
-/// `|centre| + radius + agent radius`): circles closer than this touch, and smaller ones block
-/// nothing. Rounding of distances at that scale is of order 1e-16 of it.
+/// The circle world's line-of-sight slack, relative to its scale (metres: the largest of
+/// `|centre| + radius + agent radius`): a segment must come closer than a radius minus this to
+/// be blocked (tangent points are computed with rounding: one grazing a third circle must not
+/// be cut by it), circles smaller than this block nothing, and circles protruding less than
+/// this from another are dropped. Rounding of distances at that scale is of order 1e-16 of it.
+/// Contacts between circles and the query points' inside test do not use it: they are exact.
 pub(crate) const CIRCLE_EPS_REL: f64 = 1e-12;
 
 /// Relative growth (dimensionless) of squared reaches and of reaches before a "may touch" or

@@ -11,8 +11,50 @@ enum Kind {
     Separate,
     /// Anything goes.
     Overlapping,
-    /// Chains of exactly touching circles, plus some free ones.
+    /// Chains of touching circles (up to rounding: centres placed with sine and cosine), plus
+    /// some free ones.
     Touching,
+    /// Chains, triangles and stars of circles that touch exactly once grown by the agent radius
+    /// (centres on 3-4-5 triangles, radii multiples of 0.25, all exact in binary), plus some
+    /// free ones; see [`lattice_forest`].
+    ExactTouching,
+}
+
+/// Offsets (multiples of 3-4-5 triangles) from a circle to one touching it: exact in binary.
+const KISS_OFFSETS: [[f64; 2]; 8] =
+    [[3.0, 4.0], [4.0, 3.0], [-3.0, 4.0], [-4.0, 3.0], [5.0, 0.0], [0.0, 5.0], [-4.0, -3.0], [3.0, -4.0]];
+
+/// A forest whose circles, grown by `agent`, kiss exactly: each new circle either starts a chain
+/// on the lattice of quarter metres or kisses an earlier one (its grown radius is the offset's
+/// length minus the other's grown radius); a third of them also try to kiss a second earlier
+/// circle, closing triangles. Returns the circles and the kiss points (exact).
+fn lattice_forest(rng: &mut SplitMix64, n: usize, size: f64, agent: f64) -> (Vec<Circle>, Vec<Point2>) {
+    let quarter = |rng: &mut SplitMix64, lo: f64, hi: f64| (rng.uniform(lo, hi) * 4.0).round() / 4.0;
+    let mut circles: Vec<Circle> = Vec::new();
+    let mut kisses = Vec::new();
+    let mut attempts = 0;
+    while circles.len() < n && attempts < 10_000 {
+        attempts += 1;
+        if circles.is_empty() || rng.below(4) == 0 {
+            let center = [quarter(rng, 0.0, size), quarter(rng, 0.0, size)];
+            circles.push(Circle { center, radius: quarter(rng, 0.5, 2.0) });
+            continue;
+        }
+        let base = circles[rng.below(circles.len())];
+        let offset = KISS_OFFSETS[rng.below(KISS_OFFSETS.len())];
+        // Offsets of length 2.5, 3.75 or 5: components are multiples of 0.75 or 0.5.
+        let scale = [0.5, 0.75, 1.0][rng.below(3)];
+        let d = 5.0 * scale;
+        let radius = d - base.radius - 2.0 * agent;
+        if !(0.25..=2.5).contains(&radius) {
+            continue;
+        }
+        let center = [base.center[0] + scale * offset[0], base.center[1] + scale * offset[1]];
+        let t = (base.radius + agent) / d;
+        kisses.push([base.center[0] + t * scale * offset[0], base.center[1] + t * scale * offset[1]]);
+        circles.push(Circle { center, radius });
+    }
+    (circles, kisses)
 }
 
 fn forest(rng: &mut SplitMix64, kind: Kind, n: usize, size: f64) -> Vec<Circle> {
@@ -31,6 +73,7 @@ fn forest(rng: &mut SplitMix64, kind: Kind, n: usize, size: f64) -> Vec<Circle> 
                 }
             }
             Kind::Overlapping => circles.push(candidate),
+            Kind::ExactTouching => unreachable!("made by lattice_forest"),
             Kind::Touching => {
                 if !circles.is_empty() && rng.below(3) > 0 {
                     let base = circles[rng.below(circles.len())];
@@ -153,19 +196,33 @@ fn lazy_matches_eager_on_random_forests() {
     let mut found = 0;
     let mut with_arcs = 0;
     let mut forests = 0;
-    for kind in [Kind::Separate, Kind::Overlapping, Kind::Touching] {
+    let mut from_kisses = 0;
+    let mut through_kisses = 0;
+    for kind in [Kind::Separate, Kind::Overlapping, Kind::Touching, Kind::ExactTouching] {
         for round in 0..700 {
             let n = 5 + rng.below(26);
             let size = if round % 2 == 0 { 20.0 } else { 12.0 };
-            let circles = forest(&mut rng, kind, n, size);
-            let agent = if round % 3 == 0 { 0.0 } else { rng.uniform(0.0, 0.5) };
+            let (circles, agent, kisses) = if kind == Kind::ExactTouching {
+                let agent = [0.0, 0.25, 0.5][round % 3];
+                let (circles, kisses) = lattice_forest(&mut rng, n, size, agent);
+                (circles, agent, kisses)
+            } else {
+                let circles = forest(&mut rng, kind, n, size);
+                let agent = if round % 3 == 0 { 0.0 } else { rng.uniform(0.0, 0.5) };
+                (circles, agent, Vec::new())
+            };
             let mut lazy = CirclePlanner::new(&circles, agent).unwrap();
             let mut eager = EagerPlanner::new(&circles, agent).unwrap();
             forests += 1;
             // Several queries on one lazy planner: later ones run on a warm cache.
             for q in 0..3 {
-                let from = free_point(&mut rng, &circles, agent, size);
+                let mut from = free_point(&mut rng, &circles, agent, size);
                 let to = free_point(&mut rng, &circles, agent, size);
+                // A kiss point is on two boundaries: a valid start unless a third circle covers it.
+                if q == 2 && !kisses.is_empty() {
+                    from = kisses[rng.below(kisses.len())];
+                    from_kisses += 1;
+                }
                 let context = format!("{kind:?} round {round} query {q}: {circles:?} agent {agent} {from:?} -> {to:?}");
                 let a = lazy.find_path(from, to);
                 let b = eager.find_path(from, to);
@@ -175,13 +232,16 @@ fn lazy_matches_eager_on_random_forests() {
                     check_path(b.as_ref().unwrap(), from, to, &circles, agent);
                     found += 1;
                     with_arcs += usize::from(path.pieces.iter().any(|p| matches!(p, Piece::Arc { .. })));
+                    let inner = |k: &Point2| dist(*k, from) > 1e-9 && dist(*k, to) > 1e-9;
+                    through_kisses += usize::from(kisses.iter().filter(|k| inner(k)).any(|&k| passes_through(path, k)));
                 }
             }
         }
     }
-    assert_eq!(forests, 2100);
-    // The forests must actually exercise the planner.
-    assert!(found > 5000 && with_arcs > 3000, "found {found}, with arcs {with_arcs}");
+    assert_eq!(forests, 2800);
+    // The forests must actually exercise the planner, kiss points included.
+    assert!(found > 6500 && with_arcs > 4000, "found {found}, with arcs {with_arcs}");
+    assert!(from_kisses > 500 && through_kisses > 100, "from kisses {from_kisses}, through kisses {through_kisses}");
 }
 
 #[test]
@@ -558,4 +618,152 @@ fn pillar_grids_and_degenerate_inputs() {
     let far = [Circle { center: [1e12, -1e12], radius: 3.0 }, Circle { center: [1e12 + 10.0, -1e12], radius: 3.0 }];
     let mut planner = CirclePlanner::new(&far, 0.0).unwrap();
     assert!(planner.find_path([1e12 - 5.0, -1e12], [1e12 + 15.0, -1e12]).is_ok());
+}
+
+// --- Touching circles: kiss points and gaps exactly 2r wide -------------------------------
+//
+// The contract: a surfing segment is blocked only when a circle comes strictly closer to it
+// than its radius, and a hugging arc only where another circle overlaps it. Every input below
+// is exact in binary (centres on 3-4-5 triangles, radii multiples of 0.5), so the kiss points
+// and the expected lengths are exact too.
+
+/// Both planners on one query: the same outcome; a found path is checked and returned.
+fn both(circles: &[Circle], agent: f64, from: Point2, to: Point2) -> Result<CirclePath, CirclePathError> {
+    let a = CirclePlanner::new(circles, agent).unwrap().find_path(from, to);
+    let b = EagerPlanner::new(circles, agent).unwrap().find_path(from, to);
+    same_outcome(&a, &b, &format!("{circles:?} agent {agent} {from:?} -> {to:?}"));
+    if let Ok(path) = &a {
+        check_path(path, from, to, circles, agent);
+        check_path(b.as_ref().unwrap(), from, to, circles, agent);
+    }
+    a
+}
+
+/// Whether the path passes through `p` (within rounding of the path's own points).
+fn passes_through(path: &CirclePath, p: Point2) -> bool {
+    path.pieces.iter().any(|piece| match *piece {
+        Piece::Segment { from, to } => segment_distance(p, from, to) < 1e-9,
+        Piece::Arc { center, radius, start_angle, end_angle, .. } => {
+            arc_distance(p, center, radius, start_angle, end_angle) < 1e-9
+        }
+    })
+}
+
+/// A gap exactly `2r` wide lets an agent of radius `r` through, straight along the common
+/// tangent and bent through the kiss point (hugging one circle into it, the other out of it).
+#[test]
+fn gap_of_exactly_twice_the_agent_radius_is_passable() {
+    // Grown by 0.5 the circles are 2.5 and 7.5 around centres 10 apart: they kiss at (1.5, 2).
+    let circles = [Circle { center: [0.0, 0.0], radius: 2.0 }, Circle { center: [6.0, 8.0], radius: 7.0 }];
+    let kiss = [1.5, 2.0];
+    // Along the common tangent (direction (0.8, -0.6)) through the kiss point: 10 m exactly.
+    let path = both(&circles, 0.5, [-2.5, 5.0], [5.5, -1.0]).expect("the 2r gap is open");
+    assert_eq!(path.length, 10.0);
+    assert!(passes_through(&path, kiss));
+    // Bent: from below the small circle round its right side, through the kiss point and on
+    // along the big one. The planners agree and the path goes through the kiss point.
+    let path = both(&circles, 0.5, [3.5, -1.0], [-3.0, 4.0]).expect("the 2r gap is open");
+    assert!(passes_through(&path, kiss), "{path:?}");
+    // A hair less than 2r: closed, the path goes round.
+    let closed =
+        [Circle { center: [0.0, 0.0], radius: 2.0 }, Circle { center: [6.0, 8.0], radius: 7.0 + 1.0 / 1024.0 }];
+    let round = both(&closed, 0.5, [-2.5, 5.0], [5.5, -1.0]).expect("round the outside");
+    assert!(round.length > 12.0, "{}", round.length);
+}
+
+/// Two equal circles kissing at the origin: the S-shaped path hugs one into the kiss point and
+/// the other out of it, with a closed-form length.
+#[test]
+fn s_curve_through_a_kiss_point() {
+    let circles = [Circle { center: [-2.5, 0.0], radius: 2.5 }, Circle { center: [2.5, 0.0], radius: 2.5 }];
+    let (from, to) = ([-2.5, -3.5], [2.5, 3.5]);
+    let path = both(&circles, 0.0, from, to).expect("through the kiss point");
+    // Tangent sqrt(3.5² − 2.5²) = sqrt(6), then the arc from the tangent point (π/2 − acos(5/7)
+    // short of the kiss point) to the kiss point, twice.
+    let expected = 2.0 * (6.0f64.sqrt() + 2.5 * (std::f64::consts::FRAC_PI_2 - (5.0f64 / 7.0).acos()));
+    assert!((path.length - expected).abs() < 1e-12, "{} vs {expected}", path.length);
+    assert!(passes_through(&path, [0.0, 0.0]));
+    // With the agent radius making the same kiss from smaller circles.
+    let small = [Circle { center: [-2.5, 0.0], radius: 2.0 }, Circle { center: [2.5, 0.0], radius: 2.0 }];
+    let path = both(&small, 0.5, from, to).expect("through the kiss point");
+    assert!((path.length - expected).abs() < 1e-12, "{} vs {expected}", path.length);
+}
+
+/// Three mutually touching circles (centres on a 3-4-5 triangle scaled by 5, radii 5, 10, 15)
+/// close a curved pocket whose only exits are the three kiss points.
+#[test]
+fn pocket_of_mutually_touching_circles_opens_at_its_kiss_points() {
+    let circles = [
+        Circle { center: [0.0, 0.0], radius: 5.0 },
+        Circle { center: [15.0, 0.0], radius: 10.0 },
+        Circle { center: [0.0, 20.0], radius: 15.0 },
+    ];
+    let kisses = [[5.0, 0.0], [0.0, 5.0], [9.0, 8.0]];
+    // Straight out along the common tangent at (9, 8): 10 m exactly.
+    let path = both(&circles, 0.0, [5.0, 5.0], [13.0, 11.0]).expect("out through (9, 8)");
+    assert_eq!(path.length, 10.0);
+    // From inside the pocket to anywhere outside: through one of the kiss points.
+    for to in [[20.0, 20.0], [-10.0, -10.0], [30.0, -5.0], [-20.0, 5.0], [6.0, -12.0]] {
+        let path = both(&circles, 0.0, [6.0, 5.0], to).unwrap_or_else(|e| panic!("to {to:?}: {e}"));
+        assert!(kisses.iter().any(|&k| passes_through(&path, k)), "to {to:?}: {path:?}");
+    }
+    // Inside the pocket: an ordinary path.
+    assert!(both(&circles, 0.0, [6.0, 5.0], [5.0, 5.5]).is_ok());
+    // Grown by any positive agent radius the circles overlap: the pocket is sealed.
+    assert_eq!(both(&circles, 0.25, [6.0, 5.0], [20.0, 20.0]), Err(CirclePathError::NoPath));
+}
+
+/// A chain of touching circles across the plane: every kiss point is a door.
+#[test]
+fn chain_of_touching_circles_is_crossed_at_kiss_points() {
+    // Centres 5 apart on the diagonal of 3-4-5 triangles, radii 2.5: each kisses the next.
+    let circles: Vec<Circle> =
+        (-4..=4).map(|k| Circle { center: [3.0 * k as f64, 4.0 * k as f64], radius: 2.5 }).collect();
+    let kisses: Vec<Point2> = (-4..4).map(|k| [3.0 * k as f64 + 1.5, 4.0 * k as f64 + 2.0]).collect();
+    // Across the chain, perpendicular to it through the kiss at (1.5, 2): 10 m exactly.
+    let path = both(&circles, 0.0, [5.5, -1.0], [-2.5, 5.0]).expect("through the kiss point");
+    assert_eq!(path.length, 10.0);
+    // From one side to the other at skewed angles: through a kiss point, never round the ends.
+    for (from, to) in [([6.0, -2.0], [-6.0, 3.0]), ([10.0, 4.0], [-9.0, 0.0]), ([1.0, -6.0], [-1.0, 7.0])] {
+        let path = both(&circles, 0.0, from, to).unwrap_or_else(|e| panic!("{from:?} -> {to:?}: {e}"));
+        assert!(kisses.iter().any(|&k| passes_through(&path, k)), "{from:?} -> {to:?}: {path:?}");
+        assert!(path.length < 1.5 * dist(from, to), "{from:?} -> {to:?}: a detour of {}", path.length);
+    }
+}
+
+/// A bitangent that grazes a third circle is not blocked by it; one that cuts it is.
+#[test]
+fn tangent_grazing_a_third_circle_is_open() {
+    let circles: Vec<Circle> = [0.0, 4.0, 8.0].iter().map(|&x| Circle { center: [x, 0.0], radius: 1.0 }).collect();
+    // Over the top: tangent from (-2, 0), arc of π/6, the line z = 1 grazing the middle circle
+    // at (4, 1), arc of π/6, tangent to (10, 0).
+    let path = both(&circles, 0.0, [-2.0, 0.0], [10.0, 0.0]).expect("over the top");
+    let expected = 8.0 + 2.0 * 3.0f64.sqrt() + std::f64::consts::PI / 3.0;
+    assert!((path.length - expected).abs() < 1e-12, "{} vs {expected}", path.length);
+    // The straight line z = 1 from end to end touches all three.
+    assert_eq!(both(&circles, 0.0, [-3.0, 1.0], [11.0, 1.0]).unwrap().length, 14.0);
+    // The middle circle a little larger: the line is cut, the path bends over it.
+    let mut bigger = circles.clone();
+    bigger[1].radius = 1.0 + 1.0 / 1024.0;
+    assert!(both(&bigger, 0.0, [-3.0, 1.0], [11.0, 1.0]).unwrap().length > 14.0);
+}
+
+/// Start and goal on a grown circle's boundary are allowed; strictly inside (by as little as
+/// one step of the binary grid the inputs are on) they are refused.
+#[test]
+fn endpoints_on_the_boundary_are_allowed_and_inside_refused() {
+    let circles = [Circle { center: [0.0, 0.0], radius: 2.0 }, Circle { center: [6.0, 8.0], radius: 7.0 }];
+    // On the grown boundaries (radius 2.5 and 7.5).
+    let path = both(&circles, 0.5, [1.5, -2.0], [6.0, 15.5]).expect("from boundary to boundary");
+    assert!(path.length >= dist([1.5, -2.0], [6.0, 15.5]));
+    // The kiss point itself is on both boundaries.
+    assert!(both(&circles, 0.5, [1.5, 2.0], [10.0, -5.0]).is_ok());
+    assert!(both(&circles, 0.5, [-5.0, 5.0], [1.5, 2.0]).is_ok());
+    // A step of 2^-40 m inside.
+    let inside = 1.5 - 1.0 / (1u64 << 40) as f64;
+    assert_eq!(both(&circles, 0.5, [inside, -2.0], [6.0, 15.5]), Err(CirclePathError::StartBlocked { circle: 0 }));
+    assert_eq!(
+        both(&circles, 0.5, [-5.0, 5.0], [6.0, 15.5 - 1.0 / (1u64 << 40) as f64]),
+        Err(CirclePathError::GoalBlocked { circle: 1 })
+    );
 }

@@ -528,3 +528,77 @@ pub(crate) fn slope_volume(dir: &Path) -> Result<()> {
     b.scene(roots);
     b.write_glb(&dir.join("slope_volume.glb"))
 }
+
+/// Latitude bands and vertices per ring of the noisy rock: `ROCK_RINGS - 1` rings between the
+/// poles, `2 · segments · (bands − 1)` = 5,000 triangles.
+pub(crate) const ROCK_RINGS: u32 = 51;
+pub(crate) const ROCK_SEGMENTS: u32 = 50;
+
+/// A scanned-looking rock: a closed ellipsoid (semi-axes 2.0 m along x, 1.0 m up, 1.4 m along
+/// z, centred at (0, 0.7, 0)) whose every vertex is pushed along its direction from the centre
+/// by a smooth bulge (±15%) and seeded noise (±12%), so its outline is full of dents. Two poles,
+/// `ROCK_RINGS - 1` rings; outward counter-clockwise faces.
+pub(crate) fn noisy_rock() -> Geometry {
+    use meadow_testkit::rng::{Draw, SplitMix64};
+    use std::f64::consts::{PI, TAU};
+    let mut rng = SplitMix64::new(0x0c0b_b1e5);
+    let mut g = Geometry::default();
+    let centre = [0.0, 0.7, 0.0];
+    let point = |g: &mut Geometry, polar: f64, azimuth: f64, rng: &mut SplitMix64| {
+        let bulge = 0.15 * (3.0 * azimuth).sin() * (2.0 * polar).cos();
+        let scale = 1.0 + bulge + rng.uniform(-0.12, 0.12);
+        let dir = [polar.sin() * azimuth.cos(), polar.cos(), polar.sin() * azimuth.sin()];
+        let p = [2.0 * dir[0] * scale, 1.0 * dir[1] * scale + centre[1], 1.4 * dir[2] * scale];
+        g.vertex(p.map(|v| v as f32))
+    };
+    let top = point(&mut g, 0.0, 0.0, &mut rng);
+    let mut rings = Vec::new();
+    for i in 1..ROCK_RINGS {
+        let polar = PI * f64::from(i) / f64::from(ROCK_RINGS);
+        rings.push(
+            (0..ROCK_SEGMENTS)
+                .map(|k| point(&mut g, polar, TAU * f64::from(k) / f64::from(ROCK_SEGMENTS), &mut rng))
+                .collect::<Vec<_>>(),
+        );
+    }
+    let bottom = point(&mut g, PI, 0.0, &mut rng);
+    let at = |g: &Geometry, v: u32| g.positions[v as usize].map(f64::from);
+    // Outward: from the centre to the triangle's centroid.
+    let face = |g: &mut Geometry, t: [u32; 3]| {
+        let c = [0, 1, 2].map(|axis| t.iter().map(|&v| at(g, v)[axis]).sum::<f64>() / 3.0 - centre[axis]);
+        g.triangle_facing(t, c);
+    };
+    let n = ROCK_SEGMENTS as usize;
+    for k in 0..n {
+        let (a, b) = (rings[0][k], rings[0][(k + 1) % n]);
+        face(&mut g, [top, a, b]);
+        let last = &rings[rings.len() - 1];
+        let (a, b) = (last[k], last[(k + 1) % n]);
+        face(&mut g, [bottom, a, b]);
+    }
+    for r in 0..rings.len() - 1 {
+        for k in 0..n {
+            let (a, b) = (rings[r][k], rings[r][(k + 1) % n]);
+            let (c, d) = (rings[r + 1][k], rings[r + 1][(k + 1) % n]);
+            face(&mut g, [a, b, d]);
+            face(&mut g, [a, d, c]);
+        }
+    }
+    g
+}
+
+/// The noisy rock on a 20 × 20 floor, tagged `obstacle` with `"footprint": "hull"`
+/// (`rock_hull.glb`) or `obstacle` alone (`rock.glb`).
+pub(crate) fn rock(dir: &Path, hull: bool) -> Result<()> {
+    let mut b = Builder::new();
+    let floor = b.geometry_mesh("Floor", &floor_geometry(10.0));
+    let rock = b.geometry_mesh("Rock", &noisy_rock());
+    let tags =
+        if hull { value!({"navmesh": "obstacle", "footprint": "hull"}) } else { value!({"navmesh": "obstacle"}) };
+    let roots = vec![
+        b.node(placed("Floor", Some(floor), [0.0; 3])),
+        b.node(with_extras(placed("Rock", Some(rock), [0.0; 3]), tags)),
+    ];
+    b.scene(roots);
+    b.write_glb(&dir.join(if hull { "rock_hull.glb" } else { "rock.glb" }))
+}

@@ -43,6 +43,8 @@ fn main() -> Result<()> {
     split_floor(&levels)?;
     road(&levels)?;
     slope_volume(&levels)?;
+    rock(&levels, false)?;
+    rock(&levels, true)?;
     write(&levels.join("meadow.toml"), SETTINGS_EXAMPLE.as_bytes())?;
     bad_inputs(&bad)?;
     bad_link_inputs(&bad)?;

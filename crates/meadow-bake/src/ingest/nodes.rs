@@ -22,11 +22,26 @@ pub(super) enum OwnTag {
     AreaVolume,
 }
 
+impl OwnTag {
+    /// The tag's value in `extras`.
+    fn name(self) -> &'static str {
+        match self {
+            OwnTag::Walkable => "walkable",
+            OwnTag::Obstacle => "obstacle",
+            OwnTag::Ignore => "ignore",
+            OwnTag::AreaVolume => "area_volume",
+        }
+    }
+}
+
 /// What a node passes down to its children.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Inherited {
     pub(super) tag: Option<OwnTag>,
     pub(super) area: u16,
+    /// The node (index into [`Scene::nodes`]) whose `"footprint": "hull"` this node's obstacle
+    /// geometry joins: one hull over that node's subtree.
+    pub(super) hull: Option<u32>,
 }
 
 /// One visited node: its index in [`Scene::nodes`], glTF index, world transform and tags.
@@ -76,7 +91,7 @@ impl Reader<'_> {
             // glTF node hierarchies are disjoint strict trees: a node reached twice in one scene
             // means a cycle or a second parent, both invalid.
             let mut visited = vec![false; self.root.nodes.len()];
-            let top = Inherited { tag: None, area: 0 };
+            let top = Inherited { tag: None, area: 0, hull: None };
             let mut stack: Vec<(usize, Matrix4<f64>, Inherited)> =
                 roots.iter().rev().map(|&n| (n, Matrix4::identity(), top)).collect();
             while let Some((node_index, parent_world, parent_inherited)) = stack.pop() {
@@ -95,6 +110,7 @@ impl Reader<'_> {
                     .map_err(|_| self.too_large("more than 2^32 node instances".into()))?;
                 let inherited = self.read_extras(node_index, node, scene_node, parent_inherited, scene, progress)?;
                 scene.nodes.push(node.name.clone().unwrap_or_else(|| format!("node {node_index}")));
+                scene.hull_of_node.push(inherited.hull);
                 scene.node_positions.push([world[(0, 3)], world[(1, 3)], world[(2, 3)]]);
                 for child in node.children.iter().flatten().rev() {
                     stack.push((child.value(), world, inherited));
@@ -165,6 +181,27 @@ impl Reader<'_> {
                     })
                 }
             });
+        }
+        // A descendant that is no longer an obstacle leaves its ancestor's hull.
+        if own.tag != Some(OwnTag::Obstacle) {
+            own.hull = None;
+        }
+        if let Some(footprint) = extras.get("footprint") {
+            own.hull = match footprint.as_str() {
+                Some("hull") if own.tag == Some(OwnTag::Obstacle) => Some(scene_node),
+                Some("hull") => {
+                    return Err(bad(format!(
+                        "\"footprint\": \"hull\" needs an obstacle (\"navmesh\": \"obstacle\" on the node or an \
+                         ancestor), not {}",
+                        match own.tag {
+                            None => "untagged geometry".to_string(),
+                            Some(tag) => format!("\"navmesh\": \"{}\"", tag.name()),
+                        }
+                    )))
+                }
+                Some("mesh") => None,
+                _ => return Err(bad(format!("\"footprint\" must be \"hull\" or \"mesh\", not {footprint}"))),
+            };
         }
         match (extras.get("area"), extras.get("cost")) {
             (None, None) => {}

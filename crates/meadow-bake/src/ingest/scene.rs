@@ -89,6 +89,10 @@ pub struct Scene {
     pub nodes: Vec<String>,
     /// Node world positions (translation of the world transform), parallel to `nodes`.
     pub node_positions: Vec<[f64; 3]>,
+    /// Per node (parallel to `nodes`; missing entries mean `None`): the node tagged
+    /// `"footprint": "hull"` whose convex hull this node's obstacle triangles join (itself or
+    /// an ancestor), or `None` when they block as they are.
+    pub hull_of_node: Vec<Option<u32>>,
     /// Off-mesh link requests.
     pub links: Vec<LinkRequest>,
     /// Area volumes, one per `area_volume` node with a mesh, in scene order.

@@ -217,7 +217,8 @@ pub fn build_regions_layered(
     }
     let all_tris =
         || walkable.iter().map(|w| &w.vertices).chain(classified.blocking.iter()).chain(classified.obstacles.iter());
-    if all_tris().any(|t| t.iter().flatten().any(|c| !c.is_finite())) {
+    let hull_values = classified.hulls.iter().flat_map(|h| h.outline.iter().flatten().chain([&h.y_min, &h.y_max]));
+    if all_tris().any(|t| t.iter().flatten().any(|c| !c.is_finite())) || hull_values.clone().any(|c| !c.is_finite()) {
         return Err(RegionError::NonFinite);
     }
     let walk_boxes: Vec<_> = walkable.iter().map(|w| triangle_box(&w.vertices)).collect();
@@ -241,13 +242,14 @@ pub fn build_regions_layered(
         return Err(RegionError::TooManyLayers { count: layering.count as usize });
     }
 
-    let boxes: Vec<_> = all_tris().map(triangle_box).collect();
+    let boxes: Vec<_> = all_tris().map(triangle_box).chain(classified.hulls.iter().map(|h| h.xz_box())).collect();
     let mut grid = BoxGrid::new(&boxes, BOX_GRID_ITEMS_PER_CELL);
     let mut scan = Scan {
         params,
         walkable,
         blocking: &classified.blocking,
         obstacles: &classified.obstacles,
+        hulls: &classified.hulls,
         layer_of: &layering.layer_of,
         grid: &mut grid,
         frame,

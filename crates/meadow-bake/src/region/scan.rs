@@ -8,6 +8,7 @@
 use super::is_sliver;
 use super::RegionParams;
 use crate::budget::{boolean_work, BudgetExceeded, Work};
+use crate::classify::HullObstacle;
 use crate::grid::{triangle_box, BoxGrid};
 use crate::overlay::{boolean, walkable_contour, Frame, IntContour, IntShape};
 use crate::tolerance::{
@@ -42,12 +43,13 @@ pub(super) struct Found {
 }
 
 /// Per-floor geometry queries against all triangles (walkable ones first, then blocking ones,
-/// then tagged obstacles).
+/// then tagged obstacles) and the hull obstacles (numbered after the triangles).
 pub(super) struct Scan<'a> {
     pub(super) params: &'a RegionParams,
     pub(super) walkable: &'a [crate::classify::WalkableTriangle],
     pub(super) blocking: &'a [[[f64; 3]; 3]],
     pub(super) obstacles: &'a [[[f64; 3]; 3]],
+    pub(super) hulls: &'a [HullObstacle],
     /// Per walkable triangle: its layer.
     pub(super) layer_of: &'a [u32],
     pub(super) grid: &'a mut BoxGrid,
@@ -90,6 +92,13 @@ impl Scan<'_> {
         for &ti in &near {
             let ti = ti as usize;
             if ti == wi {
+                continue;
+            }
+            let triangles = self.walkable.len() + self.blocking.len() + self.obstacles.len();
+            if ti >= triangles {
+                if let Some(contour) = self.hull_over(&self.hulls[ti - triangles], w, &floor) {
+                    column.push(contour);
+                }
                 continue;
             }
             let is_walkable = ti < self.walkable.len();
@@ -246,6 +255,23 @@ impl Scan<'_> {
     /// Adds the borders of walkable triangle `index` across which the surface drops or rises by
     /// more than `max_climb` (and is not also joined within it); `near` holds the triangles
     /// whose boxes meet its box.
+    /// The part of floor triangle `w` (on plane `floor`) that `hull` blocks: under its outline,
+    /// where its height range meets the agent's column from the floor (exclusive, as for a
+    /// tagged obstacle's triangles: the agent does not step over it) up to `height`.
+    fn hull_over(&self, hull: &HullObstacle, w: &[[f64; 3]; 3], floor: &Plane) -> Option<IntContour> {
+        let p = self.params;
+        let mut band = hull.outline.clone();
+        for (a, b) in ccw_edges(w) {
+            clip(&mut band, |q| cross(a, b, q));
+        }
+        clip(&mut band, |q| hull.y_max - floor.y(q));
+        clip(&mut band, |q| floor.y(q) + p.height - hull.y_min);
+        // As for a tagged obstacle's triangle: it must rise above the floor somewhere.
+        let rises = band.iter().any(|&q| hull.y_max - floor.y(q) > CLIMB_MARGIN);
+        (band.len() >= 3 && rises && geom::signed_area(&band) > MIN_OVERLAP_AREA)
+            .then(|| band.iter().map(|&q| self.frame.to_int(q)).collect())
+    }
+
     pub(super) fn drop_edges(&self, index: usize, near: &[u32], walls: &mut Vec<[Point2; 2]>) {
         let climb = self.params.max_climb;
         let w = &self.walkable[index].vertices;

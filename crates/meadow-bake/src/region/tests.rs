@@ -25,8 +25,13 @@ fn total_area(r: &Regions) -> f64 {
 
 #[test]
 fn open_floor_erodes_by_radius() {
-    let c =
-        Classified { walkable: floor(0.0, 0.0, 20.0, 20.0, 0.0), blocking: vec![], obstacles: vec![], volumes: vec![] };
+    let c = Classified {
+        walkable: floor(0.0, 0.0, 20.0, 20.0, 0.0),
+        blocking: vec![],
+        obstacles: vec![],
+        volumes: vec![],
+        hulls: vec![],
+    };
     let r = build_regions(&c, &params(0.5), &mut NoProgress).unwrap();
     assert!((total_area(&r) - 19.0 * 19.0).abs() < 1e-6, "{}", total_area(&r));
     let r0 = build_regions(&c, &params(0.0), &mut NoProgress).unwrap();
@@ -42,6 +47,7 @@ fn low_ceiling_blocks_and_high_one_does_not() {
         blocking: slab(1.5),
         obstacles: vec![],
         volumes: vec![],
+        hulls: vec![],
     };
     let r = build_regions(&floor_only, &params(0.0), &mut NoProgress).unwrap();
     assert!((total_area(&r) - (400.0 - 16.0)).abs() < 1e-6, "{}", total_area(&r));
@@ -50,6 +56,7 @@ fn low_ceiling_blocks_and_high_one_does_not() {
         blocking: slab(2.5),
         obstacles: vec![],
         volumes: vec![],
+        hulls: vec![],
     };
     let r = build_regions(&high, &params(0.0), &mut NoProgress).unwrap();
     assert!((total_area(&r) - 400.0).abs() < 1e-6);
@@ -58,6 +65,7 @@ fn low_ceiling_blocks_and_high_one_does_not() {
         blocking: slab(0.5),
         obstacles: vec![],
         volumes: vec![],
+        hulls: vec![],
     };
     let r = build_regions(&low, &params(0.0), &mut NoProgress).unwrap();
     assert!((total_area(&r) - 400.0).abs() < 1e-6, "a slab below the step height is stepped over");
@@ -68,7 +76,7 @@ fn raised_platform_edge_is_a_wall_on_both_sides() {
     // Floor 0..10 at y=0 and a floating platform 10..20 at y=1.5, no side faces.
     let mut walkable = floor(0.0, 0.0, 10.0, 10.0, 0.0);
     walkable.extend(floor(10.0, 0.0, 20.0, 10.0, 1.5));
-    let c = Classified { walkable, blocking: vec![], obstacles: vec![], volumes: vec![] };
+    let c = Classified { walkable, blocking: vec![], obstacles: vec![], volumes: vec![], hulls: vec![] };
     let r = build_regions(&c, &params(0.5), &mut NoProgress).unwrap();
     let expected = 2.0 * 9.0 * 9.0;
     assert!((total_area(&r) - expected).abs() < 0.05, "{}", total_area(&r));
@@ -78,7 +86,7 @@ fn raised_platform_edge_is_a_wall_on_both_sides() {
     let mut walkable = floor(0.0, 0.0, 10.0, 10.0, 0.0);
     walkable.extend(floor(10.0, 0.0, 20.0, 10.0, 0.5));
     let r = build_regions(
-        &Classified { walkable, blocking: vec![], obstacles: vec![], volumes: vec![] },
+        &Classified { walkable, blocking: vec![], obstacles: vec![], volumes: vec![], hulls: vec![] },
         &params(0.5),
         &mut NoProgress,
     )
@@ -96,7 +104,7 @@ fn a_floor_partly_under_a_deck_stays_one_region() {
         walkable.extend(floor(x, z, x + 10.0, z + 10.0, 0.0));
     }
     walkable.extend(floor(2.0, 2.0, 6.0, 6.0, 3.0));
-    let c = Classified { walkable, blocking: vec![], obstacles: vec![], volumes: vec![] };
+    let c = Classified { walkable, blocking: vec![], obstacles: vec![], volumes: vec![], hulls: vec![] };
     let r = build_regions(&c, &params(0.5), &mut NoProgress).unwrap();
     assert_eq!(r.layers, 2);
     let floor_layer = r.triangle_layers[0] as u16;
@@ -109,7 +117,7 @@ fn a_floor_partly_under_a_deck_stays_one_region() {
         WalkableTriangle { vertices: [[20.0, 0.0, 0.0], [20.0, 0.0, 10.0], [30.0, 2.0, 10.0]], area: 0 },
         WalkableTriangle { vertices: [[20.0, 0.0, 0.0], [30.0, 2.0, 10.0], [30.0, 2.0, 0.0]], area: 0 },
     ]);
-    let with_ramp = Classified { walkable, blocking: vec![], obstacles: vec![], volumes: vec![] };
+    let with_ramp = Classified { walkable, blocking: vec![], obstacles: vec![], volumes: vec![], hulls: vec![] };
     let r = build_regions(&with_ramp, &params(0.5), &mut NoProgress).unwrap();
     let pieces: usize = r.areas.iter().filter(|a| a.layer == floor_layer).map(|a| a.polygons.len()).sum();
     assert_eq!(pieces, 2, "floor and ramp");
@@ -122,8 +130,13 @@ fn thin_vertical_wall_cuts_even_a_point_agent() {
         [[10.0, 0.0, -1.0], [10.0, 3.0, -1.0], [10.0, 3.0, 21.0]],
         [[10.0, 0.0, -1.0], [10.0, 3.0, 21.0], [10.0, 0.0, 21.0]],
     ];
-    let c =
-        Classified { walkable: floor(0.0, 0.0, 20.0, 20.0, 0.0), blocking: wall, obstacles: vec![], volumes: vec![] };
+    let c = Classified {
+        walkable: floor(0.0, 0.0, 20.0, 20.0, 0.0),
+        blocking: wall,
+        obstacles: vec![],
+        volumes: vec![],
+        hulls: vec![],
+    };
     let r = build_regions(&c, &params(0.0), &mut NoProgress).unwrap();
     assert_eq!(r.areas[0].polygons.len(), 2);
     let r = build_regions(&c, &params(0.6), &mut NoProgress).unwrap();
@@ -151,7 +164,7 @@ fn upper_floor_is_its_own_layer_and_blocks_only_the_floor_under_it() {
     let mut walkable = floor(0.0, 0.0, 10.0, 10.0, 0.0);
     walkable.extend(floor(0.0, 0.0, 5.0, 10.0, 1.5));
     let underside = quad(0.0, 0.0, 5.0, 10.0, 1.4).map(|t| [t[0], t[2], t[1]]).to_vec();
-    let c = Classified { walkable, blocking: underside, obstacles: vec![], volumes: vec![] };
+    let c = Classified { walkable, blocking: underside, obstacles: vec![], volumes: vec![], hulls: vec![] };
     // The slab's edge at x = 5 is a drop edge (the ground is 1.5 m below across it); its
     // other edges lie on the level's outer border, and the ground's borders under the slab
     // are hidden.
@@ -179,7 +192,7 @@ fn upper_floor_is_its_own_layer_and_blocks_only_the_floor_under_it() {
     walkable.extend(floor(0.0, 0.0, 5.0, 10.0, 3.0));
     let underside = quad(0.0, 0.0, 5.0, 10.0, 2.9).map(|t| [t[0], t[2], t[1]]).to_vec();
     let r = build_regions(
-        &Classified { walkable, blocking: underside, obstacles: vec![], volumes: vec![] },
+        &Classified { walkable, blocking: underside, obstacles: vec![], volumes: vec![], hulls: vec![] },
         &params(0.0),
         &mut NoProgress,
     )
@@ -204,7 +217,13 @@ fn spiral_tower_keeps_its_floors() {
     // blocking geometry at all, so the checks use smaller agents. Blockers under a floor
     // must not cut it: with them the free area stays close to the bare walkable surface
     // (the old flattening lost about 40% of it at radius 0).
-    let bare = Classified { walkable: c.walkable.clone(), blocking: vec![], obstacles: vec![], volumes: vec![] };
+    let bare = Classified {
+        walkable: c.walkable.clone(),
+        blocking: vec![],
+        obstacles: vec![],
+        volumes: vec![],
+        hulls: vec![],
+    };
     for (radius, keep) in [(0.0, 0.85), (0.3, 0.5)] {
         let r = build_regions(&c, &params(radius), &mut NoProgress).unwrap();
         let area = total_area(&r);
@@ -248,6 +267,7 @@ fn volumes_paint_their_footprint_and_later_ones_win() {
         blocking: vec![],
         obstacles: vec![],
         volumes,
+        hulls: vec![],
     };
     // A strip across the floor, reaching beyond it.
     let c = floor_with(vec![volume(1, [5.0, 10.0], [-1.0, 1.0], [-5.0, 25.0])]);
@@ -294,6 +314,7 @@ fn volumes_paint_only_the_layer_within_their_height_range() {
             blocking: vec![],
             obstacles: vec![],
             volumes: vec![volume(1, [-1.0, 11.0], y, [-1.0, 11.0])],
+            hulls: vec![],
         };
         let r = build_regions(&c, &params(0.0), &mut NoProgress).unwrap();
         assert_eq!(r.layers, 2);
@@ -338,6 +359,7 @@ fn volumes_paint_only_the_part_of_a_slope_within_their_height_range() {
             blocking: vec![],
             obstacles: vec![],
             volumes: vec![volume(1, [-1.0, 11.0], [-1.0, top], [-1.0, 11.0])],
+            hulls: vec![],
         };
         let r = build_regions(&c, &params(0.0), &mut NoProgress).unwrap();
         assert!((area_of(&r, 1) - expected).abs() < 1e-6, "top {top}: {}", area_of(&r, 1));
@@ -347,4 +369,41 @@ fn volumes_paint_only_the_part_of_a_slope_within_their_height_range() {
             assert!(poly.outer.iter().all(|q| y(q[0]) <= top + 1e-3), "{:?}", poly.outer);
         }
     }
+}
+
+/// A hull obstacle blocks its outline where its height range meets the agent's column (from
+/// the floor, exclusive, up to the agent's height), including low ones the agent would step
+/// onto as plain geometry; the whole outline, whatever it was made of.
+#[test]
+fn hull_obstacles_block_their_outline_over_their_height_range() {
+    // A diamond of area 8 on a 20 × 20 floor; radius 0 so the area is exact.
+    let outline = vec![[10.0, 8.0], [12.0, 10.0], [10.0, 12.0], [8.0, 10.0]];
+    let with = |y_min: f64, y_max: f64| Classified {
+        walkable: floor(0.0, 0.0, 20.0, 20.0, 0.0),
+        blocking: vec![],
+        obstacles: vec![],
+        volumes: vec![],
+        hulls: vec![crate::classify::HullObstacle { node: 0, outline: outline.clone(), y_min, y_max }],
+    };
+    let area = |c: &Classified| total_area(&build_regions(c, &params(0.0), &mut NoProgress).unwrap());
+    for (y_min, y_max, blocks) in [
+        (-0.5, 1.5, true),   // a rock sunk into the floor
+        (0.0, 0.3, true),    // low: an obstacle is not stepped over
+        (1.5, 3.0, true),    // overhanging, below the head
+        (-2.0, 5.0, true),   // taller than the agent, from below the floor
+        (2.5, 3.0, false),   // above the head
+        (-1.0, -0.2, false), // under the floor
+        (-1.0, 0.0, false),  // flush with the floor
+    ] {
+        let expected = if blocks { 392.0 } else { 400.0 };
+        let got = area(&with(y_min, y_max));
+        assert!((got - expected).abs() < 1e-6, "y {y_min}..{y_max}: area {got}, expected {expected}");
+    }
+    // With a radius the free area is the floor eroded minus the outline grown (corners rounded
+    // by arcs within the arc tolerance).
+    let r = 0.5;
+    let got = total_area(&build_regions(&with(-0.5, 1.5), &params(r), &mut NoProgress).unwrap());
+    let perimeter = 4.0 * 8f64.sqrt();
+    let expected = 19.0 * 19.0 - (8.0 + perimeter * r + std::f64::consts::PI * r * r);
+    assert!((got - expected).abs() < 2.0 * std::f64::consts::PI * r * 0.01, "{got} vs {expected}");
 }

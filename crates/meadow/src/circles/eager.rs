@@ -49,7 +49,7 @@ impl EagerPlanner {
                 }
                 for sa in [1.0, -1.0] {
                     for sb in [1.0, -1.0] {
-                        let Some(t) = tangent(a.center, a.radius, sa, b.center, b.radius, sb, world.eps, false) else {
+                        let Some(t) = tangent(a.center, a.radius, sa, b.center, b.radius, sb) else {
                             continue;
                         };
                         stats.surfing_edges += 1;
@@ -118,12 +118,12 @@ impl EagerPlanner {
         for (i, c) in world.circles.iter().enumerate() {
             for s in [1.0, -1.0] {
                 let key = start_arrival_id(i as u32, s) as usize - 2;
-                start_edges[key] = tangent(from, 0.0, 1.0, c.center, c.radius, s, world.eps, true).filter(|t| {
+                start_edges[key] = tangent(from, 0.0, 1.0, c.center, c.radius, s).filter(|t| {
                     stats.surfing_edges += 1;
                     !strictly_covered(t.to_angle, world.covered(i))
                         && !world.segment_blocked(t.from, t.to, [NONE, i as u32], &mut stats.circle_tests)
                 });
-                goal_edges[key] = tangent(c.center, c.radius, s, to, 0.0, s, world.eps, true).filter(|t| {
+                goal_edges[key] = tangent(c.center, c.radius, s, to, 0.0, s).filter(|t| {
                     stats.surfing_edges += 1;
                     !strictly_covered(t.from_angle, world.covered(i))
                         && !world.segment_blocked(t.from, t.to, [i as u32, NONE], &mut stats.circle_tests)

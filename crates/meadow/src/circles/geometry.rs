@@ -5,7 +5,9 @@
 //! direction around a circle is a sign `s`: `+1.0` counter-clockwise (centre on the left of the
 //! traveller), `-1.0` clockwise.
 
+use super::exact::compare_distance;
 use crate::geom::{orient2d, Point2};
+use std::cmp::Ordering;
 use std::f64::consts::TAU;
 
 pub(crate) use crate::tolerance::FULL_TURN_SNAP;
@@ -26,22 +28,13 @@ pub(crate) struct Tangent {
 /// direction `sb` on arrival). Same directions give an external bitangent, opposite ones an
 /// internal bitangent; a radius of zero makes that end a point.
 ///
-/// Returns `None` when the tangent does not exist: `|rA − sa·sb·rB| >= d` (contained, internally
-/// touching, or — for internal ones — touching or overlapping circles). With `allow_degenerate`
-/// (point ends only: a start on an obstacle's boundary) the limit case gives the zero-length
-/// tangent instead.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn tangent(
-    ca: Point2,
-    ra: f64,
-    sa: f64,
-    cb: Point2,
-    rb: f64,
-    sb: f64,
-    min_gap: f64,
-    allow_degenerate: bool,
-) -> Option<Tangent> {
-    tangent_points(ca, ra, sa, cb, rb, sb, min_gap, allow_degenerate).map(|t| t.with_angles())
+/// Decided exactly on the inputs ([`compare_distance`]): with `k = rA − sa·sb·rB`, the tangent
+/// exists when `|k| < d`; when `|k| = d` exactly it is the zero-length tangent at the contact
+/// point (an internal one at the kiss point of touching circles, or a point end on the
+/// circle's boundary); when `|k| > d` (overlapping circles for internal ones, one circle inside
+/// the other, a point end inside the circle) there is none.
+pub(crate) fn tangent(ca: Point2, ra: f64, sa: f64, cb: Point2, rb: f64, sb: f64) -> Option<Tangent> {
+    tangent_points(ca, ra, sa, cb, rb, sb).map(|t| t.with_angles())
 }
 
 /// A [`Tangent`] before its angles are taken (two `atan2`s, often not needed: most candidate
@@ -77,30 +70,21 @@ impl TangentPoints {
 }
 
 /// [`tangent`] without the angles.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn tangent_points(
-    ca: Point2,
-    ra: f64,
-    sa: f64,
-    cb: Point2,
-    rb: f64,
-    sb: f64,
-    min_gap: f64,
-    allow_degenerate: bool,
-) -> Option<TangentPoints> {
+pub(crate) fn tangent_points(ca: Point2, ra: f64, sa: f64, cb: Point2, rb: f64, sb: f64) -> Option<TangentPoints> {
     let dx = cb[0] - ca[0];
     let dy = cb[1] - ca[1];
     let d = (dx * dx + dy * dy).sqrt();
     // cos θ = k / d, where θ is the angle between the centre line and the normal at A.
     let k = ra - sa * sb * rb;
-    let (cos, sin, length) = if k.abs() + min_gap < d {
-        // sqrt(d² − k²) in the cancellation-free form.
-        let length = ((d - k.abs()) * (d + k.abs())).sqrt();
-        (k / d, length / d, length)
-    } else if allow_degenerate && d > 0.0 && k.abs() <= d + min_gap {
-        (k.signum(), 0.0, 0.0)
-    } else {
-        return None;
+    let (cos, sin, length) = match compare_distance(ca, cb, ra, -sa * sb * rb) {
+        Ordering::Greater => {
+            // sqrt(d² − k²) in the cancellation-free form; rounding may take `d` below `|k|`
+            // when they differ by a few units, where the tangent is just a little longer than 0.
+            let length = ((d - k.abs()).max(0.0) * (d + k.abs())).sqrt();
+            ((k / d).clamp(-1.0, 1.0), length / d, length)
+        }
+        Ordering::Equal if d > 0.0 => (k.signum(), 0.0, 0.0),
+        _ => return None,
     };
     let (ux, uy) = (dx / d, dy / d);
     // Normal at A: the centre direction rotated by −sa·θ.
@@ -132,13 +116,15 @@ pub(crate) struct CoveredArc {
 
 /// The arc of circle A covered by circle B, by the radical line: the chord of the two
 /// intersection points is at distance `a = (rA² − rB² + d²) / 2d` from A's centre, so the
-/// intersection points are at `±acos(a / rA)` around the centre line. `None` when the circles
-/// are apart (more than `touch` between them) or one contains the other.
-pub(crate) fn covered_arc(ca: Point2, ra: f64, cb: Point2, rb: f64, touch: f64) -> Option<CoveredArc> {
+/// intersection points are at `±acos(a / rA)` around the centre line. `None` unless the circles
+/// overlap (exactly: circles that only touch cover nothing, their kiss point stays passable),
+/// or when one contains the other. An overlap too shallow for `acos` to resolve gives an arc
+/// of width 0, which still blocks (see [`arc_blocked`]).
+pub(crate) fn covered_arc(ca: Point2, ra: f64, cb: Point2, rb: f64) -> Option<CoveredArc> {
     let dx = cb[0] - ca[0];
     let dy = cb[1] - ca[1];
     let d = dx.hypot(dy);
-    if d > ra + rb + touch || d <= (ra - rb).abs() || d == 0.0 {
+    if compare_distance(ca, cb, ra, rb) != Ordering::Less || d <= (ra - rb).abs() || d == 0.0 {
         return None;
     }
     let a = (ra * ra - rb * rb + d * d) / (2.0 * d);
@@ -156,7 +142,8 @@ pub(crate) fn strictly_covered(angle: f64, arcs: &[CoveredArc]) -> bool {
 }
 
 /// Whether the open arc leaving `from` in direction `s` over `swept` radians meets a covered
-/// arc (a touching point counts: the path would have to squeeze through zero width).
+/// arc (one of width 0 counts: it is an overlap too shallow to measure, not a kiss, as
+/// [`covered_arc`] gives none for circles that only touch).
 pub(crate) fn arc_blocked(from: f64, swept: f64, s: f64, arcs: &[CoveredArc]) -> bool {
     if swept <= 0.0 {
         return false;
@@ -211,7 +198,7 @@ mod tests {
 
     /// Checks tangency at both ends and that travel direction `s` agrees with the segment.
     fn check_tangent(ca: Point2, ra: f64, sa: f64, cb: Point2, rb: f64, sb: f64) -> Tangent {
-        let t = tangent(ca, ra, sa, cb, rb, sb, 0.0, false).expect("tangent exists");
+        let t = tangent(ca, ra, sa, cb, rb, sb).expect("tangent exists");
         let dir = sub(t.to, t.from);
         assert!((distance(t.from, t.to) - t.length).abs() < 1e-12);
         assert!((distance(t.from, ca) - ra).abs() < 1e-12);
@@ -253,19 +240,23 @@ mod tests {
     #[test]
     fn missing_bitangents_are_skipped() {
         // Overlapping: externals only.
-        assert!(tangent([0.0, 0.0], 1.0, 1.0, [1.5, 0.0], 1.0, -1.0, 0.0, false).is_none());
-        assert!(tangent([0.0, 0.0], 1.0, 1.0, [1.5, 0.0], 1.0, 1.0, 0.0, false).is_some());
-        // Touching: no internal ones.
-        assert!(tangent([0.0, 0.0], 1.0, -1.0, [2.0, 0.0], 1.0, 1.0, 1e-12, false).is_none());
+        assert!(tangent([0.0, 0.0], 1.0, 1.0, [1.5, 0.0], 1.0, -1.0).is_none());
+        assert!(tangent([0.0, 0.0], 1.0, 1.0, [1.5, 0.0], 1.0, 1.0).is_some());
+        // Touching: the internal ones are the zero-length tangent at the kiss point.
+        let kiss = tangent([0.0, 0.0], 2.5, -1.0, [6.0, 8.0], 7.5, 1.0).unwrap();
+        assert_eq!(kiss.length, 0.0);
+        assert!(distance(kiss.from, [1.5, 2.0]) < 1e-15 && distance(kiss.to, [1.5, 2.0]) < 1e-15, "{kiss:?}");
+        // A unit in the last place of overlap: none.
+        assert!(tangent([0.0, 0.0], 1.0, -1.0, [2.0, 0.0], f64::from_bits(1f64.to_bits() + 1), 1.0).is_none());
         // Contained: none at all.
         for (sa, sb) in [(1.0, 1.0), (1.0, -1.0), (-1.0, -1.0)] {
-            assert!(tangent([0.0, 0.0], 3.0, sa, [0.5, 0.0], 1.0, sb, 0.0, false).is_none());
+            assert!(tangent([0.0, 0.0], 3.0, sa, [0.5, 0.0], 1.0, sb).is_none());
         }
-        // A point on the circle: only the degenerate tangent, and only when asked for.
-        assert!(tangent([1.0, 0.0], 0.0, 1.0, [0.0, 0.0], 1.0, 1.0, 1e-12, false).is_none());
-        let t = tangent([1.0, 0.0], 0.0, 1.0, [0.0, 0.0], 1.0, 1.0, 1e-12, true).unwrap();
+        // A point on the circle: the degenerate tangent; inside: none.
+        let t = tangent([1.0, 0.0], 0.0, 1.0, [0.0, 0.0], 1.0, 1.0).unwrap();
         assert_eq!(t.length, 0.0);
         assert!(distance(t.to, [1.0, 0.0]) < 1e-12);
+        assert!(tangent([1.0 - 1.0 / (1u64 << 50) as f64, 0.0], 0.0, 1.0, [0.0, 0.0], 1.0, 1.0).is_none());
     }
 
     #[test]
@@ -278,13 +269,15 @@ mod tests {
     #[test]
     fn covered_arc_by_radical_line() {
         // Unit circles 1 apart intersect at x = 0.5, y = ±√3/2: ±60° on A.
-        let arc = covered_arc([0.0, 0.0], 1.0, [1.0, 0.0], 1.0, 0.0).unwrap();
+        let arc = covered_arc([0.0, 0.0], 1.0, [1.0, 0.0], 1.0).unwrap();
         assert!((arc.start + TAU / 6.0).abs() < 1e-12);
         assert!((arc.width - TAU / 3.0).abs() < 1e-12);
-        assert!(covered_arc([0.0, 0.0], 1.0, [3.0, 0.0], 1.0, 1e-12).is_none());
-        assert!(covered_arc([0.0, 0.0], 3.0, [0.5, 0.0], 1.0, 0.0).is_none());
-        let touch = covered_arc([0.0, 0.0], 1.0, [2.0, 0.0], 1.0, 1e-12).unwrap();
-        assert!(touch.width.abs() < 1e-6);
+        assert!(covered_arc([0.0, 0.0], 1.0, [3.0, 0.0], 1.0).is_none());
+        assert!(covered_arc([0.0, 0.0], 3.0, [0.5, 0.0], 1.0).is_none());
+        // Touching circles cover nothing; a unit in the last place of overlap covers a point.
+        assert!(covered_arc([0.0, 0.0], 2.0, [3.0, 4.0], 3.0).is_none());
+        let overlap = covered_arc([0.0, 0.0], 1.0, [2.0, 0.0], f64::from_bits(1f64.to_bits() + 1)).unwrap();
+        assert!(overlap.width.abs() < 1e-6);
     }
 
     #[test]

@@ -528,7 +528,7 @@ impl CirclePlanner {
         let target = self.world.circles[j as usize];
         let mut later = f64::INFINITY;
         for sb in [1.0, -1.0] {
-            let Some(t) = tangent_points(from, 0.0, 1.0, target.center, target.radius, sb, self.world.eps, true) else {
+            let Some(t) = tangent_points(from, 0.0, 1.0, target.center, target.radius, sb) else {
                 continue;
             };
             let bound = t.length + distance(t.to, goal) - margin;
@@ -585,7 +585,7 @@ impl CirclePlanner {
         let goal = self.search.to;
         let mut later = f64::INFINITY;
         for sb in [1.0, -1.0] {
-            let Some(t) = tangent_points(a.center, a.radius, s, b.center, b.radius, sb, self.world.eps, false) else {
+            let Some(t) = tangent_points(a.center, a.radius, s, b.center, b.radius, sb) else {
                 continue;
             };
             // The arc to the departure point is at least its chord.
@@ -677,7 +677,7 @@ impl CirclePlanner {
         }
         let c = self.world.circles[circle];
         let goal = self.search.to;
-        let found = tangent(c.center, c.radius, s, goal, 0.0, s, self.world.eps, true).filter(|t| {
+        let found = tangent(c.center, c.radius, s, goal, 0.0, s).filter(|t| {
             self.stats.surfing_edges += 1;
             let visible = !strictly_covered(t.from_angle, self.world.covered(circle))
                 && !self.world.segment_blocked(t.from, t.to, [circle as u32, NONE], &mut self.stats.circle_tests);

@@ -15,6 +15,17 @@
 //!
 //! Coordinates are `[x, z]` ([`Point2`]); angles are radians counter-clockwise from +x.
 //!
+//! **Contract.** With every obstacle grown by the agent radius (the sum rounded to a double): a
+//! surfing segment is blocked only when a circle comes strictly closer to it than its radius,
+//! and a hugging arc only where another circle overlaps it. So circles that exactly touch leave
+//! their kiss point passable (a path may go through it, hugging either circle or switching
+//! from one to the other), and a gap exactly `2r` wide lets an agent of radius `r` through. A
+//! start or goal on a grown boundary is allowed, strictly inside is refused. Contacts (kiss,
+//! overlap, point on a boundary, whether a tangent exists) are decided exactly on the double
+//! inputs; segments, whose tangent points are computed with rounding, are tested with a slack
+//! of `1e-12` times the world's size (`CIRCLE_EPS_REL`), so that a tangent grazing a third
+//! circle is not cut by rounding.
+//!
 //! ```
 //! use meadow::circles::{Circle, CirclePlanner};
 //! let trees = [Circle { center: [5.0, 0.0], radius: 1.0 }];
@@ -24,6 +35,7 @@
 //! ```
 
 mod eager;
+mod exact;
 mod geometry;
 mod graph;
 mod index;

@@ -1,11 +1,13 @@
 //! The obstacle set as the planners see it: inflated by the agent radius, circles inside other
 //! circles dropped, each circle's arcs covered by overlapping neighbours, and the grid index.
 
+use super::exact::compare_distance;
 use super::geometry::{covered_arc, distance, CoveredArc};
 use super::index::Grid;
 use super::{Circle, CirclePathError, CirclesError};
 use crate::geom::Point2;
 use crate::tolerance::{CIRCLE_EPS_REL, CIRCLE_REACH_REL};
+use std::cmp::Ordering;
 use std::sync::OnceLock;
 
 #[derive(Clone, Debug)]
@@ -19,9 +21,12 @@ pub(crate) struct World {
     covered: Vec<OnceLock<Vec<CoveredArc>>>,
     pub grid: Grid,
     pub max_radius: f64,
-    /// Contact tolerance (metres): circles closer than this touch; a segment must come closer
-    /// than a radius minus this to be blocked. Tiny and relative to the world's size: it only
-    /// absorbs rounding, so that three circles on one tangent line do not block each other.
+    /// Line-of-sight slack (metres): a segment must come closer than a radius minus this to be
+    /// blocked; obstacles no larger than this are dropped, and so are circles protruding less
+    /// than this from another. Tiny and relative to the world's size: it only absorbs the
+    /// rounding of computed tangent points, so that three circles on one tangent line do not
+    /// block each other. Contacts between circles and the query points' inside test are exact
+    /// instead (see `exact.rs`).
     pub eps: f64,
     pub agent_radius: f64,
 }
@@ -82,8 +87,8 @@ impl World {
         Ok(World { circles, original, covered, grid, max_radius, eps, agent_radius })
     }
 
-    /// The arcs of circle `i`'s boundary inside or touching other circles (computed on first
-    /// use).
+    /// The arcs of circle `i`'s boundary inside other circles (computed on first use). Circles
+    /// that only touch it exactly cover nothing: the kiss point stays passable.
     pub(crate) fn covered(&self, i: usize) -> &[CoveredArc] {
         self.covered[i].get_or_init(|| {
             let c = &self.circles[i];
@@ -95,7 +100,8 @@ impl World {
                 let other = &self.circles[k as usize];
                 let (dx, dy) = (other.center[0] - c.center[0], other.center[1] - c.center[1]);
                 let reach = c.radius + other.radius + eps;
-                // Only overlapping or touching neighbours cover part of the boundary.
+                // Only overlapping neighbours cover part of the boundary (a superset here, the
+                // exact test is in `covered_arc`).
                 if k as usize != i && dx * dx + dy * dy <= reach * reach * (1.0 + CIRCLE_REACH_REL) {
                     neighbours.push(k);
                 }
@@ -106,14 +112,15 @@ impl World {
                 .iter()
                 .filter_map(|&k| {
                     let other = &self.circles[k as usize];
-                    covered_arc(c.center, c.radius, other.center, other.radius, eps)
+                    covered_arc(c.center, c.radius, other.center, other.radius)
                 })
                 .collect()
         })
     }
 
-    /// Checks that a query point is finite and not strictly inside an inflated obstacle; on
-    /// failure returns the index (in the caller's list) of the obstacle it is in.
+    /// Checks that a query point is finite and not strictly inside an inflated obstacle (exactly:
+    /// a point on the boundary is allowed); on failure returns the index (in the caller's list)
+    /// of the obstacle it is in.
     pub(crate) fn check_point(&self, p: Point2) -> Result<Option<usize>, CirclePathError> {
         if !(p[0].is_finite() && p[1].is_finite()) {
             return Err(CirclePathError::InvalidPoint(p));
@@ -125,7 +132,7 @@ impl World {
             .copied()
             .find(|&k| {
                 let c = &self.circles[k as usize];
-                distance(c.center, p) < c.radius - self.eps
+                compare_distance(c.center, p, c.radius, 0.0) == Ordering::Less
             })
             .map(|k| self.original[k as usize]))
     }

@@ -239,3 +239,37 @@ fn bad_link_extras_are_typed_errors_naming_the_node() {
     assert!(matches!(&err, IngestError::LinkToItself { node, .. } if node == "'Tagged'"), "{err}");
     assert!(err.to_string().contains("'Tagged'") && err.to_string().contains("itself"), "{err}");
 }
+
+/// `"footprint": "hull"` groups an obstacle node's subtree into one hull; descendants that stop
+/// being obstacles, say `"footprint": "mesh"` or start their own hull leave it.
+#[test]
+fn hull_footprints_group_an_obstacle_subtree() {
+    let (mut doc, mesh) = square_doc();
+    let part = doc.node(json!({"name": "Part", "mesh": mesh}));
+    let floor = doc.node(json!({"name": "Floor", "mesh": mesh, "extras": {"navmesh": "walkable"}}));
+    let own = doc.node(json!({"name": "Own", "mesh": mesh, "children": [part], "extras": {"footprint": "hull"}}));
+    let plain = doc.node(json!({"name": "Plain", "mesh": mesh, "extras": {"footprint": "mesh"}}));
+    let rock = doc.node(json!({"name": "Rock", "mesh": mesh, "children": [floor, own, plain],
+                               "extras": {"navmesh": "obstacle", "footprint": "hull"}}));
+    let other = doc.node(json!({"name": "Other", "mesh": mesh, "extras": {"navmesh": "obstacle"}}));
+    doc.scene(&[rock, other]);
+    let (scene, _) = doc.ingest().unwrap();
+    assert_eq!(scene.nodes, ["Rock", "Floor", "Own", "Part", "Plain", "Other"]);
+    assert_eq!(scene.hull_of_node, [Some(0), None, Some(2), Some(2), None, None]);
+}
+
+#[test]
+fn bad_footprints_are_typed_errors_naming_the_node() {
+    for (extras, says) in [
+        (json!({"footprint": "hull"}), "untagged"),
+        (json!({"navmesh": "walkable", "footprint": "hull"}), "\"walkable\""),
+        (json!({"navmesh": "ignore", "footprint": "hull"}), "\"ignore\""),
+        (json!({"navmesh": "obstacle", "footprint": "convex"}), "\"convex\""),
+        (json!({"navmesh": "obstacle", "footprint": true}), "true"),
+    ] {
+        let err = extras_error(extras.clone());
+        assert!(matches!(&err, IngestError::BadExtras { node, .. } if node == "'Tagged'"), "{extras}: {err}");
+        let message = err.to_string();
+        assert!(message.contains("footprint") && message.contains(says) && !message.contains('\n'), "{message}");
+    }
+}
