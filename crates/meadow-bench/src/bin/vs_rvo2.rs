@@ -128,7 +128,7 @@ fn run_dodgy(n: usize, steps: usize, pool: &rayon::ThreadPool) -> f64 {
     };
     pool.install(|| {
         timed(steps, || {
-            index.rebuild(&positions);
+            index.rebuild(&positions, PARAMS.neighbor_dist / 3.0);
             let (index, pos, vel) = (&index, &positions, &velocities);
             new_velocities.par_iter_mut().with_min_len(64).enumerate().for_each_init(
                 || (NeighborList::default(), Vec::new()),
