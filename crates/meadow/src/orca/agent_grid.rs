@@ -257,8 +257,9 @@ impl AgentGrid {
         let r = (bound as f64).sqrt() * (1.0 + DIST_SQ_SLACK) / self.cell_size as f64 + CELL_MARGIN;
         let span = |c: f64, cells: usize| -> (usize, usize) {
             let last = (cells - 1) as f64;
-            let lo = (c - r).floor().clamp(0.0, last);
-            let hi = (c + r).floor().clamp(0.0, last);
+            // Clamped to non-negative first, so truncation is the floor (and needs no libm call).
+            let lo = (c - r).clamp(0.0, last);
+            let hi = (c + r).clamp(0.0, last);
             (lo as usize, hi as usize)
         };
         let (x0, x1) = span(u, self.cells_x);
