@@ -48,6 +48,8 @@ pub(crate) struct GridAgent {
     pub(crate) radius: f32,
     /// Agent index (insertion order).
     pub(crate) index: u32,
+    /// Height, for the height band (0 unless the simulator was given heights).
+    pub(crate) height: f32,
 }
 
 /// A found neighbour: its full key (kept here so sorting needs no lookups) and its grid slot.
@@ -65,9 +67,10 @@ pub(crate) struct Neighbor {
 pub(crate) struct AgentGrid {
     /// The indexed agents in cell order ("slots").
     pub(crate) agents: Vec<GridAgent>,
-    /// Their x and y alone, for the scan.
+    /// Their x, y and height alone, for the scan.
     xs: Vec<f32>,
     ys: Vec<f32>,
+    hs: Vec<f32>,
     /// First slot of each cell (row-major), plus the end.
     cell_start: Vec<u32>,
     origin: Vec2,
@@ -83,7 +86,15 @@ impl AgentGrid {
     /// Rebuilds the grid over the current agents (`positions[i]` etc. of agent `i`), with cells of
     /// about `cell_size` (made coarser when the agents' extent needs too many cells; a
     /// non-positive or non-finite size picks one from the agents' density).
-    pub(crate) fn build(&mut self, positions: &[Vec2], velocities: &[Vec2], radii: &[f32], cell_size: f32) {
+    /// `heights` may be empty (all at height 0).
+    pub(crate) fn build(
+        &mut self,
+        positions: &[Vec2],
+        velocities: &[Vec2],
+        radii: &[f32],
+        heights: &[f32],
+        cell_size: f32,
+    ) {
         let n = positions.len();
         let mut min = Vec2::new(f32::INFINITY, f32::INFINITY);
         let mut max = Vec2::new(f32::NEG_INFINITY, f32::NEG_INFINITY);
@@ -98,6 +109,7 @@ impl AgentGrid {
         self.agents.clear();
         self.xs.clear();
         self.ys.clear();
+        self.hs.clear();
         self.cell_start.clear();
         self.cells_x = 0;
         self.cells_y = 0;
@@ -155,6 +167,7 @@ impl AgentGrid {
         self.agents.resize(finite, GridAgent::default());
         self.xs.resize(finite, 0.0);
         self.ys.resize(finite, 0.0);
+        self.hs.resize(finite, 0.0);
         // `next` is each cell's fill position: the starts shifted by one cell, restored below.
         for i in 0..n {
             let cell = self.cell_of[i];
@@ -164,9 +177,12 @@ impl AgentGrid {
             let slot = self.cell_start[cell as usize] as usize;
             self.cell_start[cell as usize] += 1;
             let position = positions[i];
-            self.agents[slot] = GridAgent { position, velocity: velocities[i], radius: radii[i], index: i as u32 };
+            let height = heights.get(i).copied().unwrap_or(0.0);
+            self.agents[slot] =
+                GridAgent { position, velocity: velocities[i], radius: radii[i], index: i as u32, height };
             self.xs[slot] = position.x;
             self.ys[slot] = position.y;
+            self.hs[slot] = height;
         }
         // Each start now holds the next cell's start: shift back.
         for c in (1..cells_x * cells_y).rev() {
@@ -192,14 +208,17 @@ impl AgentGrid {
     /// Finds the `max_neighbors` nearest agents to the agent in `self_slot` among those with
     /// `dist_sq < range_sq`, ascending by the canonical key; writes them to `out`.
     ///
+    /// With a finite `band`, only agents whose height is within `band` of this one's count.
+    ///
     /// `seed`, when given, must be the largest squared distance (computed as the scan does) to
-    /// `max_neighbors` distinct other agents that are all strictly within the range: the answer
-    /// then lies within it, and the search starts from that bound instead of the range.
+    /// `max_neighbors` distinct other agents that all count (strictly within the range and the
+    /// band): the answer then lies within it, and the search starts from that bound.
     pub(crate) fn neighbors(
         &self,
         self_slot: usize,
         range_sq: f32,
         max_neighbors: usize,
+        band: f32,
         seed: Option<f32>,
         out: &mut Vec<Neighbor>,
     ) {
@@ -215,7 +234,9 @@ impl AgentGrid {
                 bound = seed;
             }
         }
-        let mut query = Query { grid: self, self_slot: self_slot as u32, position, max_neighbors, bound, out };
+        let height = self.agents[self_slot].height;
+        let mut query =
+            Query { grid: self, self_slot: self_slot as u32, position, height, band, max_neighbors, bound, out };
         // The query's exact cell coordinates (f64 holds the f32 difference exactly enough).
         let u = (position.x as f64 - self.origin.x as f64) / self.cell_size as f64;
         let v = (position.y as f64 - self.origin.y as f64) / self.cell_size as f64;
@@ -316,12 +337,16 @@ impl NeighborMemory {
     /// The seed of agent `index` at `position` (see [`AgentGrid::neighbors`]): the largest
     /// current squared distance to its `max_neighbors` neighbours of last step, if it remembers
     /// that many and all are still strictly within the range.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn seed(
         &self,
         index: u32,
         position: Vec2,
+        height: f32,
         positions: &[Vec2],
+        heights: &[f32],
         range_sq: f32,
+        band: f32,
         max_neighbors: usize,
     ) -> Option<f32> {
         if max_neighbors == 0 || max_neighbors > self.stride {
@@ -341,6 +366,9 @@ impl NeighborMemory {
             let dist_sq = dx * dx + dy * dy;
             // Also rejects NaN.
             if !(dist_sq < range_sq) {
+                return None;
+            }
+            if band != f32::INFINITY && !((height - heights.get(j as usize).copied().unwrap_or(0.0)).abs() <= band) {
                 return None;
             }
             seed = seed.max(dist_sq);
@@ -387,7 +415,12 @@ impl Block {
     }
 
     fn around(cx: usize, cy: usize, r: usize, cells_x: usize, cells_y: usize) -> Block {
-        Block { x0: cx.saturating_sub(r), x1: (cx + r + 1).min(cells_x), y0: cy.saturating_sub(r), y1: (cy + r + 1).min(cells_y) }
+        Block {
+            x0: cx.saturating_sub(r),
+            x1: (cx + r + 1).min(cells_x),
+            y0: cy.saturating_sub(r),
+            y1: (cy + r + 1).min(cells_y),
+        }
     }
 
     fn grown(self, r: usize, cells_x: usize, cells_y: usize) -> Block {
@@ -423,6 +456,9 @@ struct Query<'a> {
     grid: &'a AgentGrid,
     self_slot: u32,
     position: Vec2,
+    height: f32,
+    /// Height band (infinite: no band).
+    band: f32,
     max_neighbors: usize,
     /// A candidate may enter iff `dist_sq <= bound`: the float below `range_sq` while the list
     /// has room, then the worst entry's distance (ties with it can still win on `(x, y)`).
@@ -456,16 +492,27 @@ impl Query<'_> {
         let row = y * grid.cells_x;
         let begin = grid.cell_start[row + x0] as usize;
         let end = grid.cell_start[row + x1] as usize;
+        if self.band == f32::INFINITY {
+            self.scan_range::<false>(begin, end);
+        } else {
+            self.scan_range::<true>(begin, end);
+        }
+    }
+
+    #[inline]
+    fn scan_range<const BAND: bool>(&mut self, begin: usize, end: usize) {
+        let grid = self.grid;
         let (px, py) = (self.position.x, self.position.y);
         let xs = &grid.xs[begin..end];
         let ys = &grid.ys[begin..end];
-        for (k, (&x, &y)) in xs.iter().zip(ys).enumerate() {
+        let hs = &grid.hs[begin..end];
+        for (k, ((&x, &y), &h)) in xs.iter().zip(ys).zip(hs).enumerate() {
             // RVO2's absSq(self - other): (px - x)² + (py - y)².
             let dx = px - x;
             let dy = py - y;
             let dist_sq = dx * dx + dy * dy;
             // Also rejects NaN.
-            if dist_sq <= self.bound {
+            if dist_sq <= self.bound && (!BAND || (self.height - h).abs() <= self.band) {
                 self.insert((begin + k) as u32, dist_sq);
             }
         }
@@ -538,7 +585,7 @@ impl AgentIndex {
     pub fn rebuild(&mut self, positions: &[Vec2], cell_size: f32) {
         self.zeros.resize(positions.len(), Vec2::ZERO);
         self.radii.resize(positions.len(), 0.0);
-        self.grid.build(positions, &self.zeros, &self.radii, cell_size);
+        self.grid.build(positions, &self.zeros, &self.radii, &[], cell_size);
         self.slot_of.clear();
         self.slot_of.resize(positions.len(), u32::MAX);
         for (slot, agent) in self.grid.agents.iter().enumerate() {
@@ -557,7 +604,14 @@ impl AgentIndex {
         if slot == u32::MAX {
             return;
         }
-        self.grid.neighbors(slot as usize, neighbor_dist * neighbor_dist, max_neighbors, None, &mut out.found);
+        self.grid.neighbors(
+            slot as usize,
+            neighbor_dist * neighbor_dist,
+            max_neighbors,
+            f32::INFINITY,
+            None,
+            &mut out.found,
+        );
         let agents = &self.grid.agents;
         out.agents.extend(out.found.iter().map(|n| agents[n.slot as usize].index as usize));
     }
@@ -623,11 +677,11 @@ mod tests {
             let zeros = vec![Vec2::ZERO; n];
             let radii = vec![1.0; n];
             let mut tree = AgentGrid::default();
-            tree.build(&positions, &zeros, &radii, cell_size);
+            tree.build(&positions, &zeros, &radii, &[], cell_size);
             let mut out = Vec::new();
             for slot in 0..n {
                 for &(range_sq, k) in &[(25.0f32, 10usize), (100.0, 4), (4.0, 50)] {
-                    tree.neighbors(slot, range_sq, k, None, &mut out);
+                    tree.neighbors(slot, range_sq, k, f32::INFINITY, None, &mut out);
                     let me = tree.agents[slot];
                     let mut all: Vec<(f32, Neighbor)> = tree
                         .agents
@@ -653,7 +707,10 @@ mod tests {
                     all.truncate(k);
                     let want: Vec<u32> = all.iter().map(|(_, a)| a.index).collect();
                     let got: Vec<u32> = out.iter().map(|nb| tree.agents[nb.slot as usize].index).collect();
-                    assert_eq!(got, want, "n={n} cell={cell_size} offset={offset} slot={slot} range_sq={range_sq} k={k}");
+                    assert_eq!(
+                        got, want,
+                        "n={n} cell={cell_size} offset={offset} slot={slot} range_sq={range_sq} k={k}"
+                    );
                 }
             }
         }
@@ -695,9 +752,9 @@ mod tests {
         let zeros = vec![Vec2::ZERO; n];
         let radii = vec![1.0; n];
         let mut tree = AgentGrid::default();
-        tree.build(&positions, &zeros, &radii, 5.0);
+        tree.build(&positions, &zeros, &radii, &[], 5.0);
         let mut out = Vec::new();
-        tree.neighbors(17, 1.0, 10, None, &mut out);
+        tree.neighbors(17, 1.0, 10, f32::INFINITY, None, &mut out);
         let got: Vec<u32> = out.iter().map(|nb| tree.agents[nb.slot as usize].index).collect();
         let want: Vec<u32> = (0..n as u32).filter(|&i| i != tree.agents[17].index).take(10).collect();
         assert_eq!(got, want);

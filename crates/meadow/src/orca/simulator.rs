@@ -31,6 +31,11 @@ pub struct Simulator {
     velocities: Vec<Vec2>,
     pref_velocities: Vec<Vec2>,
     radii: Vec<f32>,
+    /// Heights (the coordinate the plane leaves out), by agent index.
+    heights: Vec<f32>,
+    /// Agents and obstacle edges whose heights differ by more than this ignore each other
+    /// (infinite: everything is in one plane, as in RVO2).
+    height_band: f32,
     /// The user's obstacle vertices, before any BSP splitting.
     obstacle_vertices: Vec<ObstacleVertex>,
     obstacles: ObstacleTree,
@@ -85,6 +90,8 @@ impl Simulator {
             velocities: Vec::new(),
             pref_velocities: Vec::new(),
             radii: Vec::new(),
+            heights: Vec::new(),
+            height_band: f32::INFINITY,
             obstacle_vertices: Vec::new(),
             obstacles: ObstacleTree::default(),
             obstacles_dirty: false,
@@ -113,6 +120,7 @@ impl Simulator {
         self.velocities.push(velocity);
         self.pref_velocities.push(Vec2::ZERO);
         self.radii.push(params.radius);
+        self.heights.push(0.0);
         self.neighbor_dist_sum += params.neighbor_dist as f64;
         self.max_neighbors = self.max_neighbors.max(params.max_neighbors);
         Ok(self.positions.len() - 1)
@@ -121,7 +129,16 @@ impl Simulator {
     /// Adds a polygon obstacle, vertices counter-clockwise (two vertices make a line segment
     /// obstacle). Returns the id of its first vertex; its vertices get consecutive ids.
     pub fn add_obstacle(&mut self, vertices: &[Vec2]) -> Result<usize, OrcaError> {
+        self.add_obstacle_at_heights(vertices, &[])
+    }
+
+    /// [`add_obstacle`](Self::add_obstacle) with a height per vertex (for the height band;
+    /// missing heights are 0).
+    pub fn add_obstacle_at_heights(&mut self, vertices: &[Vec2], heights: &[f32]) -> Result<usize, OrcaError> {
         let obstacle = self.num_obstacles;
+        if let Some(vertex) = heights.iter().position(|h| !h.is_finite()) {
+            return Err(OrcaError::NonFiniteObstacleVertex { obstacle, vertex });
+        }
         if vertices.len() < 2 {
             return Err(OrcaError::TooFewObstacleVertices { obstacle, count: vertices.len() });
         }
@@ -138,10 +155,33 @@ impl Simulator {
         if first + vertices.len() >= u32::MAX as usize / 4 {
             return Err(OrcaError::TooManyObstacleVertices);
         }
-        self.obstacle_vertices.extend(polygon_vertices(vertices, first as u32));
+        self.obstacle_vertices.extend(polygon_vertices(vertices, heights, first as u32));
         self.obstacles_dirty = true;
         self.num_obstacles += 1;
         Ok(first)
+    }
+
+    /// Makes agents and obstacle edges whose heights differ by more than `band` ignore each
+    /// other, so that crowds on floors above one another do not avoid each other or each
+    /// other's walls. An edge counts for an agent when the agent's height is within `band` of
+    /// the edge's height range. `f32::INFINITY` (the default) turns it off. Limits: > 0.
+    pub fn set_height_band(&mut self, band: f32) -> Result<(), OrcaError> {
+        if band.is_nan() || band <= 0.0 {
+            return Err(OrcaError::InvalidParameter { name: "height_band", value: band, limit: "> 0" });
+        }
+        self.height_band = band;
+        Ok(())
+    }
+
+    /// Sets agent `agent`'s height (the coordinate the plane leaves out; finite), for the
+    /// height band.
+    pub fn set_agent_height(&mut self, agent: usize, height: f32) -> Result<(), OrcaError> {
+        if !height.is_finite() {
+            return Err(OrcaError::NonFiniteAgent { agent });
+        }
+        let slot = self.heights.get_mut(agent).ok_or(OrcaError::UnknownAgent { agent })?;
+        *slot = height;
+        Ok(())
     }
 
     /// Sets the velocity agent `agent` would take without anyone around.
@@ -191,7 +231,7 @@ impl Simulator {
         // hold its nearest neighbours, with few other candidates (any size gives the same answer).
         let n = self.positions.len();
         let cell_size = (self.neighbor_dist_sum / n.max(1) as f64 / CELLS_PER_NEIGHBOR_DIST) as f32;
-        self.agent_grid.build(&self.positions, &self.velocities, &self.radii, cell_size);
+        self.agent_grid.build(&self.positions, &self.velocities, &self.radii, &self.heights, cell_size);
 
         // Phase one: every new velocity from the old state, in grid order for cache locality.
         // An agent whose position overflowed to infinity is not indexed and stays where it is.
@@ -202,34 +242,41 @@ impl Simulator {
         let grid = &self.agent_grid;
         let memory = &self.neighbor_memory;
         let positions = &self.positions;
+        let heights = &self.heights;
+        let band = self.height_band;
         let obstacles = &self.obstacles;
         let params = &self.params;
         let pref_velocities = &self.pref_velocities;
         let time_step = self.time_step;
-        let velocity_of = |scratch: &mut Scratch, (slot, (new_velocity, remembered)): (usize, (&mut Vec2, &mut [u32]))| {
-            let grid_agent = &grid.agents[slot];
-            let index = grid_agent.index as usize;
-            let me = SelfState {
-                position: grid_agent.position,
-                velocity: grid_agent.velocity,
-                pref_velocity: pref_velocities[index],
-                params: params[index],
-                index: grid_agent.index,
+        let velocity_of =
+            |scratch: &mut Scratch, (slot, (new_velocity, remembered)): (usize, (&mut Vec2, &mut [u32]))| {
+                let grid_agent = &grid.agents[slot];
+                let index = grid_agent.index as usize;
+                let me = SelfState {
+                    position: grid_agent.position,
+                    velocity: grid_agent.velocity,
+                    pref_velocity: pref_velocities[index],
+                    params: params[index],
+                    index: grid_agent.index,
+                };
+                let p = &me.params;
+                let obstacle_range_sq = sqr(p.time_horizon_obst * p.max_speed + p.radius);
+                let height = grid_agent.height;
+                obstacles.neighbors(
+                    me.position,
+                    height,
+                    band,
+                    obstacle_range_sq,
+                    &mut scratch.obstacle_neighbors,
+                    &mut scratch.obstacle_stack,
+                );
+                let range_sq = sqr(p.neighbor_dist);
+                let seed =
+                    memory.seed(me.index, me.position, height, positions, heights, range_sq, band, p.max_neighbors);
+                grid.neighbors(slot, range_sq, p.max_neighbors, band, seed, &mut scratch.agent_neighbors);
+                NeighborMemory::record(remembered, &scratch.agent_neighbors);
+                *new_velocity = compute_new_velocity(&me, &grid.agents, &obstacles.vertices, time_step, scratch);
             };
-            let p = &me.params;
-            let obstacle_range_sq = sqr(p.time_horizon_obst * p.max_speed + p.radius);
-            obstacles.neighbors(
-                me.position,
-                obstacle_range_sq,
-                &mut scratch.obstacle_neighbors,
-                &mut scratch.obstacle_stack,
-            );
-            let range_sq = sqr(p.neighbor_dist);
-            let seed = memory.seed(me.index, me.position, positions, range_sq, p.max_neighbors);
-            grid.neighbors(slot, range_sq, p.max_neighbors, seed, &mut scratch.agent_neighbors);
-            NeighborMemory::record(remembered, &scratch.agent_neighbors);
-            *new_velocity = compute_new_velocity(&me, &grid.agents, &obstacles.vertices, time_step, scratch);
-        };
         // Each agent's velocity depends only on the old state, so the order of the work does
         // not change the result.
         #[cfg(feature = "parallel")]
