@@ -126,6 +126,18 @@ impl Default for CrowdConfig {
     }
 }
 
+/// Wall time of the phases of the last [`Crowd::step`] (for benchmarks; never an input to the
+/// simulation).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CrowdStepTimes {
+    /// Following the paths: preferred velocities, re-planning, stall turns.
+    pub path_following: std::time::Duration,
+    /// The ORCA step (setting up the simulator and computing the new velocities).
+    pub orca: std::time::Duration,
+    /// Keeping agents on the mesh: moving along the surface and the overlap pass.
+    pub keep_on_mesh: std::time::Duration,
+}
+
 /// How far (radians) a stalled agent turns its preferred velocity to the right.
 const NUDGE_ANGLE: f64 = std::f64::consts::FRAC_PI_4;
 
@@ -201,6 +213,7 @@ pub struct Crowd<'m> {
     filter: QueryFilter,
     visited: Vec<u32>,
     steps: usize,
+    last_step_times: CrowdStepTimes,
 }
 
 fn check(name: &'static str, value: f64, ok: bool, limit: &'static str) -> Result<(), CrowdError> {
@@ -371,6 +384,7 @@ impl<'m> Crowd<'m> {
             filter: QueryFilter::new(),
             visited: Vec::new(),
             steps: 0,
+            last_step_times: CrowdStepTimes::default(),
         })
     }
 
@@ -516,10 +530,12 @@ impl<'m> Crowd<'m> {
 
     /// Advances the crowd by one time step.
     pub fn step(&mut self) {
+        let started = std::time::Instant::now();
         let dt = self.config.time_step as f64;
         for i in 0..self.agents.len() {
             self.pref_velocities[i] = self.steer(i, dt);
         }
+        let steered = std::time::Instant::now();
 
         // ORCA velocities from the state before the step (parallel, thread-count independent),
         // for the agents on the mesh (`walkers[k]` is the crowd index of ORCA agent `k`).
@@ -540,6 +556,7 @@ impl<'m> Crowd<'m> {
         }
         sim.step();
         let new_velocities: Vec<[f64; 2]> = sim.velocities().iter().map(|v| [v.x as f64, v.y as f64]).collect();
+        let avoided = std::time::Instant::now();
 
         for i in 0..self.agents.len() {
             if self.agents[i].on_link.is_some() {
@@ -564,6 +581,16 @@ impl<'m> Crowd<'m> {
         }
         self.resolve_overlaps();
         self.steps += 1;
+        self.last_step_times = CrowdStepTimes {
+            path_following: steered - started,
+            orca: avoided - steered,
+            keep_on_mesh: avoided.elapsed(),
+        };
+    }
+
+    /// Wall time of the phases of the last [`step`](Self::step) (zero before the first).
+    pub fn last_step_times(&self) -> CrowdStepTimes {
+        self.last_step_times
     }
 
     /// Moves agent `i`, which is on a link, along it at its maximum speed for one step; at the
