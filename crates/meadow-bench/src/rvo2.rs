@@ -2,7 +2,7 @@
 //! `-O2` static library and a whole-program `-O2` build (all sources in one translation unit).
 //! Compiled by `build.rs` from `../shared/peers/rvo2/src` when present.
 
-use std::os::raw::{c_int, c_void};
+use std::os::raw::c_void;
 
 /// Which compiled copy of RVO2 to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,7 +44,7 @@ pub struct Rvo2Params {
 
 #[cfg(rvo2_available)]
 mod ffi {
-    use super::*;
+    use std::os::raw::{c_int, c_void};
 
     macro_rules! driver {
         ($new:ident, $step:ident, $positions:ident, $free:ident) => {
@@ -154,16 +154,20 @@ impl Rvo2Circle {
 
     /// The agents' positions.
     pub fn positions(&self) -> Vec<[f32; 2]> {
-        let mut out = vec![[0.0f32; 2]; self.n];
+        let out = vec![[0.0f32; 2]; self.n];
         #[cfg(rvo2_available)]
-        // SAFETY: `out` holds 2 floats per agent, as the driver writes.
-        unsafe {
+        let out = {
+            let mut out = out;
             let ptr = out.as_mut_ptr().cast::<f32>();
-            match self.build {
-                Rvo2Build::Plain => ffi::rvo2_plain_positions(self.handle, ptr),
-                Rvo2Build::WholeProgram => ffi::rvo2_whole_positions(self.handle, ptr),
+            // SAFETY: `out` holds 2 floats per agent, as the driver writes.
+            unsafe {
+                match self.build {
+                    Rvo2Build::Plain => ffi::rvo2_plain_positions(self.handle, ptr),
+                    Rvo2Build::WholeProgram => ffi::rvo2_whole_positions(self.handle, ptr),
+                }
             }
-        }
+            out
+        };
         out
     }
 }

@@ -362,7 +362,7 @@ impl<'m> Crowd<'m> {
         }
         let band = config.layer_band.unwrap_or(mesh.mesh().settings().height);
         // Infinity is allowed (one plane for all); NaN fails the comparison.
-        if !(band > 0.0) {
+        if band.is_nan() || band <= 0.0 {
             return Err(CrowdError::InvalidConfig { name: "layer_band", value: band, limit: "> 0 (or infinite)" });
         }
         let mut template = Simulator::new(config.time_step)?;

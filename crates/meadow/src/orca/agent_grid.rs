@@ -223,7 +223,7 @@ impl AgentGrid {
         out: &mut Vec<Neighbor>,
     ) {
         out.clear();
-        if max_neighbors == 0 || self_slot >= self.agents.len() || !(range_sq > 0.0) {
+        if max_neighbors == 0 || self_slot >= self.agents.len() || range_sq.is_nan() || range_sq <= 0.0 {
             return;
         }
         let position = self.agents[self_slot].position;
@@ -365,10 +365,11 @@ impl NeighborMemory {
             let dy = position.y - other.y;
             let dist_sq = dx * dx + dy * dy;
             // Also rejects NaN.
-            if !(dist_sq < range_sq) {
+            if dist_sq.is_nan() || dist_sq >= range_sq {
                 return None;
             }
-            if band != f32::INFINITY && !((height - heights.get(j as usize).copied().unwrap_or(0.0)).abs() <= band) {
+            let gap = (height - heights.get(j as usize).copied().unwrap_or(0.0)).abs();
+            if band != f32::INFINITY && (gap.is_nan() || gap > band) {
                 return None;
             }
             seed = seed.max(dist_sq);
