@@ -1,9 +1,11 @@
 //! Benchmarks of Meadow against peer libraries. The peers sit behind features (`detour`: Recast
-//! and Detour through `recastnavigation-sys`; `polyanya`: the `polyanya` crate), so the workspace
-//! builds without a C++ toolchain or the peers' dependencies.
+//! and Detour through `recastnavigation-sys`; `polyanya`: the `polyanya` crate; `rvo2`: RVO2's C++
+//! sources from `../shared/peers/rvo2`), so the workspace builds without a C++ toolchain or the
+//! peers' dependencies.
 
 #[cfg(feature = "detour")]
 pub mod detour;
+pub mod rvo2;
 
 use meadow::query::{QueryMesh, SplitMix64};
 use std::path::PathBuf;

@@ -115,7 +115,7 @@ fn run_dodgy(n: usize, steps_cap: usize, pool: &rayon::ThreadPool) -> Outcome {
     let to_glam = |v: Vec2| dodgy_2d::Vec2::new(v.x, v.y);
     let (steps, arrived, wall_ms, cpu_ms) = pool.install(|| {
         timed(steps_cap, || {
-            index.rebuild(&positions);
+            index.rebuild(&positions, PARAMS.neighbor_dist / 3.0);
             let (index, pos, vel) = (&index, &positions, &velocities);
             new_velocities.par_iter_mut().with_min_len(64).enumerate().for_each_init(
                 || (NeighborList::default(), Vec::new()),

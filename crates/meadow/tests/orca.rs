@@ -405,3 +405,65 @@ fn invalid_input_is_rejected_not_panicking() {
     let bad: Result<Scenario, _> = serde_json::from_str(r#"{"time_step": 0.25}"#);
     assert!(bad.is_err());
 }
+
+/// With a height band, agents on different heights and walls at another height are ignored:
+/// two agents swapping head-on at heights 0 and 5, with a wall at height 5 across both ways,
+/// move exactly as the low one does alone without the wall and the high one alone with it;
+/// with the band off they do not.
+#[test]
+fn height_band_separates_floors() {
+    let params = AgentParams {
+        neighbor_dist: 15.0,
+        max_neighbors: 10,
+        time_horizon: 10.0,
+        time_horizon_obst: 10.0,
+        radius: 1.0,
+        max_speed: 2.0,
+    };
+    // Starts, goals and heights of the two agents; the wall stands across x = 0 at height 5.
+    let agents =
+        [(Vec2::new(-20.0, 0.0), Vec2::new(20.0, 0.0), 0.0f32), (Vec2::new(20.0, 0.1), Vec2::new(-20.0, 0.1), 5.0)];
+    let wall = [Vec2::new(0.5, -6.0), Vec2::new(0.5, 6.0), Vec2::new(-0.5, 6.0), Vec2::new(-0.5, -6.0)];
+    let run = |which: &[usize], band: Option<f32>, with_wall: bool| -> Vec<Vec<Vec2>> {
+        let mut sim = Simulator::new(0.25).expect("valid time step");
+        if let Some(band) = band {
+            sim.set_height_band(band).expect("valid band");
+        }
+        if with_wall {
+            sim.add_obstacle_at_heights(&wall, &[5.0; 4]).expect("wall");
+        }
+        for (k, &i) in which.iter().enumerate() {
+            sim.add_agent(agents[i].0, Vec2::ZERO, params).expect("agent");
+            sim.set_agent_height(k, agents[i].2).expect("height");
+        }
+        let mut trace = Vec::new();
+        for _ in 0..120 {
+            for (k, &i) in which.iter().enumerate() {
+                let mut v = agents[i].1 - sim.positions()[k];
+                if v.abs_sq() > 1.0 {
+                    v = v.normalize();
+                }
+                sim.set_pref_velocity(k, v).expect("agent exists");
+            }
+            sim.step();
+            trace.push(sim.positions().to_vec());
+        }
+        trace
+    };
+    let both = run(&[0, 1], Some(2.0), true);
+    let low_alone = run(&[0], Some(2.0), false);
+    let high_alone = run(&[1], Some(2.0), true);
+    for (step, positions) in both.iter().enumerate() {
+        assert!(same_bits(positions[0], low_alone[step][0]), "step {step}: the low agent noticed the other floor");
+        assert!(same_bits(positions[1], high_alone[step][0]), "step {step}: the high agent noticed the other floor");
+    }
+    // The high agent crosses the wall's XZ footprint, so the wall (at its height) acts on it:
+    // its own floor's wall is not left out.
+    let high_no_wall = run(&[1], Some(2.0), false);
+    assert!(high_no_wall.iter().zip(&high_alone).any(|(a, b)| !same_bits(a[0], b[0])));
+    // Without a band everything is one plane, as in RVO2.
+    let flat = run(&[0, 1], None, true);
+    assert!(flat.iter().zip(&both).any(|(a, b)| !same_bits(a[0], b[0])));
+    assert!(Simulator::new(0.25).expect("valid").set_height_band(f32::NAN).is_err());
+    assert!(Simulator::new(0.25).expect("valid").set_height_band(0.0).is_err());
+}

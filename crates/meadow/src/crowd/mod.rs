@@ -26,9 +26,12 @@
 //! is bit-identical for any thread count); everything else runs in agent index order, so a crowd
 //! is deterministic across thread counts.
 //!
-//! Limitation: the ORCA walls come from every outline of the mesh in one plane, so on multi-floor
-//! meshes the walls of other floors also act on an agent (keep-on-mesh still uses the right
-//! floor).
+//! Floors: agents, and agents and walls, see each other only within a height band
+//! ([`CrowdConfig::layer_band`], by default the mesh's agent height), so an agent on a bridge
+//! neither avoids the agents on the road below nor the road's walls. Along a ramp or stairs the
+//! band follows the agent, so the layers it joins are seen where it is near them. The band is
+//! on height alone: on a slope steeper than the band over the neighbour distance, far
+//! neighbours up or down the slope drop out (the near ones, which matter, stay).
 
 pub mod scenario;
 
@@ -102,6 +105,12 @@ pub struct CrowdConfig {
     pub overlap_iterations: u32,
     /// Half-extents of the box searched when snapping starts and goals onto the mesh.
     pub snap_extents: [f64; 3],
+    /// Agents, and agents and walls, whose heights differ by more than this ignore each other
+    /// (ORCA, the overlap pass and [`Crowd::max_overlap_ratio`]), so crowds on floors above
+    /// one another do not interact. A wall counts when the agent's height is within the band
+    /// of the wall's height range. `None`: the mesh's agent height (floors the bake kept apart
+    /// are at least that far apart); `Some(f64::INFINITY)`: one plane for all. Limits: > 0.
+    pub layer_band: Option<f64>,
 }
 
 impl Default for CrowdConfig {
@@ -113,8 +122,21 @@ impl Default for CrowdConfig {
             max_overlap: 0.005,
             overlap_iterations: 48,
             snap_extents: [1.0, 2.0, 1.0],
+            layer_band: None,
         }
     }
+}
+
+/// Wall time of the phases of the last [`Crowd::step`] (for benchmarks; never an input to the
+/// simulation).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CrowdStepTimes {
+    /// Following the paths: preferred velocities, re-planning, stall turns.
+    pub path_following: std::time::Duration,
+    /// The ORCA step (setting up the simulator and computing the new velocities).
+    pub orca: std::time::Duration,
+    /// Keeping agents on the mesh: moving along the surface and the overlap pass.
+    pub keep_on_mesh: std::time::Duration,
 }
 
 /// How far (radians) a stalled agent turns its preferred velocity to the right.
@@ -192,6 +214,7 @@ pub struct Crowd<'m> {
     filter: QueryFilter,
     visited: Vec<u32>,
     steps: usize,
+    last_step_times: CrowdStepTimes,
 }
 
 fn check(name: &'static str, value: f64, ok: bool, limit: &'static str) -> Result<(), CrowdError> {
@@ -210,8 +233,11 @@ fn len2(v: [f64; 2]) -> f64 {
     (v[0] * v[0] + v[1] * v[1]).sqrt()
 }
 
-/// Removes ring vertices within `tolerance` of the segment joining their neighbours, repeatedly.
-fn drop_flat_vertices(mut ring: Vec<[f64; 2]>, tolerance: f64) -> Vec<[f64; 2]> {
+/// Removes ring vertices `[x, z, height]` within `tolerance` of the segment joining their
+/// neighbours in XZ, repeatedly; a vertex where the height leaves the straight line between its
+/// neighbours' by more than `tolerance` stays (a wall rising along a ramp and level along a deck
+/// keeps the bend, so its height range is right for the crowd's layer band).
+fn drop_flat_vertices(mut ring: Vec<[f64; 3]>, tolerance: f64) -> Vec<[f64; 3]> {
     loop {
         let n = ring.len();
         if n <= 3 {
@@ -222,7 +248,11 @@ fn drop_flat_vertices(mut ring: Vec<[f64; 2]>, tolerance: f64) -> Vec<[f64; 2]> 
             let d = [q[0] - p[0], q[1] - p[1]];
             let l = (d[0] * d[0] + d[1] * d[1]).sqrt();
             let along = ((c[0] - p[0]) * d[0] + (c[1] - p[1]) * d[1]) / l.max(f64::MIN_POSITIVE);
-            l > 0.0 && (0.0..=l).contains(&along) && ((c[0] - p[0]) * d[1] - (c[1] - p[1]) * d[0]).abs() / l < tolerance
+            let height_on_line = p[2] + (q[2] - p[2]) * (along / l.max(f64::MIN_POSITIVE));
+            l > 0.0
+                && (0.0..=l).contains(&along)
+                && ((c[0] - p[0]) * d[1] - (c[1] - p[1]) * d[0]).abs() / l < tolerance
+                && (c[2] - height_on_line).abs() < tolerance
         });
         match flat {
             Some(i) => {
@@ -237,14 +267,21 @@ fn drop_flat_vertices(mut ring: Vec<[f64; 2]>, tolerance: f64) -> Vec<[f64; 2]> 
 /// blocked side on the left, the outlines have the walkable side there) and pushed out by
 /// `offset` to the blocked side with a mitre join capped at `2 * offset`.
 pub fn obstacle_polygons(mesh: &QueryMesh, offset: f64) -> Vec<Vec<Vec2>> {
+    obstacle_outlines(mesh, offset).into_iter().map(|(polygon, _)| polygon).collect()
+}
+
+/// [`obstacle_polygons`] with the height of each vertex (that of the outline vertex it was
+/// pushed out from).
+pub fn obstacle_outlines(mesh: &QueryMesh, offset: f64) -> Vec<(Vec<Vec2>, Vec<f32>)> {
     let nav = mesh.mesh();
     let verts = nav.vertices();
     let mut out = Vec::new();
     for outline in nav.outlines() {
-        // Reversed ring in XZ.
-        let ring: Vec<[f64; 2]> =
-            outline.vertices.iter().rev().filter_map(|&v| verts.get(v as usize).map(|p| [p[0], p[2]])).collect();
-        let ring = drop_flat_vertices(ring, CROWD_FLAT_VERTEX_TOLERANCE);
+        // Reversed ring in XZ, with heights.
+        let ring3: Vec<[f64; 3]> =
+            outline.vertices.iter().rev().filter_map(|&v| verts.get(v as usize).map(|p| [p[0], p[2], p[1]])).collect();
+        let ring3 = drop_flat_vertices(ring3, CROWD_FLAT_VERTEX_TOLERANCE);
+        let ring: Vec<[f64; 2]> = ring3.iter().map(|p| [p[0], p[1]]).collect();
         let n = ring.len();
         if n < 2 {
             continue;
@@ -293,18 +330,24 @@ pub fn obstacle_polygons(mesh: &QueryMesh, offset: f64) -> Vec<Vec<Vec2>> {
             }
             kept.push((v, c));
         }
+        // The height of an original vertex (the ring holds exact copies of the XZ points).
+        let height_of =
+            |c: [f64; 2]| -> f32 { ring3.iter().find(|p| p[0] == c[0] && p[1] == c[1]).map_or(0.0, |p| p[2] as f32) };
         let mut poly: Vec<Vec2> = Vec::with_capacity(kept.len());
-        for (v, _) in kept {
+        let mut heights: Vec<f32> = Vec::with_capacity(kept.len());
+        for (v, c) in kept {
             let v = Vec2::new(v[0] as f32, v[1] as f32);
             if poly.last() != Some(&v) {
                 poly.push(v);
+                heights.push(height_of(c));
             }
         }
         while poly.len() > 1 && poly.first() == poly.last() {
             poly.pop();
+            heights.pop();
         }
         if poly.len() >= 2 {
-            out.push(poly);
+            out.push((poly, heights));
         }
     }
     out
@@ -318,9 +361,15 @@ impl<'m> Crowd<'m> {
         for e in config.snap_extents {
             check("snap_extents", e, e >= 0.0, ">= 0")?;
         }
+        let band = config.layer_band.unwrap_or(mesh.mesh().settings().height);
+        // Infinity is allowed (one plane for all); NaN fails the comparison.
+        if band.is_nan() || band <= 0.0 {
+            return Err(CrowdError::InvalidConfig { name: "layer_band", value: band, limit: "> 0 (or infinite)" });
+        }
         let mut template = Simulator::new(config.time_step)?;
-        for polygon in obstacle_polygons(mesh, mesh.mesh().settings().radius) {
-            template.add_obstacle(&polygon)?;
+        template.set_height_band(band as f32)?;
+        for (polygon, heights) in obstacle_outlines(mesh, mesh.mesh().settings().radius) {
+            template.add_obstacle_at_heights(&polygon, &heights)?;
         }
         // An empty step builds the obstacle tree once; clones share the built tree.
         template.step();
@@ -336,6 +385,7 @@ impl<'m> Crowd<'m> {
             filter: QueryFilter::new(),
             visited: Vec::new(),
             steps: 0,
+            last_step_times: CrowdStepTimes::default(),
         })
     }
 
@@ -476,6 +526,9 @@ impl<'m> Crowd<'m> {
                     continue;
                 }
                 let (p, q) = (self.positions[i], self.positions[j]);
+                if !self.same_layer(p, q) {
+                    continue;
+                }
                 let d = len2([q[0] - p[0], q[2] - p[2]]);
                 worst = worst.max((sum - d) / sum);
             }
@@ -485,10 +538,12 @@ impl<'m> Crowd<'m> {
 
     /// Advances the crowd by one time step.
     pub fn step(&mut self) {
+        let started = std::time::Instant::now();
         let dt = self.config.time_step as f64;
         for i in 0..self.agents.len() {
             self.pref_velocities[i] = self.steer(i, dt);
         }
+        let steered = std::time::Instant::now();
 
         // ORCA velocities from the state before the step (parallel, thread-count independent),
         // for the agents on the mesh (`walkers[k]` is the crowd index of ORCA agent `k`).
@@ -504,10 +559,12 @@ impl<'m> Crowd<'m> {
             if sim.add_agent(pos, vel, a.params).is_ok() {
                 let pv = self.pref_velocities[i];
                 let _ = sim.set_pref_velocity(k, Vec2::new(pv[0] as f32, pv[1] as f32));
+                let _ = sim.set_agent_height(k, p[1] as f32);
             }
         }
         sim.step();
         let new_velocities: Vec<[f64; 2]> = sim.velocities().iter().map(|v| [v.x as f64, v.y as f64]).collect();
+        let avoided = std::time::Instant::now();
 
         for i in 0..self.agents.len() {
             if self.agents[i].on_link.is_some() {
@@ -532,6 +589,16 @@ impl<'m> Crowd<'m> {
         }
         self.resolve_overlaps();
         self.steps += 1;
+        self.last_step_times = CrowdStepTimes {
+            path_following: steered - started,
+            orca: avoided - steered,
+            keep_on_mesh: avoided.elapsed(),
+        };
+    }
+
+    /// Wall time of the phases of the last [`step`](Self::step) (zero before the first).
+    pub fn last_step_times(&self) -> CrowdStepTimes {
+        self.last_step_times
     }
 
     /// Moves agent `i`, which is on a link, along it at its maximum speed for one step; at the
@@ -693,6 +760,12 @@ impl<'m> Crowd<'m> {
         cur
     }
 
+    /// Whether two agents at `p` and `q` are within the layer band of each other.
+    fn same_layer(&self, p: [f64; 3], q: [f64; 3]) -> bool {
+        let band = self.config.layer_band.unwrap_or(self.mesh.mesh().settings().height);
+        (p[1] - q[1]).abs() <= band
+    }
+
     /// Whether a point lies on the mesh (strictly usable as a raycast start).
     fn inside(&self, p: [f64; 3]) -> bool {
         self.mesh.locate(p).is_ok()
@@ -725,6 +798,9 @@ impl<'m> Crowd<'m> {
                         break;
                     }
                     if self.agents[j].on_link.is_some() {
+                        continue;
+                    }
+                    if !self.same_layer(pi, pj) {
                         continue;
                     }
                     let sum = ri + self.agents[j].params.radius as f64;

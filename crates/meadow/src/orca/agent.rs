@@ -1,6 +1,6 @@
 //! Per-agent parameters and the ORCA velocity computation for one agent.
 
-use super::kdtree::{Neighbor, TreeAgent};
+use super::agent_grid::{GridAgent, Neighbor};
 use super::linear_program::{linear_program_2, linear_program_3, Line};
 use super::obstacle::ObstacleVertex;
 use super::vector::{sqr, Vec2};
@@ -230,7 +230,7 @@ fn obstacle_lines(
 }
 
 /// Appends the reciprocal ORCA lines of the neighbouring agents (in neighbour order).
-fn agent_lines(me: &SelfState, neighbors: &[Neighbor], agents: &[TreeAgent], time_step: f32, lines: &mut Vec<Line>) {
+fn agent_lines(me: &SelfState, neighbors: &[Neighbor], agents: &[GridAgent], time_step: f32, lines: &mut Vec<Line>) {
     let position = me.position;
     let velocity = me.velocity;
     let radius = me.params.radius;
@@ -291,7 +291,7 @@ fn agent_lines(me: &SelfState, neighbors: &[Neighbor], agents: &[TreeAgent], tim
 /// Computes the agent's new velocity from its neighbours (already gathered in `scratch`).
 pub(crate) fn compute_new_velocity(
     me: &SelfState,
-    agents: &[TreeAgent],
+    agents: &[GridAgent],
     vertices: &[ObstacleVertex],
     time_step: f32,
     scratch: &mut Scratch,

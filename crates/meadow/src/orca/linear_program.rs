@@ -127,7 +127,9 @@ pub(crate) fn linear_program_3(
             // The result violates line i by more than the current worst penetration.
             proj_lines.clear();
             proj_lines.extend_from_slice(&lines[..num_obstacle_lines]);
-            for line_j in &lines[num_obstacle_lines..i] {
+            // RVO2 loops j over num_obstacle_lines..i, which is empty when the failing line is
+            // an obstacle line (i < num_obstacle_lines); an empty range here too, not a panic.
+            for line_j in &lines[num_obstacle_lines.min(i)..i] {
                 let determinant = line_i.direction.det(line_j.direction);
                 let point = if determinant.abs() <= RVO_EPSILON {
                     if line_i.direction.dot(line_j.direction) > 0.0 {
@@ -152,5 +154,27 @@ pub(crate) fn linear_program_3(
             }
             distance = line_i.direction.det(line_i.point - *result);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fallback may start at an obstacle line (an infeasible set of walls in a dense
+    /// crowd): it must keep going, with no agent lines before that one to project.
+    #[test]
+    fn fallback_starting_at_an_obstacle_line_does_not_panic() {
+        // Two obstacle lines the origin violates, then one agent line.
+        let lines = [
+            Line { point: Vec2::new(1.0, 0.0), direction: Vec2::new(0.0, -1.0) },
+            Line { point: Vec2::new(1.5, 0.0), direction: Vec2::new(0.0, -1.0) },
+            Line { point: Vec2::new(0.0, 1.0), direction: Vec2::new(1.0, 0.0) },
+        ];
+        let mut result = Vec2::ZERO;
+        let mut proj = Vec::new();
+        linear_program_3(&lines, 2, 0, 2.0, &mut result, &mut proj);
+        assert!(result.is_finite());
+        assert!(result.abs_sq() <= 4.0 * (1.0 + 1e-5));
     }
 }

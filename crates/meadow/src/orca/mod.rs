@@ -16,7 +16,7 @@
 //! Floating point follows RVO2's operation order exactly (f32, no fused multiply-add).
 
 mod agent;
-mod kdtree;
+mod agent_grid;
 mod linear_program;
 mod obstacle;
 pub mod scenario;
@@ -27,7 +27,7 @@ pub use agent::AgentParams;
 // Only the ORCA benchmark uses these, to give the peer library it is compared with the same
 // neighbour search; they are no part of the simulator's API.
 #[doc(hidden)]
-pub use kdtree::{AgentIndex, NeighborList};
+pub use agent_grid::{AgentIndex, NeighborList};
 pub use scenario::{Scenario, ScenarioRun};
 pub use simulator::Simulator;
 pub use vector::Vec2;

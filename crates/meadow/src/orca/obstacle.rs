@@ -21,6 +21,9 @@ pub struct ObstacleVertex {
     pub unit_dir: Vec2,
     /// Whether the polygon is convex at this vertex (always true for two-vertex obstacles).
     pub is_convex: bool,
+    /// Height of the vertex (the third coordinate the plane leaves out; 0 unless given), for
+    /// the simulator's height band.
+    pub height: f32,
 }
 
 /// A node of the obstacle BSP tree: the edge starting at `vertex` and the two half-spaces.
@@ -43,7 +46,7 @@ pub(crate) struct ObstacleTree {
 }
 
 /// Builds the vertex records for one polygon whose first vertex gets id `first_id`.
-pub(crate) fn polygon_vertices(points: &[Vec2], first_id: u32) -> Vec<ObstacleVertex> {
+pub(crate) fn polygon_vertices(points: &[Vec2], heights: &[f32], first_id: u32) -> Vec<ObstacleVertex> {
     let n = points.len();
     (0..n)
         .map(|i| {
@@ -56,6 +59,7 @@ pub(crate) fn polygon_vertices(points: &[Vec2], first_id: u32) -> Vec<ObstacleVe
                 prev: first_id + prev_i as u32,
                 unit_dir: (points[next_i] - points[i]).normalize(),
                 is_convex,
+                height: heights.get(i).copied().unwrap_or(0.0),
             }
         })
         .collect()
@@ -104,6 +108,7 @@ impl ObstacleTree {
                     prev: edge,
                     unit_dir: j1.unit_dir,
                     is_convex: true,
+                    height: j1.height + t * (j2.height - j1.height),
                 });
                 let j2_id = j1.next;
                 self.vertices[edge as usize].next = new_id;
@@ -170,7 +175,18 @@ impl ObstacleTree {
 
     /// Collects every edge within `sqrt(range_sq)` of `position` that `position` is on the right
     /// of (faces), as `(dist_sq, vertex id)` sorted by that key. `stack` is scratch space.
-    pub(crate) fn neighbors(&self, position: Vec2, range_sq: f32, out: &mut Vec<(f32, u32)>, stack: &mut Vec<u32>) {
+    ///
+    /// With a finite `band`, only edges whose height range comes within `band` of `height` count
+    /// (walls of other floors are left out).
+    pub(crate) fn neighbors(
+        &self,
+        position: Vec2,
+        height: f32,
+        band: f32,
+        range_sq: f32,
+        out: &mut Vec<(f32, u32)>,
+        stack: &mut Vec<u32>,
+    ) {
         out.clear();
         stack.clear();
         stack.extend(self.root);
@@ -185,7 +201,7 @@ impl ObstacleTree {
             stack.extend(near);
             let dist_sq_line = sqr(agent_left_of_line) / (o2.point - o1.point).abs_sq();
             if dist_sq_line < range_sq {
-                if agent_left_of_line < 0.0 {
+                if agent_left_of_line < 0.0 && within_band(o1.height, o2.height, height, band) {
                     // Only edges the agent is on the right of (outside the polygon) matter.
                     let dist_sq = dist_sq_point_segment(o1.point, o2.point, position);
                     if dist_sq < range_sq {
@@ -197,6 +213,13 @@ impl ObstacleTree {
             }
         }
     }
+}
+
+/// Whether an edge between heights `a` and `b` comes within `band` of `height` (always with an
+/// infinite band).
+#[inline]
+fn within_band(a: f32, b: f32, height: f32, band: f32) -> bool {
+    band == f32::INFINITY || (height >= a.min(b) - band && height <= a.max(b) + band)
 }
 
 /// Inserts keeping `(dist_sq, id)` ascending (the canonical tie-break by vertex id).
@@ -236,7 +259,7 @@ mod tests {
         for square in squares {
             let points: Vec<Vec2> = square.iter().map(|&(x, y)| Vec2::new(x, y)).collect();
             let first = vertices.len() as u32;
-            vertices.extend(polygon_vertices(&points, first));
+            vertices.extend(polygon_vertices(&points, &[], first));
         }
         let tree = ObstacleTree::build(vertices);
         assert_eq!(tree.vertices.len(), 16);
@@ -247,8 +270,8 @@ mod tests {
     #[test]
     fn query_matches_brute_force() {
         // Two squares plus an L-shaped (non-convex) polygon whose edges straddle other lines.
-        let mut vertices = polygon_vertices(&square(0.0, 0.0, 4.0, 4.0), 0);
-        vertices.extend(polygon_vertices(&square(10.0, -3.0, 13.0, 9.0), 4));
+        let mut vertices = polygon_vertices(&square(0.0, 0.0, 4.0, 4.0), &[], 0);
+        vertices.extend(polygon_vertices(&square(10.0, -3.0, 13.0, 9.0), &[], 4));
         let l_shape = [
             Vec2::new(-8.0, -8.0),
             Vec2::new(20.0, -8.0),
@@ -257,7 +280,7 @@ mod tests {
             Vec2::new(-6.0, 12.0),
             Vec2::new(-8.0, 12.0),
         ];
-        vertices.extend(polygon_vertices(&l_shape, 8));
+        vertices.extend(polygon_vertices(&l_shape, &[], 8));
         let tree = ObstacleTree::build(vertices);
         assert!(tree.vertices.len() > 14, "expected some split edges");
         let range_sq = 30.0;
@@ -266,7 +289,7 @@ mod tests {
         for ix in -40..=60 {
             for iy in -40..=60 {
                 let p = Vec2::new(ix as f32 * 0.5 + 0.25, iy as f32 * 0.5 + 0.125);
-                tree.neighbors(p, range_sq, &mut got, &mut stack);
+                tree.neighbors(p, 0.0, f32::INFINITY, range_sq, &mut got, &mut stack);
                 let mut want: Vec<(f32, u32)> = Vec::new();
                 for (id, v) in tree.vertices.iter().enumerate() {
                     let q = tree.vertices[v.next as usize].point;

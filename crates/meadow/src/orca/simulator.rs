@@ -4,7 +4,7 @@
 use rayon::prelude::*;
 
 use super::agent::{compute_new_velocity, AgentParams, Scratch, SelfState};
-use super::kdtree::AgentTree;
+use super::agent_grid::{AgentGrid, NeighborMemory};
 use super::obstacle::{polygon_vertices, ObstacleTree, ObstacleVertex};
 use super::vector::{sqr, Vec2};
 use super::OrcaError;
@@ -12,6 +12,9 @@ use super::OrcaError;
 /// Agents per rayon task; enough work per task to hide the scheduling cost.
 #[cfg(feature = "parallel")]
 const MIN_AGENTS_PER_TASK: usize = 64;
+
+/// Grid cells per neighbour distance (see [`Simulator::step`]).
+const CELLS_PER_NEIGHBOR_DIST: f64 = 3.0;
 
 /// An ORCA simulation (RVO2's `RVOSimulator`): agents, polygon obstacles and a fixed time step.
 ///
@@ -28,13 +31,23 @@ pub struct Simulator {
     velocities: Vec<Vec2>,
     pref_velocities: Vec<Vec2>,
     radii: Vec<f32>,
+    /// Heights (the coordinate the plane leaves out), by agent index.
+    heights: Vec<f32>,
+    /// Agents and obstacle edges whose heights differ by more than this ignore each other
+    /// (infinite: everything is in one plane, as in RVO2).
+    height_band: f32,
     /// The user's obstacle vertices, before any BSP splitting.
     obstacle_vertices: Vec<ObstacleVertex>,
     obstacles: ObstacleTree,
     obstacles_dirty: bool,
     num_obstacles: usize,
-    agent_tree: AgentTree,
-    /// New velocities in agent-tree order (phase one output).
+    agent_grid: AgentGrid,
+    neighbor_memory: NeighborMemory,
+    /// Largest `max_neighbors` of any agent.
+    max_neighbors: usize,
+    /// Sum of the agents' neighbour distances, for the grid's cell size.
+    neighbor_dist_sum: f64,
+    /// New velocities in grid order (phase one output).
     new_velocities: Vec<Vec2>,
 }
 
@@ -77,11 +90,16 @@ impl Simulator {
             velocities: Vec::new(),
             pref_velocities: Vec::new(),
             radii: Vec::new(),
+            heights: Vec::new(),
+            height_band: f32::INFINITY,
             obstacle_vertices: Vec::new(),
             obstacles: ObstacleTree::default(),
             obstacles_dirty: false,
             num_obstacles: 0,
-            agent_tree: AgentTree::default(),
+            agent_grid: AgentGrid::default(),
+            neighbor_memory: NeighborMemory::default(),
+            max_neighbors: 0,
+            neighbor_dist_sum: 0.0,
             new_velocities: Vec::new(),
         })
     }
@@ -102,13 +120,25 @@ impl Simulator {
         self.velocities.push(velocity);
         self.pref_velocities.push(Vec2::ZERO);
         self.radii.push(params.radius);
+        self.heights.push(0.0);
+        self.neighbor_dist_sum += params.neighbor_dist as f64;
+        self.max_neighbors = self.max_neighbors.max(params.max_neighbors);
         Ok(self.positions.len() - 1)
     }
 
     /// Adds a polygon obstacle, vertices counter-clockwise (two vertices make a line segment
     /// obstacle). Returns the id of its first vertex; its vertices get consecutive ids.
     pub fn add_obstacle(&mut self, vertices: &[Vec2]) -> Result<usize, OrcaError> {
+        self.add_obstacle_at_heights(vertices, &[])
+    }
+
+    /// [`add_obstacle`](Self::add_obstacle) with a height per vertex (for the height band;
+    /// missing heights are 0).
+    pub fn add_obstacle_at_heights(&mut self, vertices: &[Vec2], heights: &[f32]) -> Result<usize, OrcaError> {
         let obstacle = self.num_obstacles;
+        if let Some(vertex) = heights.iter().position(|h| !h.is_finite()) {
+            return Err(OrcaError::NonFiniteObstacleVertex { obstacle, vertex });
+        }
         if vertices.len() < 2 {
             return Err(OrcaError::TooFewObstacleVertices { obstacle, count: vertices.len() });
         }
@@ -125,10 +155,33 @@ impl Simulator {
         if first + vertices.len() >= u32::MAX as usize / 4 {
             return Err(OrcaError::TooManyObstacleVertices);
         }
-        self.obstacle_vertices.extend(polygon_vertices(vertices, first as u32));
+        self.obstacle_vertices.extend(polygon_vertices(vertices, heights, first as u32));
         self.obstacles_dirty = true;
         self.num_obstacles += 1;
         Ok(first)
+    }
+
+    /// Makes agents and obstacle edges whose heights differ by more than `band` ignore each
+    /// other, so that crowds on floors above one another do not avoid each other or each
+    /// other's walls. An edge counts for an agent when the agent's height is within `band` of
+    /// the edge's height range. `f32::INFINITY` (the default) turns it off. Limits: > 0.
+    pub fn set_height_band(&mut self, band: f32) -> Result<(), OrcaError> {
+        if band.is_nan() || band <= 0.0 {
+            return Err(OrcaError::InvalidParameter { name: "height_band", value: band, limit: "> 0" });
+        }
+        self.height_band = band;
+        Ok(())
+    }
+
+    /// Sets agent `agent`'s height (the coordinate the plane leaves out; finite), for the
+    /// height band.
+    pub fn set_agent_height(&mut self, agent: usize, height: f32) -> Result<(), OrcaError> {
+        if !height.is_finite() {
+            return Err(OrcaError::NonFiniteAgent { agent });
+        }
+        let slot = self.heights.get_mut(agent).ok_or(OrcaError::UnknownAgent { agent })?;
+        *slot = height;
+        Ok(())
     }
 
     /// Sets the velocity agent `agent` would take without anyone around.
@@ -174,54 +227,80 @@ impl Simulator {
             self.obstacles = ObstacleTree::build(self.obstacle_vertices.clone());
             self.obstacles_dirty = false;
         }
-        self.agent_tree.build(&self.positions, &self.velocities, &self.radii);
-
-        // Phase one: every new velocity from the old state, in tree order for cache locality.
+        // A third of the mean neighbour distance: the 3×3 cells around an agent then usually
+        // hold its nearest neighbours, with few other candidates (any size gives the same answer).
         let n = self.positions.len();
-        self.new_velocities.resize(n, Vec2::ZERO);
-        let tree = &self.agent_tree;
+        let cell_size = (self.neighbor_dist_sum / n.max(1) as f64 / CELLS_PER_NEIGHBOR_DIST) as f32;
+        self.agent_grid.build(&self.positions, &self.velocities, &self.radii, &self.heights, cell_size);
+
+        // Phase one: every new velocity from the old state, in grid order for cache locality.
+        // An agent whose position overflowed to infinity is not indexed and stays where it is.
+        self.new_velocities.resize(self.agent_grid.len(), Vec2::ZERO);
+        self.neighbor_memory.begin(self.agent_grid.len(), self.max_neighbors);
+        let stride = self.neighbor_memory.stride();
+        let mut remembered = std::mem::take(&mut self.neighbor_memory.new);
+        let grid = &self.agent_grid;
+        let memory = &self.neighbor_memory;
+        let positions = &self.positions;
+        let heights = &self.heights;
+        let band = self.height_band;
         let obstacles = &self.obstacles;
         let params = &self.params;
         let pref_velocities = &self.pref_velocities;
         let time_step = self.time_step;
-        let velocity_of = |scratch: &mut Scratch, (slot, new_velocity): (usize, &mut Vec2)| {
-            let tree_agent = &tree.agents[slot];
-            let index = tree_agent.index as usize;
-            let me = SelfState {
-                position: tree_agent.position,
-                velocity: tree_agent.velocity,
-                pref_velocity: pref_velocities[index],
-                params: params[index],
-                index: tree_agent.index,
+        let velocity_of =
+            |scratch: &mut Scratch, (slot, (new_velocity, remembered)): (usize, (&mut Vec2, &mut [u32]))| {
+                let grid_agent = &grid.agents[slot];
+                let index = grid_agent.index as usize;
+                let me = SelfState {
+                    position: grid_agent.position,
+                    velocity: grid_agent.velocity,
+                    pref_velocity: pref_velocities[index],
+                    params: params[index],
+                    index: grid_agent.index,
+                };
+                let p = &me.params;
+                let obstacle_range_sq = sqr(p.time_horizon_obst * p.max_speed + p.radius);
+                let height = grid_agent.height;
+                obstacles.neighbors(
+                    me.position,
+                    height,
+                    band,
+                    obstacle_range_sq,
+                    &mut scratch.obstacle_neighbors,
+                    &mut scratch.obstacle_stack,
+                );
+                let range_sq = sqr(p.neighbor_dist);
+                let seed =
+                    memory.seed(me.index, me.position, height, positions, heights, range_sq, band, p.max_neighbors);
+                grid.neighbors(slot, range_sq, p.max_neighbors, band, seed, &mut scratch.agent_neighbors);
+                NeighborMemory::record(remembered, &scratch.agent_neighbors);
+                *new_velocity = compute_new_velocity(&me, &grid.agents, &obstacles.vertices, time_step, scratch);
             };
-            let p = &me.params;
-            let obstacle_range_sq = sqr(p.time_horizon_obst * p.max_speed + p.radius);
-            obstacles.neighbors(
-                me.position,
-                obstacle_range_sq,
-                &mut scratch.obstacle_neighbors,
-                &mut scratch.obstacle_stack,
-            );
-            tree.neighbors(slot, sqr(p.neighbor_dist), p.max_neighbors, &mut scratch.agent_neighbors);
-            *new_velocity = compute_new_velocity(&me, &tree.agents, &obstacles.vertices, time_step, scratch);
-        };
         // Each agent's velocity depends only on the old state, so the order of the work does
         // not change the result.
         #[cfg(feature = "parallel")]
         self.new_velocities
             .par_iter_mut()
+            .zip(remembered.par_chunks_mut(stride))
             .with_min_len(MIN_AGENTS_PER_TASK)
             .enumerate()
             .for_each_init(Scratch::default, velocity_of);
         #[cfg(not(feature = "parallel"))]
         {
             let mut scratch = Scratch::default();
-            self.new_velocities.iter_mut().enumerate().for_each(|item| velocity_of(&mut scratch, item));
+            self.new_velocities
+                .iter_mut()
+                .zip(remembered.chunks_mut(stride))
+                .enumerate()
+                .for_each(|item| velocity_of(&mut scratch, item));
         }
+        self.neighbor_memory.new = remembered;
+        self.neighbor_memory.finish(&self.agent_grid, n);
 
         // Phase two: move everyone.
-        for (tree_agent, &velocity) in self.agent_tree.agents.iter().zip(&self.new_velocities) {
-            let index = tree_agent.index as usize;
+        for (grid_agent, &velocity) in self.agent_grid.agents.iter().zip(&self.new_velocities) {
+            let index = grid_agent.index as usize;
             self.velocities[index] = velocity;
             self.positions[index] = self.positions[index] + velocity * time_step;
         }

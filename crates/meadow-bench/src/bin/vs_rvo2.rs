@@ -1,0 +1,286 @@
+//! Meadow's ORCA against RVO2 (the C++ reference, plain `-O2` static library and whole-program
+//! `-O2` build) and dodgy_2d on RVO2's Circle scenario, in one process, interleaved: every round
+//! runs each implementation once from the same start, so load from other work on the machine
+//! falls on all of them alike. Prints the load average, wall ms/step per implementation (median
+//! over rounds) and the ratio to RVO2's whole-program build (median, min-max over rounds, each
+//! round's ratio taken within that round).
+//!
+//! Run: `cargo run --release -p meadow-bench --features rvo2 --bin vs_rvo2 [-- --sizes 1000,5000
+//! --steps 300 --rounds 3 --no-dodgy]`. Without the feature (or without `../shared/peers/rvo2`)
+//! the RVO2 rows are left out.
+//!
+//! Checks on the way: Meadow gives the same bits on 1 and N threads, and RVO2's two builds give
+//! the same bits as each other.
+
+use std::borrow::Cow;
+use std::time::Instant;
+
+use meadow::orca::{AgentIndex, AgentParams, NeighborList, Simulator, Vec2};
+use meadow_bench::rvo2::{self, Rvo2Build, Rvo2Circle, Rvo2Params};
+use rayon::prelude::*;
+
+const TIME_STEP: f32 = 0.25;
+/// RVO2's Circle example defaults.
+const PARAMS: AgentParams = AgentParams {
+    neighbor_dist: 15.0,
+    max_neighbors: 10,
+    time_horizon: 10.0,
+    time_horizon_obst: 10.0,
+    radius: 1.5,
+    max_speed: 2.0,
+};
+const GOAL_RADIUS_SQ: f32 = 2.25;
+
+/// RVO2's Circle: `n` agents on a circle of radius 200·sqrt(n/250) (equal density), each heading
+/// to the antipode.
+fn circle(n: usize) -> (Vec<Vec2>, Vec<Vec2>) {
+    let radius = 200.0 * (n as f32 / 250.0).sqrt();
+    let positions: Vec<Vec2> = (0..n)
+        .map(|i| {
+            let a = i as f32 * 6.283_185_5 * (1.0 / n as f32);
+            Vec2::new(radius * a.cos(), radius * a.sin())
+        })
+        .collect();
+    let goals = positions.iter().map(|&p| -p).collect();
+    (positions, goals)
+}
+
+fn pref_velocity(position: Vec2, goal: Vec2) -> Vec2 {
+    let v = goal - position;
+    if v.abs_sq() > 1.0 {
+        v.normalize()
+    } else {
+        v
+    }
+}
+
+fn all_arrived(positions: &[Vec2], goals: &[Vec2]) -> bool {
+    positions.iter().zip(goals).all(|(&p, &g)| (p - g).abs_sq() <= GOAL_RADIUS_SQ)
+}
+
+/// Wall milliseconds per step over `steps` steps (fewer if everyone arrives first).
+fn timed(steps: usize, mut step: impl FnMut() -> bool) -> f64 {
+    let start = Instant::now();
+    let mut done = 0;
+    while done < steps {
+        done += 1;
+        if step() {
+            break;
+        }
+    }
+    start.elapsed().as_secs_f64() * 1e3 / done as f64
+}
+
+fn run_meadow(n: usize, steps: usize, pool: &rayon::ThreadPool) -> (f64, Vec<Vec2>) {
+    let (positions, goals) = circle(n);
+    let mut sim = Simulator::new(TIME_STEP).expect("valid time step");
+    for &p in &positions {
+        sim.add_agent(p, Vec2::ZERO, PARAMS).expect("valid agent");
+    }
+    let ms = pool.install(|| {
+        timed(steps, || {
+            for (i, &goal) in goals.iter().enumerate() {
+                let v = pref_velocity(sim.positions()[i], goal);
+                sim.set_pref_velocity(i, v).expect("agent exists");
+            }
+            sim.step();
+            all_arrived(sim.positions(), &goals)
+        })
+    });
+    (ms, sim.positions().to_vec())
+}
+
+fn run_rvo2(build: Rvo2Build, n: usize, steps: usize) -> Option<(f64, Vec<[f32; 2]>)> {
+    let (positions, goals) = circle(n);
+    let xy: Vec<[f32; 2]> = positions.iter().map(|p| [p.x, p.y]).collect();
+    let goal_xy: Vec<[f32; 2]> = goals.iter().map(|p| [p.x, p.y]).collect();
+    let params = Rvo2Params {
+        time_step: TIME_STEP,
+        neighbor_dist: PARAMS.neighbor_dist,
+        max_neighbors: PARAMS.max_neighbors,
+        time_horizon: PARAMS.time_horizon,
+        time_horizon_obst: PARAMS.time_horizon_obst,
+        radius: PARAMS.radius,
+        max_speed: PARAMS.max_speed,
+    };
+    let mut sim = Rvo2Circle::new(build, &xy, &goal_xy, params)?;
+    let ms = timed(steps, || sim.step(GOAL_RADIUS_SQ));
+    Some((ms, sim.positions()))
+}
+
+/// dodgy_2d driven per agent, with Meadow's exact neighbour search feeding it the same neighbours.
+fn run_dodgy(n: usize, steps: usize, pool: &rayon::ThreadPool) -> f64 {
+    let (mut positions, goals) = circle(n);
+    let mut velocities = vec![Vec2::ZERO; n];
+    let mut new_velocities = vec![Vec2::ZERO; n];
+    let mut index = AgentIndex::new();
+    let options = dodgy_2d::AvoidanceOptions {
+        obstacle_margin: 0.0,
+        time_horizon: PARAMS.time_horizon,
+        obstacle_time_horizon: PARAMS.time_horizon_obst,
+    };
+    let to_glam = |v: Vec2| dodgy_2d::Vec2::new(v.x, v.y);
+    let agent = |p: Vec2, v: Vec2| dodgy_2d::Agent {
+        position: to_glam(p),
+        velocity: to_glam(v),
+        radius: PARAMS.radius,
+        avoidance_responsibility: 1.0,
+    };
+    pool.install(|| {
+        timed(steps, || {
+            index.rebuild(&positions, PARAMS.neighbor_dist / 3.0);
+            let (index, pos, vel) = (&index, &positions, &velocities);
+            new_velocities.par_iter_mut().with_min_len(64).enumerate().for_each_init(
+                || (NeighborList::default(), Vec::new()),
+                |(list, neighbours), (i, new_velocity)| {
+                    index.nearest(i, PARAMS.neighbor_dist, PARAMS.max_neighbors, list);
+                    neighbours.clear();
+                    neighbours.extend(list.agents().iter().map(|&j| Cow::Owned(agent(pos[j], vel[j]))));
+                    let v = agent(pos[i], vel[i]).compute_avoiding_velocity(
+                        neighbours,
+                        &[],
+                        to_glam(pref_velocity(pos[i], goals[i])),
+                        PARAMS.max_speed,
+                        TIME_STEP,
+                        &options,
+                    );
+                    *new_velocity = Vec2::new(v.x, v.y);
+                },
+            );
+            for i in 0..n {
+                velocities[i] = new_velocities[i];
+                positions[i] = positions[i] + velocities[i] * TIME_STEP;
+            }
+            all_arrived(&positions, &goals)
+        })
+    })
+}
+
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".into())
+}
+
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    let m = values.len() / 2;
+    if values.len() % 2 == 1 {
+        values[m]
+    } else {
+        0.5 * (values[m - 1] + values[m])
+    }
+}
+
+struct Options {
+    sizes: Vec<usize>,
+    steps: usize,
+    rounds: usize,
+    dodgy: bool,
+}
+
+fn parse_options() -> Result<Options, String> {
+    let mut o = Options { sizes: vec![1000, 5000, 20000], steps: 300, rounds: 3, dodgy: true };
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
+        match arg.as_str() {
+            "--sizes" => {
+                o.sizes = value("--sizes")?
+                    .split(',')
+                    .map(|s| s.trim().parse().map_err(|_| format!("bad size {s:?}")))
+                    .collect::<Result<_, _>>()?
+            }
+            "--steps" => o.steps = value("--steps")?.parse().map_err(|_| "bad --steps".to_string())?,
+            "--rounds" => o.rounds = value("--rounds")?.parse().map_err(|_| "bad --rounds".to_string())?,
+            "--no-dodgy" => o.dodgy = false,
+            "--bench" => {}
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+    }
+    if o.steps == 0 || o.rounds == 0 || o.sizes.contains(&0) {
+        return Err("sizes, steps and rounds must be positive".into());
+    }
+    Ok(o)
+}
+
+fn main() {
+    let o = match parse_options() {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("vs_rvo2: {e}");
+            std::process::exit(2);
+        }
+    };
+    if !rvo2::AVAILABLE {
+        eprintln!(
+            "vs_rvo2: RVO2 is not compiled in (needs `--features rvo2` and ../shared/peers/rvo2/src): \
+             its rows are left out"
+        );
+    }
+    let all = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    let pool = |t: usize| rayon::ThreadPoolBuilder::new().num_threads(t).build().expect("thread pool");
+    let (one, many) = (pool(1), pool(all));
+
+    println!(
+        "Circle, {} steps per run, {} interleaved rounds; {all} threads in the multi-thread rows",
+        o.steps, o.rounds
+    );
+    println!("| impl | agents | threads | wall ms/step (median) | ratio to RVO2 whole program (median, min-max) |");
+    println!("|---|---|---|---|---|");
+    for &n in &o.sizes {
+        let load_before = load_average();
+        // (name, threads, ms per round)
+        let mut rows: Vec<(String, usize, Vec<f64>)> = Vec::new();
+        let mut record =
+            |name: &str, threads: usize, ms: f64| match rows.iter_mut().find(|(r, t, _)| r == name && *t == threads) {
+                Some(row) => row.2.push(ms),
+                None => rows.push((name.to_string(), threads, vec![ms])),
+            };
+        for round in 0..o.rounds {
+            let (ms, meadow_one) = run_meadow(n, o.steps, &one);
+            record("Meadow", 1, ms);
+            if let Some((ms, whole)) = run_rvo2(Rvo2Build::WholeProgram, n, o.steps) {
+                record(Rvo2Build::WholeProgram.name(), 1, ms);
+                let (ms, plain) = run_rvo2(Rvo2Build::Plain, n, o.steps).expect("both builds are compiled together");
+                record(Rvo2Build::Plain.name(), 1, ms);
+                if round == 0 {
+                    let same = whole
+                        .iter()
+                        .zip(&plain)
+                        .all(|(a, b)| a[0].to_bits() == b[0].to_bits() && a[1].to_bits() == b[1].to_bits());
+                    assert!(same, "RVO2's two builds disagree");
+                }
+            }
+            if o.dodgy {
+                record("dodgy_2d 0.5.5", 1, run_dodgy(n, o.steps, &one));
+            }
+            if all > 1 {
+                let (ms, meadow_many) = run_meadow(n, o.steps, &many);
+                record("Meadow", all, ms);
+                let same = meadow_one
+                    .iter()
+                    .zip(&meadow_many)
+                    .all(|(a, b)| a.x.to_bits() == b.x.to_bits() && a.y.to_bits() == b.y.to_bits());
+                assert!(same, "thread count changed Meadow's result");
+                if o.dodgy {
+                    record("dodgy_2d 0.5.5", all, run_dodgy(n, o.steps, &many));
+                }
+            }
+        }
+        let reference: Option<Vec<f64>> =
+            rows.iter().find(|(name, _, _)| name == Rvo2Build::WholeProgram.name()).map(|(_, _, ms)| ms.clone());
+        for (name, threads, ms) in &rows {
+            let ratio = match &reference {
+                Some(r) => {
+                    let mut ratios: Vec<f64> = ms.iter().zip(r).map(|(a, b)| a / b).collect();
+                    let (lo, hi) = ratios.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), &x| (lo.min(x), hi.max(x)));
+                    format!("{:.3} ({lo:.3}-{hi:.3})", median(&mut ratios))
+                }
+                None => "-".into(),
+            };
+            println!("| {name} | {n} | {threads} | {:.3} | {ratio} |", median(&mut ms.clone()));
+        }
+        println!("load average before / after {n}: {load_before} / {}", load_average());
+    }
+}

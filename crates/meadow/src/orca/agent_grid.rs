@@ -1,0 +1,788 @@
+//! The agent index, a uniform grid rebuilt every step, and the k-nearest-neighbour query.
+//!
+//! Neighbours are ranked by the canonical key `(dist_sq, x, y)` of the neighbour (then its agent
+//! index, which only matters for agents at the very same spot), so the answer is the exact set of
+//! `max_neighbors` smallest keys among agents strictly closer than the neighbour distance: it does
+//! not depend on how the index is built or in which order candidates are met, and it is what
+//! RVO2's k-d tree answers with the same tie-break.
+//!
+//! The grid is row-major with a counting sort of the agents by cell, so the agents of a run of
+//! cells along a row are one contiguous range: a query scans a few contiguous ranges of
+//! structure-of-arrays positions instead of walking a tree. Positions, velocities and radii are
+//! copied into cell order, which is also the order the velocity phase runs in (neighbours of
+//! consecutive agents overlap, so their data is in cache).
+//!
+//! Exactness of the pruning: an agent's cell is `floor((x - origin) / cell_size)` computed in f32.
+//! With at most [`MAX_CELLS_PER_AXIS`] cells per axis that index is within 1/64 of a cell of the
+//! exact quotient, so an agent whose f32 squared distance is at most `bound` lies in a cell whose
+//! index is within `sqrt(bound) * (1 + 1e-5) / cell_size + 1/32` of the query's exact quotient
+//! ([`CELL_MARGIN`], [`DIST_SQ_SLACK`]). The query scans at least those cells, so no candidate
+//! that could enter the list is skipped.
+
+use super::vector::Vec2;
+
+/// Cells per axis at most: keeps the f32 cell index within 1/64 of a cell of the exact quotient
+/// (`2^16 * 2^-22`), which the pruning margin relies on.
+const MAX_CELLS_PER_AXIS: usize = 1 << 16;
+
+/// Cells at most per agent (plus [`EXTRA_CELLS`]): bounds the grid's memory (4 bytes a cell) when
+/// agents are spread thin over a large area; a coarser grid then only costs scan time.
+const MAX_CELLS_PER_AGENT: usize = 16;
+
+/// Cells allowed beyond `MAX_CELLS_PER_AGENT * n`, so that a handful of agents still get a grid.
+const EXTRA_CELLS: usize = 1024;
+
+/// How far, in cells, an agent's computed cell index may be from its exact quotient, doubled (the
+/// query's and the neighbour's error): 2 × 1/64 of a cell.
+const CELL_MARGIN: f64 = 1.0 / 32.0;
+
+/// Relative slack between an f32 squared distance and the exact one (a few ulps; 1e-5 is far
+/// more than the 2.4e-7 that two subtractions, two squares and an add can lose).
+const DIST_SQ_SLACK: f64 = 1e-5;
+
+/// An agent as seen by its neighbours: what ORCA needs from the other side.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct GridAgent {
+    pub(crate) position: Vec2,
+    pub(crate) velocity: Vec2,
+    pub(crate) radius: f32,
+    /// Agent index (insertion order).
+    pub(crate) index: u32,
+    /// Height, for the height band (0 unless the simulator was given heights).
+    pub(crate) height: f32,
+}
+
+/// A found neighbour: its full key (kept here so sorting needs no lookups) and its grid slot.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Neighbor {
+    pub(crate) dist_sq: f32,
+    pub(crate) position: Vec2,
+    pub(crate) index: u32,
+    pub(crate) slot: u32,
+}
+
+/// The agent grid. Agents with a non-finite position are left out (no one sees them and they
+/// see no one, as a NaN distance never compares below a bound).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct AgentGrid {
+    /// The indexed agents in cell order ("slots").
+    pub(crate) agents: Vec<GridAgent>,
+    /// Their x, y and height alone, for the scan.
+    xs: Vec<f32>,
+    ys: Vec<f32>,
+    hs: Vec<f32>,
+    /// First slot of each cell (row-major), plus the end.
+    cell_start: Vec<u32>,
+    origin: Vec2,
+    cell_size: f32,
+    inv_cell_size: f32,
+    cells_x: usize,
+    cells_y: usize,
+    /// Scratch of the build: cell of each agent index (`u32::MAX`: left out).
+    cell_of: Vec<u32>,
+}
+
+impl AgentGrid {
+    /// Rebuilds the grid over the current agents (`positions[i]` etc. of agent `i`), with cells of
+    /// about `cell_size` (made coarser when the agents' extent needs too many cells; a
+    /// non-positive or non-finite size picks one from the agents' density).
+    /// `heights` may be empty (all at height 0).
+    pub(crate) fn build(
+        &mut self,
+        positions: &[Vec2],
+        velocities: &[Vec2],
+        radii: &[f32],
+        heights: &[f32],
+        cell_size: f32,
+    ) {
+        let n = positions.len();
+        let mut min = Vec2::new(f32::INFINITY, f32::INFINITY);
+        let mut max = Vec2::new(f32::NEG_INFINITY, f32::NEG_INFINITY);
+        let mut finite = 0usize;
+        for p in positions {
+            if p.is_finite() {
+                min = Vec2::new(min.x.min(p.x), min.y.min(p.y));
+                max = Vec2::new(max.x.max(p.x), max.y.max(p.y));
+                finite += 1;
+            }
+        }
+        self.agents.clear();
+        self.xs.clear();
+        self.ys.clear();
+        self.hs.clear();
+        self.cell_start.clear();
+        self.cells_x = 0;
+        self.cells_y = 0;
+        if finite == 0 {
+            return;
+        }
+        // Extents in f64: the difference of two finite f32 may overflow f32.
+        let extent_x = max.x as f64 - min.x as f64;
+        let extent_y = max.y as f64 - min.y as f64;
+        let mut h = cell_size as f64;
+        if !(h.is_finite() && h > 0.0) {
+            // About four agents a cell if they were spread evenly over their box.
+            h = (4.0 * extent_x.max(1e-6) * extent_y.max(1e-6) / finite as f64).sqrt();
+        }
+        let max_cells = MAX_CELLS_PER_AGENT * finite + EXTRA_CELLS;
+        let (mut cells_x, mut cells_y);
+        loop {
+            // One cell beyond the extent, so that the largest coordinate's index is in range.
+            cells_x = (extent_x / h).floor() + 2.0;
+            cells_y = (extent_y / h).floor() + 2.0;
+            if cells_x <= MAX_CELLS_PER_AXIS as f64
+                && cells_y <= MAX_CELLS_PER_AXIS as f64
+                && cells_x * cells_y <= max_cells as f64
+                && (h as f32).is_finite()
+                && (1.0 / h as f32).is_finite()
+            {
+                break;
+            }
+            h *= 1.5;
+        }
+        let (cells_x, cells_y) = (cells_x as usize, cells_y as usize);
+        self.origin = min;
+        self.cell_size = h as f32;
+        self.inv_cell_size = 1.0 / h as f32;
+        self.cells_x = cells_x;
+        self.cells_y = cells_y;
+
+        // Counting sort by cell (stable: agents of a cell stay in index order).
+        self.cell_start.resize(cells_x * cells_y + 1, 0);
+        self.cell_of.clear();
+        for p in positions {
+            let cell = if p.is_finite() {
+                let (cx, cy) = self.cell_coords(*p);
+                let cell = cy * cells_x + cx;
+                self.cell_start[cell + 1] += 1;
+                cell as u32
+            } else {
+                u32::MAX
+            };
+            self.cell_of.push(cell);
+        }
+        for c in 0..cells_x * cells_y {
+            self.cell_start[c + 1] += self.cell_start[c];
+        }
+        self.agents.resize(finite, GridAgent::default());
+        self.xs.resize(finite, 0.0);
+        self.ys.resize(finite, 0.0);
+        self.hs.resize(finite, 0.0);
+        // `next` is each cell's fill position: the starts shifted by one cell, restored below.
+        for i in 0..n {
+            let cell = self.cell_of[i];
+            if cell == u32::MAX {
+                continue;
+            }
+            let slot = self.cell_start[cell as usize] as usize;
+            self.cell_start[cell as usize] += 1;
+            let position = positions[i];
+            let height = heights.get(i).copied().unwrap_or(0.0);
+            self.agents[slot] =
+                GridAgent { position, velocity: velocities[i], radius: radii[i], index: i as u32, height };
+            self.xs[slot] = position.x;
+            self.ys[slot] = position.y;
+            self.hs[slot] = height;
+        }
+        // Each start now holds the next cell's start: shift back.
+        for c in (1..cells_x * cells_y).rev() {
+            self.cell_start[c] = self.cell_start[c - 1];
+        }
+        self.cell_start[0] = 0;
+    }
+
+    /// The cell of a finite position, computed in f32 (see the module notes on its error).
+    #[inline]
+    fn cell_coords(&self, p: Vec2) -> (usize, usize) {
+        let u = (p.x - self.origin.x) * self.inv_cell_size;
+        let v = (p.y - self.origin.y) * self.inv_cell_size;
+        // Non-negative by construction; the `min` only guards memory safety.
+        ((u.max(0.0) as usize).min(self.cells_x - 1), (v.max(0.0) as usize).min(self.cells_y - 1))
+    }
+
+    /// Number of indexed agents (those with a finite position).
+    pub(crate) fn len(&self) -> usize {
+        self.agents.len()
+    }
+
+    /// Finds the `max_neighbors` nearest agents to the agent in `self_slot` among those with
+    /// `dist_sq < range_sq`, ascending by the canonical key; writes them to `out`.
+    ///
+    /// With a finite `band`, only agents whose height is within `band` of this one's count.
+    ///
+    /// `seed`, when given, must be the largest squared distance (computed as the scan does) to
+    /// `max_neighbors` distinct other agents that all count (strictly within the range and the
+    /// band): the answer then lies within it, and the search starts from that bound.
+    pub(crate) fn neighbors(
+        &self,
+        self_slot: usize,
+        range_sq: f32,
+        max_neighbors: usize,
+        band: f32,
+        seed: Option<f32>,
+        out: &mut Vec<Neighbor>,
+    ) {
+        out.clear();
+        if max_neighbors == 0 || self_slot >= self.agents.len() || range_sq.is_nan() || range_sq <= 0.0 {
+            return;
+        }
+        let position = self.agents[self_slot].position;
+        // `d < range_sq` is `d <= the float below range_sq`.
+        let mut bound = next_down(range_sq);
+        if let Some(seed) = seed {
+            if seed < range_sq {
+                bound = seed;
+            }
+        }
+        let height = self.agents[self_slot].height;
+        let mut query =
+            Query { grid: self, self_slot: self_slot as u32, position, height, band, max_neighbors, bound, out };
+        // The query's exact cell coordinates (f64 holds the f32 difference exactly enough).
+        let u = (position.x as f64 - self.origin.x as f64) / self.cell_size as f64;
+        let v = (position.y as f64 - self.origin.y as f64) / self.cell_size as f64;
+        let (cx, cy) = self.cell_coords(position);
+        // Start with the 3×3 block around the query's own cell, then grow it: one ring at a time
+        // while the list has room, else straight to the block the bound still allows.
+        //
+        // `done` is the bounding box of the blocks scanned so far. It may claim a corner cell that
+        // was not scanned, but only one outside the reach of the current bound (each new block
+        // lies in the old one grown by a ring, and is all of that which the bound reaches), and
+        // the reach only shrinks as the bound does: such a cell never holds a candidate.
+        let mut done = Block::empty();
+        let mut want = match seed {
+            Some(_) => self.reach(u, v, query.bound),
+            None => Block::around(cx, cy, 1, self.cells_x, self.cells_y),
+        };
+        loop {
+            query.scan_block_minus(want, done);
+            done = done.union(want);
+            let reach = self.reach(u, v, query.bound);
+            let next = if query.out.len() == query.max_neighbors {
+                reach
+            } else {
+                done.grown(1, self.cells_x, self.cells_y).intersect(reach)
+            };
+            if done.contains(next) {
+                break;
+            }
+            want = next;
+        }
+    }
+
+    /// The cells that may hold an agent within f32 squared distance `bound` of the point at
+    /// exact cell coordinates `(u, v)`.
+    fn reach(&self, u: f64, v: f64, bound: f32) -> Block {
+        if bound.is_nan() || bound < 0.0 {
+            return Block::empty();
+        }
+        let r = (bound as f64).sqrt() * (1.0 + DIST_SQ_SLACK) / self.cell_size as f64 + CELL_MARGIN;
+        let span = |c: f64, cells: usize| -> (usize, usize) {
+            let last = (cells - 1) as f64;
+            // Clamped to non-negative first, so truncation is the floor (and needs no libm call).
+            let lo = (c - r).clamp(0.0, last);
+            let hi = (c + r).clamp(0.0, last);
+            (lo as usize, hi as usize)
+        };
+        let (x0, x1) = span(u, self.cells_x);
+        let (y0, y1) = span(v, self.cells_y);
+        Block { x0, x1: x1 + 1, y0, y1: y1 + 1 }
+    }
+}
+
+/// Most neighbours remembered per agent from one step to the next (agents that keep more are
+/// searched without a seed).
+const MEMORY_CAP: usize = 32;
+
+/// Last step's neighbours of every agent: their distances now bound this step's search (agents
+/// move little per step, so the bound is nearly the final one and few candidates pass it).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct NeighborMemory {
+    /// Entries per slot.
+    stride: usize,
+    /// Agent indices of last step's neighbours, `stride` per slot of last step's grid, padded
+    /// with `u32::MAX`.
+    old: Vec<u32>,
+    /// Slot in last step's grid of each agent index (`u32::MAX`: none).
+    old_slot_of: Vec<u32>,
+    /// This step's lists, being written (same layout, this step's slots).
+    pub(crate) new: Vec<u32>,
+}
+
+impl NeighborMemory {
+    /// Prepares this step's lists for `slots` slots and up to `max_neighbors` entries each.
+    pub(crate) fn begin(&mut self, slots: usize, max_neighbors: usize) {
+        let stride = max_neighbors.clamp(1, MEMORY_CAP);
+        if stride != self.stride {
+            // Old lists in another layout: forget them.
+            self.stride = stride;
+            self.old.clear();
+            self.old_slot_of.clear();
+        }
+        self.new.clear();
+        self.new.resize(slots * stride, u32::MAX);
+    }
+
+    /// Entries per slot of [`new`](Self::new).
+    pub(crate) fn stride(&self) -> usize {
+        self.stride
+    }
+
+    /// Writes one slot's list (its chunk of `new`).
+    pub(crate) fn record(chunk: &mut [u32], neighbors: &[Neighbor]) {
+        for (entry, n) in chunk.iter_mut().zip(neighbors) {
+            *entry = n.index;
+        }
+    }
+
+    /// The seed of agent `index` at `position` (see [`AgentGrid::neighbors`]): the largest
+    /// current squared distance to its `max_neighbors` neighbours of last step, if it remembers
+    /// that many and all are still strictly within the range.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn seed(
+        &self,
+        index: u32,
+        position: Vec2,
+        height: f32,
+        positions: &[Vec2],
+        heights: &[f32],
+        range_sq: f32,
+        band: f32,
+        max_neighbors: usize,
+    ) -> Option<f32> {
+        if max_neighbors == 0 || max_neighbors > self.stride {
+            return None;
+        }
+        let old_slot = *self.old_slot_of.get(index as usize)? as usize;
+        let list = self.old.get(old_slot * self.stride..old_slot * self.stride + max_neighbors)?;
+        let mut seed = 0.0f32;
+        for &j in list {
+            if j == index {
+                return None;
+            }
+            let other = *positions.get(j as usize)?;
+            // The scan's formula, on the same f32 values.
+            let dx = position.x - other.x;
+            let dy = position.y - other.y;
+            let dist_sq = dx * dx + dy * dy;
+            // Also rejects NaN.
+            if dist_sq.is_nan() || dist_sq >= range_sq {
+                return None;
+            }
+            let gap = (height - heights.get(j as usize).copied().unwrap_or(0.0)).abs();
+            if band != f32::INFINITY && (gap.is_nan() || gap > band) {
+                return None;
+            }
+            seed = seed.max(dist_sq);
+        }
+        Some(seed)
+    }
+
+    /// Makes this step's lists the old ones, for the next step over the same agents.
+    pub(crate) fn finish(&mut self, grid: &AgentGrid, agents: usize) {
+        self.old_slot_of.clear();
+        self.old_slot_of.resize(agents, u32::MAX);
+        for (slot, a) in grid.agents.iter().enumerate() {
+            self.old_slot_of[a.index as usize] = slot as u32;
+        }
+        std::mem::swap(&mut self.old, &mut self.new);
+    }
+}
+
+/// The largest f32 below `x` (for finite positive `x`; infinity gives `f32::MAX`).
+fn next_down(x: f32) -> f32 {
+    if x == f32::INFINITY {
+        f32::MAX
+    } else {
+        f32::from_bits(x.to_bits() - 1)
+    }
+}
+
+/// A rectangle of cells `x0..x1` × `y0..y1` (empty when either range is).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Block {
+    x0: usize,
+    x1: usize,
+    y0: usize,
+    y1: usize,
+}
+
+impl Block {
+    fn empty() -> Block {
+        Block { x0: 0, x1: 0, y0: 0, y1: 0 }
+    }
+
+    fn is_empty(self) -> bool {
+        self.x0 >= self.x1 || self.y0 >= self.y1
+    }
+
+    fn around(cx: usize, cy: usize, r: usize, cells_x: usize, cells_y: usize) -> Block {
+        Block {
+            x0: cx.saturating_sub(r),
+            x1: (cx + r + 1).min(cells_x),
+            y0: cy.saturating_sub(r),
+            y1: (cy + r + 1).min(cells_y),
+        }
+    }
+
+    fn grown(self, r: usize, cells_x: usize, cells_y: usize) -> Block {
+        Block {
+            x0: self.x0.saturating_sub(r),
+            x1: (self.x1 + r).min(cells_x),
+            y0: self.y0.saturating_sub(r),
+            y1: (self.y1 + r).min(cells_y),
+        }
+    }
+
+    fn intersect(self, o: Block) -> Block {
+        Block { x0: self.x0.max(o.x0), x1: self.x1.min(o.x1), y0: self.y0.max(o.y0), y1: self.y1.min(o.y1) }
+    }
+
+    /// The smallest block holding both.
+    fn union(self, o: Block) -> Block {
+        if self.is_empty() {
+            return o;
+        }
+        if o.is_empty() {
+            return self;
+        }
+        Block { x0: self.x0.min(o.x0), x1: self.x1.max(o.x1), y0: self.y0.min(o.y0), y1: self.y1.max(o.y1) }
+    }
+
+    fn contains(self, o: Block) -> bool {
+        o.is_empty() || (!self.is_empty() && self.x0 <= o.x0 && o.x1 <= self.x1 && self.y0 <= o.y0 && o.y1 <= self.y1)
+    }
+}
+
+struct Query<'a> {
+    grid: &'a AgentGrid,
+    self_slot: u32,
+    position: Vec2,
+    height: f32,
+    /// Height band (infinite: no band).
+    band: f32,
+    max_neighbors: usize,
+    /// A candidate may enter iff `dist_sq <= bound`: the float below `range_sq` while the list
+    /// has room, then the worst entry's distance (ties with it can still win on `(x, y)`).
+    bound: f32,
+    out: &'a mut Vec<Neighbor>,
+}
+
+impl Query<'_> {
+    /// Scans the cells of `want` that are not in `done`.
+    fn scan_block_minus(&mut self, want: Block, done: Block) {
+        if want.is_empty() {
+            return;
+        }
+        for y in want.y0..want.y1 {
+            if done.is_empty() || y < done.y0 || y >= done.y1 {
+                self.scan_row(y, want.x0, want.x1);
+            } else {
+                self.scan_row(y, want.x0, want.x1.min(done.x0));
+                self.scan_row(y, want.x0.max(done.x1), want.x1);
+            }
+        }
+    }
+
+    /// Scans cells `x0..x1` of row `y`: one contiguous range of slots.
+    #[inline]
+    fn scan_row(&mut self, y: usize, x0: usize, x1: usize) {
+        if x0 >= x1 {
+            return;
+        }
+        let grid = self.grid;
+        let row = y * grid.cells_x;
+        let begin = grid.cell_start[row + x0] as usize;
+        let end = grid.cell_start[row + x1] as usize;
+        if self.band == f32::INFINITY {
+            self.scan_range::<false>(begin, end);
+        } else {
+            self.scan_range::<true>(begin, end);
+        }
+    }
+
+    #[inline]
+    fn scan_range<const BAND: bool>(&mut self, begin: usize, end: usize) {
+        let grid = self.grid;
+        let (px, py) = (self.position.x, self.position.y);
+        let xs = &grid.xs[begin..end];
+        let ys = &grid.ys[begin..end];
+        let hs = &grid.hs[begin..end];
+        for (k, ((&x, &y), &h)) in xs.iter().zip(ys).zip(hs).enumerate() {
+            // RVO2's absSq(self - other): (px - x)² + (py - y)².
+            let dx = px - x;
+            let dy = py - y;
+            let dist_sq = dx * dx + dy * dy;
+            // Also rejects NaN.
+            if dist_sq <= self.bound && (!BAND || (self.height - h).abs() <= self.band) {
+                self.insert((begin + k) as u32, dist_sq);
+            }
+        }
+    }
+
+    #[inline(never)]
+    fn insert(&mut self, slot: u32, dist_sq: f32) {
+        if slot == self.self_slot {
+            return;
+        }
+        let agent = &self.grid.agents[slot as usize];
+        let candidate = Neighbor { dist_sq, position: agent.position, index: agent.index, slot };
+        let full = self.out.len() == self.max_neighbors;
+        if full {
+            let len = self.out.len();
+            if !key_less(&candidate, &self.out[len - 1]) {
+                return;
+            }
+            self.out[len - 1] = candidate;
+        } else {
+            self.out.push(candidate);
+        }
+        // Insertion sort by the canonical key.
+        let mut i = self.out.len() - 1;
+        while i > 0 && key_less(&candidate, &self.out[i - 1]) {
+            self.out[i] = self.out[i - 1];
+            i -= 1;
+        }
+        self.out[i] = candidate;
+        if self.out.len() == self.max_neighbors {
+            self.bound = self.out[self.out.len() - 1].dist_sq;
+        }
+    }
+}
+
+/// Exact nearest-agent search with the canonical tie-break (the simulator's grid), for code
+/// that drives its own per-agent avoidance.
+#[derive(Clone, Debug, Default)]
+pub struct AgentIndex {
+    grid: AgentGrid,
+    /// Grid slot of each agent index (`u32::MAX`: not indexed).
+    slot_of: Vec<u32>,
+    zeros: Vec<Vec2>,
+    radii: Vec<f32>,
+}
+
+/// Reusable result buffer of [`AgentIndex::nearest`].
+#[derive(Clone, Debug, Default)]
+pub struct NeighborList {
+    found: Vec<Neighbor>,
+    agents: Vec<usize>,
+}
+
+impl NeighborList {
+    /// The neighbours found by the last query, nearest first (agent indices).
+    pub fn agents(&self) -> &[usize] {
+        &self.agents
+    }
+}
+
+impl AgentIndex {
+    /// An empty index.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Rebuilds the index over `positions` (agent `i` at `positions[i]`), with grid cells of
+    /// about `cell_size` (a third of the neighbour distance suits crowds; 0 picks one from the
+    /// agents' density).
+    pub fn rebuild(&mut self, positions: &[Vec2], cell_size: f32) {
+        self.zeros.resize(positions.len(), Vec2::ZERO);
+        self.radii.resize(positions.len(), 0.0);
+        self.grid.build(positions, &self.zeros, &self.radii, &[], cell_size);
+        self.slot_of.clear();
+        self.slot_of.resize(positions.len(), u32::MAX);
+        for (slot, agent) in self.grid.agents.iter().enumerate() {
+            self.slot_of[agent.index as usize] = slot as u32;
+        }
+    }
+
+    /// The `max_neighbors` agents nearest to `agent` that are strictly closer than
+    /// `neighbor_dist`, ordered by `(dist_sq, x, y)`; nothing if `agent` is not indexed.
+    pub fn nearest(&self, agent: usize, neighbor_dist: f32, max_neighbors: usize, out: &mut NeighborList) {
+        out.agents.clear();
+        out.found.clear();
+        let Some(&slot) = self.slot_of.get(agent) else {
+            return;
+        };
+        if slot == u32::MAX {
+            return;
+        }
+        self.grid.neighbors(
+            slot as usize,
+            neighbor_dist * neighbor_dist,
+            max_neighbors,
+            f32::INFINITY,
+            None,
+            &mut out.found,
+        );
+        let agents = &self.grid.agents;
+        out.agents.extend(out.found.iter().map(|n| agents[n.slot as usize].index as usize));
+    }
+}
+
+/// The canonical neighbour order: `(dist_sq, x, y)` ascending, then agent index.
+#[inline]
+fn key_less(a: &Neighbor, b: &Neighbor) -> bool {
+    if a.dist_sq != b.dist_sq {
+        return a.dist_sq < b.dist_sq;
+    }
+    if a.position.x != b.position.x {
+        return a.position.x < b.position.x;
+    }
+    if a.position.y != b.position.y {
+        return a.position.y < b.position.y;
+    }
+    a.index < b.index
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A tiny deterministic generator (xorshift) for test positions.
+    fn xorshift(state: &mut u64) -> f32 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        (*state >> 40) as f32 / (1u64 << 24) as f32
+    }
+
+    /// The grid answers exactly what a brute-force scan with the same key answers, including
+    /// many exact distance ties (points on a coarse lattice), for cell sizes from far below to
+    /// far above the neighbour distance and far from the origin (where f32 cell indices round).
+    #[test]
+    fn neighbors_match_brute_force() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let cases = [
+            (1usize, false, 0.0f32, 5.0f32),
+            (7, false, 0.0, 5.0),
+            (300, false, 0.0, 5.0),
+            (300, false, 0.0, 0.01),
+            (300, false, 0.0, 1000.0),
+            (300, false, 0.0, 0.0),
+            (300, false, 1.0e6, 1.7),
+            (500, true, 0.0, 5.0),
+            (500, true, 0.0, 1.0),
+            (500, true, -3.0e4, 2.5),
+        ];
+        for &(n, lattice, offset, cell_size) in &cases {
+            let positions: Vec<Vec2> = (0..n)
+                .map(|_| {
+                    let x = xorshift(&mut state) * 60.0;
+                    let y = xorshift(&mut state) * 60.0;
+                    if lattice {
+                        Vec2::new(x.floor() + offset, y.floor() - offset)
+                    } else {
+                        Vec2::new(x + offset, y + offset)
+                    }
+                })
+                .collect();
+            let zeros = vec![Vec2::ZERO; n];
+            let radii = vec![1.0; n];
+            let mut tree = AgentGrid::default();
+            tree.build(&positions, &zeros, &radii, &[], cell_size);
+            let mut out = Vec::new();
+            for slot in 0..n {
+                for &(range_sq, k) in &[(25.0f32, 10usize), (100.0, 4), (4.0, 50)] {
+                    tree.neighbors(slot, range_sq, k, f32::INFINITY, None, &mut out);
+                    let me = tree.agents[slot];
+                    let mut all: Vec<(f32, Neighbor)> = tree
+                        .agents
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, a)| a.index != me.index)
+                        .map(|(slot, a)| {
+                            let dist_sq = (me.position - a.position).abs_sq();
+                            let nb = Neighbor { dist_sq, position: a.position, index: a.index, slot: slot as u32 };
+                            (dist_sq, nb)
+                        })
+                        .filter(|(d, _)| *d < range_sq)
+                        .collect();
+                    all.sort_by(|(_, a), (_, b)| {
+                        if key_less(a, b) {
+                            std::cmp::Ordering::Less
+                        } else if key_less(b, a) {
+                            std::cmp::Ordering::Greater
+                        } else {
+                            std::cmp::Ordering::Equal
+                        }
+                    });
+                    all.truncate(k);
+                    let want: Vec<u32> = all.iter().map(|(_, a)| a.index).collect();
+                    let got: Vec<u32> = out.iter().map(|nb| tree.agents[nb.slot as usize].index).collect();
+                    assert_eq!(
+                        got, want,
+                        "n={n} cell={cell_size} offset={offset} slot={slot} range_sq={range_sq} k={k}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// The public index keeps answering exactly when the agent set shrinks and grows.
+    #[test]
+    fn index_follows_changing_agent_counts() {
+        let mut state = 0x1234_5678_9abc_def1u64;
+        let mut index = AgentIndex::new();
+        let mut list = NeighborList::default();
+        for n in [200usize, 50, 120] {
+            let positions: Vec<Vec2> =
+                (0..n).map(|_| Vec2::new(xorshift(&mut state) * 40.0, xorshift(&mut state) * 40.0)).collect();
+            index.rebuild(&positions, 0.0);
+            for agent in 0..n {
+                index.nearest(agent, 6.0, 5, &mut list);
+                let mut want: Vec<(f32, usize)> = (0..n)
+                    .filter(|&j| j != agent)
+                    .map(|j| ((positions[agent] - positions[j]).abs_sq(), j))
+                    .filter(|&(d, _)| d < 36.0)
+                    .collect();
+                // Random positions: no exact ties, so distance order is the canonical order.
+                want.sort_by(|a, b| a.0.total_cmp(&b.0));
+                want.truncate(5);
+                let want: Vec<usize> = want.into_iter().map(|(_, j)| j).collect();
+                assert_eq!(list.agents(), &want[..], "n={n} agent={agent}");
+            }
+            index.nearest(n, 6.0, 5, &mut list);
+            assert!(list.agents().is_empty());
+        }
+    }
+
+    /// Many agents on one spot share one cell and are ranked by index.
+    #[test]
+    fn coincident_agents_rank_by_index() {
+        let n = 5000;
+        let positions = vec![Vec2::new(3.0, 4.0); n];
+        let zeros = vec![Vec2::ZERO; n];
+        let radii = vec![1.0; n];
+        let mut tree = AgentGrid::default();
+        tree.build(&positions, &zeros, &radii, &[], 5.0);
+        let mut out = Vec::new();
+        tree.neighbors(17, 1.0, 10, f32::INFINITY, None, &mut out);
+        let got: Vec<u32> = out.iter().map(|nb| tree.agents[nb.slot as usize].index).collect();
+        let want: Vec<u32> = (0..n as u32).filter(|&i| i != tree.agents[17].index).take(10).collect();
+        assert_eq!(got, want);
+    }
+
+    /// Non-finite positions are left out of the index; the others still find each other, and
+    /// extreme but finite spreads still build a bounded grid.
+    #[test]
+    fn non_finite_and_extreme_positions() {
+        let positions = vec![
+            Vec2::new(0.0, 0.0),
+            Vec2::new(f32::NAN, 1.0),
+            Vec2::new(1.0, 0.0),
+            Vec2::new(f32::INFINITY, 0.0),
+            Vec2::new(-3.0e38, 3.0e38),
+            Vec2::new(3.0e38, -3.0e38),
+        ];
+        let mut index = AgentIndex::new();
+        let mut list = NeighborList::default();
+        index.rebuild(&positions, 0.5);
+        index.nearest(0, 10.0, 5, &mut list);
+        assert_eq!(list.agents(), &[2]);
+        index.nearest(1, 10.0, 5, &mut list);
+        assert!(list.agents().is_empty());
+        index.nearest(4, f32::MAX, 5, &mut list);
+        // Squared distances overflow to infinity, which is never below a bound.
+        assert!(list.agents().is_empty());
+        assert!(index.grid.cell_start.len() <= MAX_CELLS_PER_AGENT * 4 + EXTRA_CELLS + 1);
+    }
+}
