@@ -144,6 +144,24 @@ pub fn third_party_dir() -> PathBuf {
     })
 }
 
+/// The third-party `.glb` levels beside the repository (`levels/gltf`, then `levels/recast`,
+/// each folder sorted); empty when the data is absent.
+pub fn shared_glb_levels() -> Vec<PathBuf> {
+    let Some(shared) = shared_dir() else {
+        return Vec::new();
+    };
+    let mut levels = Vec::new();
+    for dir in ["levels/gltf", "levels/recast"] {
+        let mut found: Vec<PathBuf> = std::fs::read_dir(shared.join(dir))
+            .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+            .unwrap_or_default();
+        found.retain(|p| p.extension().and_then(|e| e.to_str()) == Some("glb"));
+        found.sort();
+        levels.extend(found);
+    }
+    levels
+}
+
 /// Every level file in `fixtures/levels/`, sorted.
 pub fn fixture_levels() -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(fixtures_dir().join("levels"))

@@ -63,14 +63,8 @@ fn both_partitions_cover_the_same_area_with_the_same_exact_paths() {
 #[test]
 #[ignore = "needs the third-party levels beside the repository (../shared/levels)"]
 fn both_partitions_agree_on_the_third_party_levels() {
-    let shared = meadow_suite::third_party_dir();
-    for dir in ["levels/gltf", "levels/recast"] {
-        let mut found: Vec<_> =
-            std::fs::read_dir(shared.join(dir)).unwrap().filter_map(|e| e.ok().map(|e| e.path())).collect();
-        found.retain(|p| p.extension().and_then(|e| e.to_str()) == Some("glb"));
-        found.sort();
-        for path in found {
-            compare(&path, 300);
-        }
+    meadow_suite::third_party_dir();
+    for path in meadow_suite::shared_glb_levels() {
+        compare(&path, 300);
     }
 }

@@ -20,20 +20,11 @@ fn check_against_oracle(path: &Path) {
     assert_eq!(baked, &naive, "{}: edges", path.display());
 }
 
-/// The third-party `.glb` levels (`levels/gltf`, then `levels/recast`), each folder sorted.
+/// The third-party `.glb` levels (`levels/gltf`, then `levels/recast`), each folder sorted;
+/// absent data fails the test.
 fn third_party_levels() -> Vec<PathBuf> {
-    let root = third_party_dir().join("levels");
-    let mut levels = Vec::new();
-    for dir in ["gltf", "recast"] {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
-            .unwrap()
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("glb"))
-            .collect();
-        files.sort();
-        levels.extend(files);
-    }
-    levels
+    third_party_dir();
+    meadow_suite::shared_glb_levels()
 }
 
 #[test]

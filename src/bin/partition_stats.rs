@@ -4,7 +4,8 @@
 //! an angle under 5 degrees or a width under 5 cm).
 //!
 //! Run with `cargo run --release -p meadow-suite --bin partition_stats [-- LEVEL ...]`
-//! (default: the fixtures, then the third-party levels beside the repository when present).
+//! (default: the fixtures, then the third-party levels beside the repository when present);
+//! `PARTITION=meadow` bakes with the Meadow partition, `MAX_VERTS=N` with another vertex limit.
 
 use meadow::geom::{orient2d, Point2};
 use meadow::BakeSettings;
@@ -16,20 +17,11 @@ fn main() {
     let mut levels: Vec<PathBuf> = std::env::args().skip(1).map(PathBuf::from).collect();
     if levels.is_empty() {
         levels = meadow_suite::fixture_levels();
-        if let Some(shared) = meadow_suite::shared_dir() {
-            for dir in ["levels/gltf", "levels/recast"] {
-                let mut found: Vec<PathBuf> = std::fs::read_dir(shared.join(dir))
-                    .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
-                    .unwrap_or_default();
-                found.retain(|p| p.extension().and_then(|e| e.to_str()) == Some("glb"));
-                found.sort();
-                levels.extend(found);
-            }
-        }
+        levels.extend(meadow_suite::shared_glb_levels());
     }
     let mut settings = BakeSettings::DEFAULT;
-    if let Ok(v) = std::env::var("MAX_VERTS") {
-        settings.max_verts_per_poly = v.parse().unwrap();
+    if let Some(v) = std::env::var("MAX_VERTS").ok().and_then(|v| v.parse().ok()) {
+        settings.max_verts_per_poly = v;
     }
     if std::env::var("PARTITION").as_deref() == Ok("meadow") {
         settings.partition = meadow::Partition::Meadow;

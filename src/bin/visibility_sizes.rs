@@ -18,14 +18,8 @@ fn main() {
         .map(|p| (format!("fixtures/{}", p.file_name().unwrap().to_string_lossy()), p))
         .collect();
     if let Some(shared) = meadow_suite::shared_dir() {
-        for dir in ["levels/gltf", "levels/recast"] {
-            let mut found: Vec<PathBuf> = std::fs::read_dir(shared.join(dir))
-                .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
-                .unwrap_or_default();
-            found.retain(|p| p.extension().and_then(|e| e.to_str()) == Some("glb"));
-            found.sort();
-            levels.extend(found.into_iter().map(|p| (p.strip_prefix(&shared).unwrap().display().to_string(), p)));
-        }
+        let name = |p: &PathBuf| p.strip_prefix(&shared).unwrap_or(p).display().to_string();
+        levels.extend(meadow_suite::shared_glb_levels().into_iter().map(|p| (name(&p), p)));
     }
     println!(
         "| level | polygons | corners | visible pairs | taut edges | graph bytes | asset bytes | graph > rest | work units | median build s (n={runs}) |"
