@@ -3,41 +3,13 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn meadow(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_meadow")).args(args).current_dir(repo()).output().expect("run meadow")
-}
+mod common;
+use common::{assert_clean_failure, meadow, ok, s};
 
 /// A fresh scratch directory for one test.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("meadow-look-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn ok(out: Output) -> Output {
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    out
-}
-
-/// A failure is one line on stderr, a non-zero exit, and never a panic.
-fn assert_clean_failure(out: &Output, mentions: &str) {
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "expected failure, got success; stderr: {err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "stderr is not one line: {err}");
-    assert!(err.starts_with("meadow: error: "), "{err}");
-    assert!(err.contains(mentions), "stderr should mention {mentions:?}: {err}");
-    assert!(!err.contains("panicked"), "{err}");
+    common::scratch("look", name)
 }
 
 /// Bakes a fixture level into `dir` with the fixtures' settings; returns the asset's path.
