@@ -10,48 +10,12 @@
 use std::borrow::Cow;
 use std::time::Instant;
 
-use meadow::orca::{AgentIndex, AgentParams, NeighborList, Simulator, Vec2};
+use meadow::orca::{AgentIndex, NeighborList, Simulator, Vec2};
 use rayon::prelude::*;
 
-const TIME_STEP: f32 = 0.25;
-const PARAMS: AgentParams = AgentParams {
-    neighbor_dist: 15.0,
-    max_neighbors: 10,
-    time_horizon: 10.0,
-    time_horizon_obst: 10.0,
-    radius: 1.5,
-    max_speed: 2.0,
+use meadow::orca::scenario::{
+    circle, circle_arrived as all_arrived, pref_velocity, CIRCLE_PARAMS as PARAMS, CIRCLE_TIME_STEP as TIME_STEP,
 };
-const GOAL_RADIUS_SQ: f32 = 2.25;
-
-/// RVO2's Circle: `n` agents on a circle of radius 200·sqrt(n/250), each heading to the
-/// antipode.
-fn circle(n: usize) -> (Vec<Vec2>, Vec<Vec2>) {
-    let radius = 200.0 * (n as f32 / 250.0).sqrt();
-    let positions: Vec<Vec2> = (0..n)
-        .map(|i| {
-            // RVO2 Circle.cc: float(i) * 2π * 0.004F for 250 agents (1/250 rounds to 0.004F).
-            let a = i as f32 * 6.283_185_5 * (1.0 / n as f32);
-            Vec2::new(radius * a.cos(), radius * a.sin())
-        })
-        .collect();
-    let goals = positions.iter().map(|&p| -p).collect();
-    (positions, goals)
-}
-
-fn pref_velocity(position: Vec2, goal: Vec2) -> Vec2 {
-    let v = goal - position;
-    if v.abs_sq() > 1.0 {
-        v.normalize()
-    } else {
-        v
-    }
-}
-
-fn all_arrived(positions: &[Vec2], goals: &[Vec2]) -> bool {
-    positions.iter().zip(goals).all(|(&p, &g)| (p - g).abs_sq() <= GOAL_RADIUS_SQ)
-}
-
 /// Process CPU time (user + system) in seconds, from /proc (0 where unavailable).
 fn cpu_seconds() -> f64 {
     let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else { return 0.0 };

@@ -15,49 +15,14 @@
 use std::borrow::Cow;
 use std::time::Instant;
 
-use meadow::orca::{AgentIndex, AgentParams, NeighborList, Simulator, Vec2};
+use meadow::orca::{AgentIndex, NeighborList, Simulator, Vec2};
 use meadow_bench::rvo2::{self, Rvo2Build, Rvo2Circle, Rvo2Params};
 use rayon::prelude::*;
 
-const TIME_STEP: f32 = 0.25;
-/// RVO2's Circle example defaults.
-const PARAMS: AgentParams = AgentParams {
-    neighbor_dist: 15.0,
-    max_neighbors: 10,
-    time_horizon: 10.0,
-    time_horizon_obst: 10.0,
-    radius: 1.5,
-    max_speed: 2.0,
+use meadow::orca::scenario::{
+    circle, circle_arrived as all_arrived, pref_velocity, CIRCLE_GOAL_RADIUS_SQ as GOAL_RADIUS_SQ,
+    CIRCLE_PARAMS as PARAMS, CIRCLE_TIME_STEP as TIME_STEP,
 };
-const GOAL_RADIUS_SQ: f32 = 2.25;
-
-/// RVO2's Circle: `n` agents on a circle of radius 200·sqrt(n/250) (equal density), each heading
-/// to the antipode.
-fn circle(n: usize) -> (Vec<Vec2>, Vec<Vec2>) {
-    let radius = 200.0 * (n as f32 / 250.0).sqrt();
-    let positions: Vec<Vec2> = (0..n)
-        .map(|i| {
-            let a = i as f32 * 6.283_185_5 * (1.0 / n as f32);
-            Vec2::new(radius * a.cos(), radius * a.sin())
-        })
-        .collect();
-    let goals = positions.iter().map(|&p| -p).collect();
-    (positions, goals)
-}
-
-fn pref_velocity(position: Vec2, goal: Vec2) -> Vec2 {
-    let v = goal - position;
-    if v.abs_sq() > 1.0 {
-        v.normalize()
-    } else {
-        v
-    }
-}
-
-fn all_arrived(positions: &[Vec2], goals: &[Vec2]) -> bool {
-    positions.iter().zip(goals).all(|(&p, &g)| (p - g).abs_sq() <= GOAL_RADIUS_SQ)
-}
-
 /// Wall milliseconds per step over `steps` steps (fewer if everyone arrives first).
 fn timed(steps: usize, mut step: impl FnMut() -> bool) -> f64 {
     let start = Instant::now();

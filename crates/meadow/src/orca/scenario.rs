@@ -176,3 +176,50 @@ impl ScenarioRun {
         self.all_arrived()
     }
 }
+
+/// RVO2's Circle example (`examples/Circle.cc`), the benchmarks' scenario: its agent defaults.
+pub const CIRCLE_PARAMS: AgentParams = AgentParams {
+    neighbor_dist: 15.0,
+    max_neighbors: 10,
+    time_horizon: 10.0,
+    time_horizon_obst: 10.0,
+    radius: 1.5,
+    max_speed: 2.0,
+};
+
+/// RVO2's Circle example: the time step, seconds.
+pub const CIRCLE_TIME_STEP: f32 = 0.25;
+
+/// RVO2's Circle example: the squared distance to the goal, m², within which an agent has
+/// arrived (RVO2 tests against its radius, 1.5 m).
+pub const CIRCLE_GOAL_RADIUS_SQ: f32 = 2.25;
+
+/// RVO2's Circle: `n` agents on a circle of radius 200·sqrt(n/250) (Circle's density at any
+/// size), each heading to the antipode; the start positions and the goals.
+pub fn circle(n: usize) -> (Vec<Vec2>, Vec<Vec2>) {
+    let radius = 200.0 * (n as f32 / 250.0).sqrt();
+    let positions: Vec<Vec2> = (0..n)
+        .map(|i| {
+            // RVO2 Circle.cc: float(i) * 2π * 0.004F for 250 agents (1/250 rounds to 0.004F).
+            let a = i as f32 * 6.283_185_5 * (1.0 / n as f32);
+            Vec2::new(radius * a.cos(), radius * a.sin())
+        })
+        .collect();
+    let goals = positions.iter().map(|&p| -p).collect();
+    (positions, goals)
+}
+
+/// RVO2's examples' preferred velocity: towards the goal, normalised when farther than 1 m.
+pub fn pref_velocity(position: Vec2, goal: Vec2) -> Vec2 {
+    let v = goal - position;
+    if v.abs_sq() > 1.0 {
+        v.normalize()
+    } else {
+        v
+    }
+}
+
+/// Whether every agent is within [`CIRCLE_GOAL_RADIUS_SQ`] of its goal.
+pub fn circle_arrived(positions: &[Vec2], goals: &[Vec2]) -> bool {
+    positions.iter().zip(goals).all(|(&p, &g)| (p - g).abs_sq() <= CIRCLE_GOAL_RADIUS_SQ)
+}
