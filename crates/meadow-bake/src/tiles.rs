@@ -265,8 +265,8 @@ pub fn tile_hash(settings: &BakeSettings, x: i32, z: i32, input: &Classified, la
         h.bytes(&(list.len() as u64).to_le_bytes());
         list.iter().for_each(|t| triangle(&mut h, t));
     }
-    // Only when there are any: a level without hull obstacles keeps the hashes it had before
-    // they existed, so its earlier assets still serve incremental bakes.
+    // Only when there are any: hull obstacles add nothing to the hash of a tile without them
+    // (the format version and the settings, also hashed, decide whether older assets serve).
     if !input.hulls.is_empty() {
         h.bytes(b"hulls");
         h.bytes(&(input.hulls.len() as u64).to_le_bytes());

@@ -252,9 +252,6 @@ impl Scan<'_> {
         Ok(())
     }
 
-    /// Adds the borders of walkable triangle `index` across which the surface drops or rises by
-    /// more than `max_climb` (and is not also joined within it); `near` holds the triangles
-    /// whose boxes meet its box.
     /// The part of floor triangle `w` (on plane `floor`) that `hull` blocks: under its outline,
     /// where its height range meets the agent's column from the floor (exclusive, as for a
     /// tagged obstacle's triangles: the agent does not step over it) up to `height`.
@@ -272,6 +269,9 @@ impl Scan<'_> {
             .then(|| band.iter().map(|&q| self.frame.to_int(q)).collect())
     }
 
+    /// Adds the borders of walkable triangle `index` across which the surface drops or rises by
+    /// more than `max_climb` (and is not also joined within it); `near` holds the triangles
+    /// whose boxes meet its box.
     pub(super) fn drop_edges(&self, index: usize, near: &[u32], walls: &mut Vec<[Point2; 2]>) {
         let climb = self.params.max_climb;
         let w = &self.walkable[index].vertices;

@@ -86,6 +86,7 @@ impl<'a> Flipper<'a> {
         Some(flipper)
     }
 
+    /// The vertex at corner (half-edge origin) `c`.
     pub(super) fn corner(&self, c: u32) -> u32 {
         self.tris[c as usize / 3][c as usize % 3]
     }

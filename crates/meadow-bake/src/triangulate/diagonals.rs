@@ -32,16 +32,41 @@ pub const MAX_PAIR_CANDIDATES: usize = 48;
 /// (dungeon: 1,024 polygons at 48, 983 at 256 and at 4,096).
 pub const MAX_DIAGONAL_CANDIDATES: usize = 256;
 
+/// Work budget of the split per triangle of the polygon (plus [`SPLIT_WORK_BASE`]), in steps: a
+/// triangle a candidate's walk enters, or an edge an insertion takes from its queue. Past it no
+/// more diagonals are added (the merge resolves what is left), so a hostile polygon cannot stall
+/// the bake. The shared game levels use well under a tenth of it.
+pub const SPLIT_WORK_PER_TRIANGLE: u64 = 4_096;
+
+/// The part of the split's work budget that does not grow with the polygon, in steps.
+pub const SPLIT_WORK_BASE: u64 = 1 << 16;
+
+/// Sloan's insertion takes each crossed edge from its queue at most about this many times the
+/// number of crossed edges (it terminates in O(k^2) flips for k crossings): a guard against a
+/// broken invariant, not a limit any valid input meets.
+const INSERT_WORK_PER_CROSSING2: u64 = 64;
+
+/// The part of the insertion guard that does not grow with the crossings, in queue steps.
+const INSERT_WORK_BASE: u64 = 1_000;
+
+/// Smallest side of the candidate grid's box and smallest cell, metres: keeps the cell size
+/// positive for points on a line or at one place.
+const NEAR_GRID_MIN_EXTENT: f64 = 1e-9;
+
+/// Most cells along the longer side of the candidate grid (at most about 2^20 cells in all).
+const NEAR_GRID_SIDE_CELLS: f64 = 1024.0;
+
 /// Makes the Meadow split's diagonals edges of `t` (see the module docs) and returns them, each
 /// as its two vertex indices, lower first, in the order they were chosen.
 ///
 /// `t` should be as [`triangulate`](super::triangulate) makes it; other input gets no
 /// guarantee beyond ending without a panic, with `t` a triangulation of the same area.
 pub fn insert_reflex_diagonals(t: &mut Triangulation) -> Vec<[u32; 2]> {
+    let work_left = SPLIT_WORK_BASE.saturating_add(SPLIT_WORK_PER_TRIANGLE.saturating_mul(t.triangles.len() as u64));
     let Some(flipper) = Flipper::new(&t.vertices, &mut t.triangles) else {
         return Vec::new();
     };
-    let mut split = Splitter { f: flipper, fixed: BTreeSet::new(), chosen: Vec::new(), reflex: Vec::new() };
+    let mut split = Splitter { f: flipper, fixed: BTreeSet::new(), chosen: Vec::new(), reflex: Vec::new(), work_left };
     split.reflex = (0..split.f.pos.len() as u32).map(|v| split.reflex_sectors(v)).collect();
     split.pair_reflex_sectors();
     split.resolve_remaining();
@@ -65,6 +90,8 @@ struct Splitter<'a> {
     /// Per vertex: its reflex sectors, kept current (a diagonal changes only its two ends'
     /// sectors: flips never move a wall).
     reflex: Vec<Vec<Sector>>,
+    /// Steps left of the work budget ([`SPLIT_WORK_PER_TRIANGLE`]).
+    work_left: u64,
 }
 
 fn key(u: u32, v: u32) -> (u32, u32) {
@@ -162,7 +189,7 @@ impl Splitter<'_> {
 
     /// The edges (as (right, left) of `v → u`) the segment from `v` to `u` crosses, when it runs
     /// through the triangles from `v` to `u` crossing no wall and touching no other vertex.
-    fn walk(&self, v: u32, u: u32) -> Option<Vec<(u32, u32)>> {
+    fn walk(&mut self, v: u32, u: u32) -> Option<Vec<(u32, u32)>> {
         let (pv, pu) = (self.pos(v), self.pos(u));
         if pv == pu {
             return None;
@@ -192,6 +219,10 @@ impl Splitter<'_> {
         let mut e = start?;
         let mut crossed = Vec::new();
         for _ in 0..self.f.tris.len() {
+            if self.work_left == 0 {
+                return None;
+            }
+            self.work_left -= 1;
             let (x, y) = (self.f.corner(e), self.head(e));
             if orient2d(self.pos(x), self.pos(y), pu) >= 0.0 || self.is_wall(e, x, y) {
                 return None;
@@ -226,13 +257,14 @@ impl Splitter<'_> {
     fn insert(&mut self, v: u32, u: u32, crossed: Vec<(u32, u32)>) -> bool {
         let (pv, pu) = (self.pos(v), self.pos(u));
         let n = crossed.len() as u64 + 1;
-        let mut work_left = 64 * n * n + 1_000;
+        let mut work_left = INSERT_WORK_PER_CROSSING2 * n * n + INSERT_WORK_BASE;
         let mut queue: VecDeque<(u32, u32)> = crossed.into();
         while let Some((x, y)) = queue.pop_front() {
-            if work_left == 0 {
+            if work_left == 0 || self.work_left == 0 {
                 return false;
             }
             work_left -= 1;
+            self.work_left -= 1;
             let Some(h) = self.half_edge(x, y) else {
                 return false;
             };
@@ -374,12 +406,12 @@ impl NearGrid {
                 hi[k] = hi[k].max(p[k]);
             }
         }
-        // About two points per cell; at most 2^20 cells.
-        let (w, h) = ((hi[0] - lo[0]).max(1e-9), (hi[1] - lo[1]).max(1e-9));
-        let cells = (points.len() / 2).clamp(1, 1 << 20) as f64;
-        let cell = ((w * h) / cells).sqrt().max(w.max(h) / 1024.0).max(1e-9);
-        let columns = ((w / cell) as usize + 1).min(1 << 11);
-        let rows = ((h / cell) as usize + 1).min(1 << 11);
+        // About two points per cell.
+        let (w, h) = ((hi[0] - lo[0]).max(NEAR_GRID_MIN_EXTENT), (hi[1] - lo[1]).max(NEAR_GRID_MIN_EXTENT));
+        let cells = (points.len() / 2).max(1) as f64;
+        let cell = ((w * h) / cells).sqrt().max(w.max(h) / NEAR_GRID_SIDE_CELLS).max(NEAR_GRID_MIN_EXTENT);
+        let columns = (w / cell) as usize + 1;
+        let rows = (h / cell) as usize + 1;
         let mut grid = NearGrid { points, origin: lo, cell, columns, rows, starts: Vec::new(), items: Vec::new() };
         let mut counts = vec![0u32; columns * rows + 1];
         for p in &grid.points {

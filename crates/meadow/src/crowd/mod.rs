@@ -139,6 +139,24 @@ pub struct CrowdStepTimes {
     pub keep_on_mesh: std::time::Duration,
 }
 
+/// The time at a phase boundary of [`Crowd::step`], where the target has a clock:
+/// `Instant::now` panics on `wasm32-unknown-unknown`, so there the phase times stay zero.
+fn phase_clock() -> Option<std::time::Instant> {
+    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+    let now = None;
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+    let now = Some(std::time::Instant::now());
+    now
+}
+
+/// The time from `a` to `b`, zero without a clock.
+fn between(a: Option<std::time::Instant>, b: Option<std::time::Instant>) -> std::time::Duration {
+    match (a, b) {
+        (Some(a), Some(b)) => b.saturating_duration_since(a),
+        _ => std::time::Duration::ZERO,
+    }
+}
+
 /// How far (radians) a stalled agent turns its preferred velocity to the right.
 const NUDGE_ANGLE: f64 = std::f64::consts::FRAC_PI_4;
 
@@ -286,8 +304,8 @@ pub fn obstacle_outlines(mesh: &QueryMesh, offset: f64) -> Vec<(Vec<Vec2>, Vec<f
         if n < 2 {
             continue;
         }
-        // Offset points (f64) with the original vertex each came from.
-        let mut shifted: Vec<([f64; 2], [f64; 2])> = Vec::with_capacity(n);
+        // Offset points (f64) with the index of the original vertex each came from.
+        let mut shifted: Vec<([f64; 2], usize)> = Vec::with_capacity(n);
         for i in 0..n {
             let (p, c, q) = (ring[(i + n - 1) % n], ring[i], ring[(i + 1) % n]);
             // Reversed, the blocked side is on the left of each edge: push along left normals.
@@ -312,14 +330,16 @@ pub fn obstacle_outlines(mesh: &QueryMesh, offset: f64) -> Vec<(Vec<Vec2>, Vec<f
             } else {
                 [0.0, 0.0]
             };
-            shifted.push(([c[0] + shift[0], c[1] + shift[1]], c));
+            shifted.push(([c[0] + shift[0], c[1] + shift[1]], i));
         }
         // Around an eroded (rounded) wall corner the offset points of the arc collapse onto the
         // corner and can fold back; drop every point that would make an edge run against its
         // original edge, so the polygon has no tiny reversed edges for ORCA to trip over.
-        let mut kept: Vec<([f64; 2], [f64; 2])> = Vec::with_capacity(n);
-        for &(v, c) in &shifted {
-            while let Some(&(lv, lc)) = kept.last() {
+        let mut kept: Vec<([f64; 2], usize)> = Vec::with_capacity(n);
+        for &(v, ci) in &shifted {
+            let c = ring[ci];
+            while let Some(&(lv, li)) = kept.last() {
+                let lc = ring[li];
                 let orig = [c[0] - lc[0], c[1] - lc[1]];
                 let off = [v[0] - lv[0], v[1] - lv[1]];
                 if kept.len() > 1 && orig[0] * off[0] + orig[1] * off[1] <= 0.0 {
@@ -328,18 +348,17 @@ pub fn obstacle_outlines(mesh: &QueryMesh, offset: f64) -> Vec<(Vec<Vec2>, Vec<f
                     break;
                 }
             }
-            kept.push((v, c));
+            kept.push((v, ci));
         }
-        // The height of an original vertex (the ring holds exact copies of the XZ points).
-        let height_of =
-            |c: [f64; 2]| -> f32 { ring3.iter().find(|p| p[0] == c[0] && p[1] == c[1]).map_or(0.0, |p| p[2] as f32) };
         let mut poly: Vec<Vec2> = Vec::with_capacity(kept.len());
         let mut heights: Vec<f32> = Vec::with_capacity(kept.len());
-        for (v, c) in kept {
+        for (v, ci) in kept {
             let v = Vec2::new(v[0] as f32, v[1] as f32);
             if poly.last() != Some(&v) {
                 poly.push(v);
-                heights.push(height_of(c));
+                // The original vertex's own height (two vertices of a ring can share XZ on
+                // stacked floors, so it is looked up by index, not by position).
+                heights.push(ring3[ci][2] as f32);
             }
         }
         while poly.len() > 1 && poly.first() == poly.last() {
@@ -538,12 +557,12 @@ impl<'m> Crowd<'m> {
 
     /// Advances the crowd by one time step.
     pub fn step(&mut self) {
-        let started = std::time::Instant::now();
+        let started = phase_clock();
         let dt = self.config.time_step as f64;
         for i in 0..self.agents.len() {
             self.pref_velocities[i] = self.steer(i, dt);
         }
-        let steered = std::time::Instant::now();
+        let steered = phase_clock();
 
         // ORCA velocities from the state before the step (parallel, thread-count independent),
         // for the agents on the mesh (`walkers[k]` is the crowd index of ORCA agent `k`).
@@ -564,7 +583,7 @@ impl<'m> Crowd<'m> {
         }
         sim.step();
         let new_velocities: Vec<[f64; 2]> = sim.velocities().iter().map(|v| [v.x as f64, v.y as f64]).collect();
-        let avoided = std::time::Instant::now();
+        let avoided = phase_clock();
 
         for i in 0..self.agents.len() {
             if self.agents[i].on_link.is_some() {
@@ -590,13 +609,14 @@ impl<'m> Crowd<'m> {
         self.resolve_overlaps();
         self.steps += 1;
         self.last_step_times = CrowdStepTimes {
-            path_following: steered - started,
-            orca: avoided - steered,
-            keep_on_mesh: avoided.elapsed(),
+            path_following: between(started, steered),
+            orca: between(steered, avoided),
+            keep_on_mesh: between(avoided, phase_clock()),
         };
     }
 
-    /// Wall time of the phases of the last [`step`](Self::step) (zero before the first).
+    /// Wall time of the phases of the last [`step`](Self::step) (zero before the first, and
+    /// on targets without a clock).
     pub fn last_step_times(&self) -> CrowdStepTimes {
         self.last_step_times
     }

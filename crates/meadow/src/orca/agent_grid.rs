@@ -602,7 +602,8 @@ impl AgentIndex {
         let Some(&slot) = self.slot_of.get(agent) else {
             return;
         };
-        if slot == u32::MAX {
+        // A negative or NaN range sees nobody (squaring would turn a negative one positive).
+        if slot == u32::MAX || neighbor_dist.is_nan() || neighbor_dist < 0.0 {
             return;
         }
         self.grid.neighbors(

@@ -239,7 +239,9 @@ impl TrapMap {
         let (o3, o4) = (orient2d(ta, tb, sa), orient2d(ta, tb, sb));
         let within =
             |p: Point2, a: Point2, b: Point2| lex_cmp(a, p) != Ordering::Greater && lex_cmp(p, b) != Ordering::Greater;
-        if o1 * o2 < 0.0 && o3 * o4 < 0.0 {
+        // Signs compared, not multiplied: a product of two tiny orientations can underflow to 0.
+        let opposite = |u: f64, v: f64| (u > 0.0 && v < 0.0) || (u < 0.0 && v > 0.0);
+        if opposite(o1, o2) && opposite(o3, o4) {
             return true;
         }
         (o1 == 0.0 && within(ta, sa, sb))

@@ -91,7 +91,8 @@ fn segment_key(a: Point2, b: Point2) -> SegmentKey {
 }
 
 /// Height of layer `layer`'s surface at the XZ point `q`: on the lowest-numbered polygon of the
-/// layer holding it, else on the nearest one within [`HEIGHT_REACH`].
+/// layer holding it, else on the nearest one within [`HEIGHT_REACH`], else (a point the map put
+/// in the layer's walkable area that rounding moved off it) on the layer's nearest polygon.
 fn layer_height(mesh: &QueryMesh, layer: u16, q: Point2) -> f64 {
     let polygons = &mesh.mesh.data().polygons;
     let mut inside: Option<u32> = None;
@@ -111,10 +112,20 @@ fn layer_height(mesh: &QueryMesh, layer: u16, q: Point2) -> f64 {
             }
         }
     });
-    match inside.or(nearest.map(|n| n.1)) {
-        Some(poly) => mesh.surface_height(poly, q),
-        None => 0.0,
+    if let Some(poly) = inside.or(nearest.map(|n| n.1)) {
+        return mesh.surface_height(poly, q);
     }
+    // Rare: scan the layer. Every mapped layer has polygons, so the last arm is never taken.
+    let mut best: Option<(f64, u32)> = None;
+    for (poly, p) in polygons.iter().enumerate() {
+        if p.layer == layer {
+            let d = crate::query::dist2(xz(mesh.closest_point_on_polygon(poly as u32, q)), q);
+            if best.is_none_or(|(bd, _)| d < bd) {
+                best = Some((d, poly as u32));
+            }
+        }
+    }
+    best.map_or(0.0, |(_, poly)| mesh.surface_height(poly, q))
 }
 
 impl Roadmap {
