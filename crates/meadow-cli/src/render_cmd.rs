@@ -174,6 +174,10 @@ pub fn render_svg(mesh: &NavMesh, paths: &[meadow::Path], layer: Option<u16>) ->
         grow(l.end[0], l.end[2]);
         grow((l.start[0] + l.end[0]) / 2.0 + dz * LINK_BOW, (l.start[2] + l.end[2]) / 2.0 - dx * LINK_BOW);
     }
+    // Paths are drawn whole, also where they leave the layer shown.
+    for p in paths.iter().flat_map(|p| &p.points) {
+        grow(p[0], p[2]);
+    }
     if lo[0] > hi[0] {
         (lo, hi) = ([0.0; 3], [1.0; 3]);
     }

@@ -6,9 +6,24 @@
 //! `Point3::from(p)`).
 
 /// A point `[x, y, z]` in metres (+Y up), as the query entry points take it.
-pub trait IntoPoint {
+///
+/// Sealed: with `mint` it covers every `Into<mint::Point3<f64>>` type, so an implementation
+/// of a downstream crate would stop compiling once any crate of the build turned `mint` on.
+/// With `mint`, give a type of your own `From<MyVec> for mint::Point3<f64>` instead.
+pub trait IntoPoint: sealed::Sealed {
     /// The point as `[x, y, z]`.
     fn into_point(self) -> [f64; 3];
+}
+
+mod sealed {
+    /// Implemented exactly where [`super::IntoPoint`] is.
+    pub trait Sealed {}
+
+    #[cfg(not(feature = "mint"))]
+    impl Sealed for [f64; 3] {}
+
+    #[cfg(feature = "mint")]
+    impl<T: Into<mint::Point3<f64>>> Sealed for T {}
 }
 
 #[cfg(not(feature = "mint"))]
