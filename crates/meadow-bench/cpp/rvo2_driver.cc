@@ -27,23 +27,31 @@ struct Circle {
 
 extern "C" {
 
-// Agents at xy[2i], xy[2i+1] with goals at goal_xy, all with the given defaults and zero velocity.
+// Agents at xy[2i], xy[2i+1] with goals at goal_xy, all with the given defaults and zero velocity;
+// null when memory runs out (no C++ exception may cross into Rust).
 void *RVO2_FN(new)(std::size_t n, const float *xy, const float *goal_xy,
                    float time_step, float neighbor_dist,
                    std::size_t max_neighbors, float time_horizon,
                    float time_horizon_obst, float radius, float max_speed) {
-  Circle *c = new Circle(time_step, neighbor_dist, max_neighbors, time_horizon,
-                         time_horizon_obst, radius, max_speed);
-  for (std::size_t i = 0; i < n; ++i) {
-    c->sim.addAgent(RVO::Vector2(xy[2 * i], xy[2 * i + 1]));
-    c->goals.push_back(RVO::Vector2(goal_xy[2 * i], goal_xy[2 * i + 1]));
+  Circle *c = nullptr;
+  try {
+    c = new Circle(time_step, neighbor_dist, max_neighbors, time_horizon,
+                   time_horizon_obst, radius, max_speed);
+    for (std::size_t i = 0; i < n; ++i) {
+      c->sim.addAgent(RVO::Vector2(xy[2 * i], xy[2 * i + 1]));
+      c->goals.push_back(RVO::Vector2(goal_xy[2 * i], goal_xy[2 * i + 1]));
+    }
+  } catch (...) {
+    delete c;
+    return nullptr;
   }
   return c;
 }
 
 // One step of RVO2's examples: preferred velocities towards the goals (unit length when farther
 // than 1), doStep, then whether every agent is within sqrt(goal_radius_sq) of its goal.
-int RVO2_FN(step)(void *handle, float goal_radius_sq) {
+// -1 when memory runs out (doStep rebuilds RVO2's k-d trees).
+int RVO2_FN(step)(void *handle, float goal_radius_sq) try {
   Circle *c = static_cast<Circle *>(handle);
   const std::size_t n = c->sim.getNumAgents();
   for (std::size_t i = 0; i < n; ++i) {
@@ -60,6 +68,8 @@ int RVO2_FN(step)(void *handle, float goal_radius_sq) {
     }
   }
   return 1;
+} catch (...) {
+  return -1;
 }
 
 // Writes the agents' positions to out_xy (2 floats per agent).

@@ -86,7 +86,7 @@ pub struct Rvo2Circle {
 
 impl Rvo2Circle {
     /// Adds agents at `positions` (zero velocity) heading for `goals`; `None` when RVO2 was not
-    /// compiled in or the two lists differ in length.
+    /// compiled in, the two lists differ in length or memory ran out.
     pub fn new(build: Rvo2Build, positions: &[[f32; 2]], goals: &[[f32; 2]], params: Rvo2Params) -> Option<Self> {
         if positions.len() != goals.len() {
             return None;
@@ -125,7 +125,8 @@ impl Rvo2Circle {
                     ),
                 }
             };
-            Some(Rvo2Circle { build, handle, n })
+            // The driver returns null when memory ran out.
+            (!handle.is_null()).then_some(Rvo2Circle { build, handle, n })
         }
         #[cfg(not(rvo2_available))]
         {
@@ -135,14 +136,14 @@ impl Rvo2Circle {
     }
 
     /// Preferred velocities towards the goals, one `doStep`; true once every agent is within
-    /// `sqrt(goal_radius_sq)` of its goal.
+    /// `sqrt(goal_radius_sq)` of its goal (false also when RVO2 ran out of memory).
     pub fn step(&mut self, goal_radius_sq: f32) -> bool {
         #[cfg(rvo2_available)]
         // SAFETY: the handle is live (freed only on drop).
         unsafe {
             match self.build {
-                Rvo2Build::Plain => ffi::rvo2_plain_step(self.handle, goal_radius_sq) != 0,
-                Rvo2Build::WholeProgram => ffi::rvo2_whole_step(self.handle, goal_radius_sq) != 0,
+                Rvo2Build::Plain => ffi::rvo2_plain_step(self.handle, goal_radius_sq) == 1,
+                Rvo2Build::WholeProgram => ffi::rvo2_whole_step(self.handle, goal_radius_sq) == 1,
             }
         }
         #[cfg(not(rvo2_available))]
