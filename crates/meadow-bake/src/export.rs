@@ -88,7 +88,7 @@ pub fn export_glb(mesh: &NavMesh, level: Option<&Scene>) -> Result<Vec<u8>, Expo
     let mut doc = Document::new();
     let mut roots = Vec::new();
     // Colours by rank among the layers: layer numbers can be sparse.
-    for (rank, (layer, polygons)) in polygons_by_layer(mesh).into_iter().enumerate() {
+    for (rank, (layer, polygons)) in mesh.polygons_by_layer().into_iter().enumerate() {
         let colour = LAYER_COLOURS[rank % LAYER_COLOURS.len()];
         roots.push(doc.layer_node(mesh, layer, &polygons, colour));
     }
@@ -101,16 +101,6 @@ pub fn export_glb(mesh: &NavMesh, level: Option<&Scene>) -> Result<Vec<u8>, Expo
     let scene = doc.root.push(json::Scene { extensions: None, extras: None, name: None, nodes: roots });
     doc.root.scene = Some(scene);
     doc.into_glb()
-}
-
-/// Polygon indices grouped by layer, layers ascending, polygons ascending within a layer.
-fn polygons_by_layer(mesh: &NavMesh) -> BTreeMap<u16, Vec<u32>> {
-    let mut layers: BTreeMap<u16, Vec<u32>> = BTreeMap::new();
-    for (i, p) in mesh.polygons().enumerate() {
-        // Polygon indices fit in u32: the asset stores them as u32.
-        layers.entry(p.layer).or_default().push(i as u32);
-    }
-    layers
 }
 
 /// `point` raised by `lift` metres, as glTF's `f32`.

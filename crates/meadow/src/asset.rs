@@ -330,6 +330,21 @@ impl NavMesh {
         &self.data.vertices
     }
 
+    /// The polygons of each layer, by ascending layer (polygons in index order).
+    pub fn polygons_by_layer(&self) -> Vec<(u16, Vec<u32>)> {
+        let mut order: Vec<(u16, u32)> =
+            self.data.polygons.iter().enumerate().map(|(i, p)| (p.layer, i as u32)).collect();
+        order.sort_unstable();
+        let mut layers: Vec<(u16, Vec<u32>)> = Vec::new();
+        for (layer, poly) in order {
+            match layers.last_mut() {
+                Some((l, polys)) if *l == layer => polys.push(poly),
+                _ => layers.push((layer, vec![poly])),
+            }
+        }
+        layers
+    }
+
     /// Number of polygons.
     pub fn polygon_count(&self) -> usize {
         self.data.polygons.len()

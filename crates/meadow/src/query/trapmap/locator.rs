@@ -54,27 +54,12 @@ pub struct TrapezoidalMapStats {
     pub heap_bytes: usize,
 }
 
-/// The polygons of each layer, layers in increasing order.
-pub(crate) fn polygons_by_layer(mesh: &QueryMesh) -> Vec<(u16, Vec<u32>)> {
-    let data = mesh.mesh.data();
-    let mut order: Vec<(u16, u32)> = data.polygons.iter().enumerate().map(|(i, p)| (p.layer, i as u32)).collect();
-    order.sort_unstable();
-    let mut layers: Vec<(u16, Vec<u32>)> = Vec::new();
-    for (layer, poly) in order {
-        match layers.last_mut() {
-            Some((l, polys)) if *l == layer => polys.push(poly),
-            _ => layers.push((layer, vec![poly])),
-        }
-    }
-    layers
-}
-
 impl TrapLocator {
     /// Builds one map per layer from all its polygons' edges.
     pub(crate) fn build(mesh: &QueryMesh) -> TrapLocator {
         let mut layers = Vec::new();
         let mut edges = Vec::new();
-        for (_, polys) in polygons_by_layer(mesh) {
+        for (_, polys) in mesh.mesh.polygons_by_layer() {
             edges.clear();
             let mut bounds = EMPTY_BOUNDS;
             let mut heights = [f64::INFINITY, f64::NEG_INFINITY];

@@ -10,7 +10,6 @@
 //! trapezoid or along a seam, so a roadmap path never leaves the walkable area. A query joins
 //! the start and goal to their trapezoids' centres and runs A* (3D lengths) in between.
 
-use super::locator::polygons_by_layer;
 use super::{Tie, TrapMap, NONE};
 use crate::geom::Point2;
 use crate::query::{dist3, polyline_length, xz, OpenEntry, Path, PathError, QueryMesh};
@@ -137,7 +136,7 @@ impl Roadmap {
         // Seams: the XZ segment, its 3D midpoint, its node (made on first use).
         let mut seams: Vec<(SegmentKey, [f64; 3], u32)> = Vec::new();
         let mut boundaries = Vec::new();
-        for (layer, polys) in polygons_by_layer(mesh) {
+        for (layer, polys) in mesh.mesh.polygons_by_layer() {
             let mut edges = Vec::new();
             for &poly in &polys {
                 for (k, &[a, b]) in mesh.poly_edges(poly).iter().enumerate() {
