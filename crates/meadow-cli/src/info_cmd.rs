@@ -88,7 +88,7 @@ pub fn run(args: &InfoArgs) -> Result<()> {
         }
         println!(
             "settings  radius {} m, height {} m, max climb {} m, max slope {}°, max verts {}, arc tolerance {} m, \
-             max edge length {} m, walkable {}, visibility {}",
+             max edge length {} m, walkable {}, visibility {}, partition {}, tile size {} m",
             s.radius,
             s.height,
             s.max_climb,
@@ -97,7 +97,9 @@ pub fn run(args: &InfoArgs) -> Result<()> {
             s.arc_tolerance,
             s.max_edge_length,
             s.walkable.name(),
-            s.visibility
+            s.visibility,
+            s.partition.name(),
+            s.tile_size
         );
     }
     Ok(())

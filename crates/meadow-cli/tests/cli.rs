@@ -165,6 +165,15 @@ fn flags_override_the_config_file() {
     assert!(out.stdout.is_empty(), "--quiet prints nothing");
     let info: serde_json::Value = serde_json::from_slice(&meadow(&["info", s(&nav), "--json"]).stdout).unwrap();
     assert_eq!(info["settings"]["radius"].as_f64(), Some(0.3));
+    assert_eq!(info["settings"]["partition"].as_str(), Some("merge"));
+
+    // --partition is a stored setting: info shows it.
+    let out = meadow(&["bake", "fixtures/levels/box_floor.glb", "-o", s(&nav), "--quiet", "--partition", "meadow"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&meadow(&["info", s(&nav)]).stdout).to_string();
+    assert!(text.contains("partition meadow, tile size 0 m"), "{text}");
+    let info: serde_json::Value = serde_json::from_slice(&meadow(&["info", s(&nav), "--json"]).stdout).unwrap();
+    assert_eq!(info["settings"]["partition"].as_str(), Some("meadow"));
 }
 
 #[test]
