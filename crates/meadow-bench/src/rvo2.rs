@@ -68,6 +68,10 @@ mod ffi {
             }
         };
     }
+    /// The signature of both builds' constructors.
+    pub type NewFn =
+        unsafe extern "C" fn(usize, *const f32, *const f32, f32, f32, usize, f32, f32, f32, f32) -> *mut c_void;
+
     driver!(rvo2_plain_new, rvo2_plain_step, rvo2_plain_positions, rvo2_plain_free);
     driver!(rvo2_whole_new, rvo2_whole_step, rvo2_whole_positions, rvo2_whole_free);
 }
@@ -96,34 +100,25 @@ impl Rvo2Circle {
             let p = params;
             let (xy, goal_xy) = (positions.as_ptr().cast::<f32>(), goals.as_ptr().cast::<f32>());
             let n = positions.len();
+            // Both builds have one signature: pick the entry point, then call it once.
+            let new_fn = match build {
+                Rvo2Build::Plain => ffi::rvo2_plain_new,
+                Rvo2Build::WholeProgram => ffi::rvo2_whole_new as ffi::NewFn,
+            };
             // SAFETY: both arrays hold `n` pairs of floats; the driver copies them.
             let handle = unsafe {
-                match build {
-                    Rvo2Build::Plain => ffi::rvo2_plain_new(
-                        n,
-                        xy,
-                        goal_xy,
-                        p.time_step,
-                        p.neighbor_dist,
-                        p.max_neighbors,
-                        p.time_horizon,
-                        p.time_horizon_obst,
-                        p.radius,
-                        p.max_speed,
-                    ),
-                    Rvo2Build::WholeProgram => ffi::rvo2_whole_new(
-                        n,
-                        xy,
-                        goal_xy,
-                        p.time_step,
-                        p.neighbor_dist,
-                        p.max_neighbors,
-                        p.time_horizon,
-                        p.time_horizon_obst,
-                        p.radius,
-                        p.max_speed,
-                    ),
-                }
+                new_fn(
+                    n,
+                    xy,
+                    goal_xy,
+                    p.time_step,
+                    p.neighbor_dist,
+                    p.max_neighbors,
+                    p.time_horizon,
+                    p.time_horizon_obst,
+                    p.radius,
+                    p.max_speed,
+                )
             };
             // The driver returns null when memory ran out.
             (!handle.is_null()).then_some(Rvo2Circle { build, handle, n })
