@@ -19,10 +19,10 @@ fn flat(points: &[[f64; 3]]) -> f64 {
     points.windows(2).map(|w| (w[1][0] - w[0][0]).hypot(w[1][2] - w[0][2])).sum()
 }
 
-/// Bakes `path` both ways and compares them on `pairs` random pairs of the merge mesh; returns
-/// the polygon counts and how many pairs had an end the meadow mesh does not locate (skipped:
-/// see `known_bug_meadow_polygons_leave_the_surface_on_uneven_terrain`).
-fn compare(path: &Path, pairs: usize) -> ((usize, usize), usize) {
+/// Bakes `path` both ways and compares them on `pairs` random pairs of the merge mesh (each end
+/// must be located on the meadow mesh too: both follow the surface within the flatness
+/// tolerance, even on uneven terrain); returns the polygon counts.
+fn compare(path: &Path, pairs: usize) -> (usize, usize) {
     let name = path.display();
     let merge = bake(path, Partition::Merge);
     let meadow = bake(path, Partition::Meadow);
@@ -36,13 +36,11 @@ fn compare(path: &Path, pairs: usize) -> ((usize, usize), usize) {
     let filter = QueryFilter::new().without_links();
     let (mut sm, mut sn) = (ShortestPathQuery::new(&qm), ShortestPathQuery::new(&qn));
     let mut rng = SplitMix64::new(5);
-    let mut off_surface = 0;
     for _ in 0..pairs {
         let s = qm.random_point(&mut rng).unwrap().point;
         let g = qm.random_point(&mut rng).unwrap().point;
-        if qn.locate(s).is_err() || qn.locate(g).is_err() {
-            off_surface += 1;
-            continue;
+        for p in [s, g] {
+            assert!(qn.locate(p).is_ok(), "{name}: {p:?} of the merge mesh is off the meadow mesh");
         }
         let (a, b) = (sm.find_shortest_path(&qm, s, g, &filter), sn.find_shortest_path(&qn, s, g, &filter));
         assert_eq!(a.is_ok(), b.is_ok(), "{name}: {s:?} -> {g:?}: merge {a:?}, meadow {b:?}");
@@ -51,15 +49,14 @@ fn compare(path: &Path, pairs: usize) -> ((usize, usize), usize) {
             assert!((la - lb).abs() <= 1e-9 * la.max(1.0), "{name}: {s:?} -> {g:?}: merge {la}, meadow {lb}");
         }
     }
-    (counts, off_surface)
+    counts
 }
 
 #[test]
 fn both_partitions_cover_the_same_area_with_the_same_exact_paths() {
     let (mut merge, mut meadow) = (0, 0);
     for path in meadow_suite::fixture_levels() {
-        let ((a, b), off_surface) = compare(&path, 100);
-        assert_eq!(off_surface, 0, "{}: points of the merge mesh off the meadow mesh", path.display());
+        let (a, b) = compare(&path, 100);
         merge += a;
         meadow += b;
     }
@@ -68,26 +65,14 @@ fn both_partitions_cover_the_same_area_with_the_same_exact_paths() {
     assert!(meadow < merge, "meadow {meadow} polygons, merge {merge}");
 }
 
+/// The uneven levels (nav_test's ramps, undulating's hills) check that the Meadow split's
+/// diagonals follow the surface: a long diagonal over a hill would make a flat polygon whose
+/// plane leaves the surface between its vertices, and `locate` would miss points there.
 #[test]
 #[ignore = "needs the third-party levels beside the repository (../shared/levels)"]
 fn both_partitions_agree_on_the_third_party_levels() {
     meadow_suite::third_party_dir();
     for path in meadow_suite::shared_glb_levels() {
         compare(&path, 300);
-    }
-}
-
-/// Open bug: on uneven terrain (nav_test's ramps, undulating's hills) the Meadow split's long
-/// diagonals make flat polygons whose plane leaves the walkable surface between their vertices
-/// (only the vertices are checked for flatness), so `locate` misses points on the surface there
-/// (up to a metre off on nav_test). The fix: accept a diagonal only where the surface along it
-/// stays within `FLAT_TOLERANCE` of the plane of its triangles.
-#[test]
-#[ignore = "needs the third-party levels beside the repository (../shared/levels); known bug"]
-fn known_bug_meadow_polygons_leave_the_surface_on_uneven_terrain() {
-    meadow_suite::third_party_dir();
-    for path in meadow_suite::shared_glb_levels() {
-        let (_, off_surface) = compare(&path, 300);
-        assert_eq!(off_surface, 0, "{}: pairs with an end off the meadow mesh", path.display());
     }
 }

@@ -480,7 +480,7 @@ mod tests {
     fn meadow_split(p: &PolygonWithHoles, max_verts: usize) -> (Triangulation, ConvexPolygons, Vec<[u32; 2]>) {
         let mut t = triangulate(p).unwrap();
         crate::triangulate::make_delaunay(&mut t);
-        let diagonals = crate::triangulate::insert_reflex_diagonals(&mut t);
+        let diagonals = crate::triangulate::insert_reflex_diagonals(&mut t, &mut |_, _| true);
         let c = merge_convex_late(&t, None, max_verts, &diagonals).unwrap();
         check_convex(&t, &c, max_verts);
         let area: f64 = c

@@ -63,6 +63,56 @@ impl<'a> SurfaceHeights<'a> {
     }
 }
 
+impl SurfaceHeights<'_> {
+    /// Whether the surface of `layer` under the segment from `a` to `b` stays within
+    /// `tolerance` metres of the straight line between its heights at the two ends. The surface
+    /// is piecewise linear, so its largest departure from the line is at a point where the
+    /// segment enters or leaves a triangle: those are the points checked.
+    pub fn follows_line(&mut self, a: Point2, b: Point2, layer: u32, tolerance: f64) -> bool {
+        let (ya, yb) = (self.at(a, layer), self.at(b, layer));
+        let bounds = [a[0].min(b[0]), a[1].min(b[1]), a[0].max(b[0]), a[1].max(b[1])];
+        let mut near = std::mem::take(&mut self.near);
+        self.grid.query(&bounds, &mut near);
+        let layers = self.layers;
+        near.retain(|&i| layers.get(i as usize).is_none_or(|&l| l == layer));
+        let mut breaks = Vec::new();
+        for &i in &near {
+            if let Some((s0, s1)) = clip_to_footprint(&self.triangles[i as usize].vertices, a, b) {
+                breaks.extend([s0, s1]);
+            }
+        }
+        self.near = near;
+        breaks.into_iter().all(|s| {
+            let p = [a[0] + (b[0] - a[0]) * s, a[1] + (b[1] - a[1]) * s];
+            (self.at(p, layer) - (ya + (yb - ya) * s)).abs() <= tolerance
+        })
+    }
+}
+
+/// The parameter range `[s0, s1]` of the segment `a + s (b - a)`, `s` in `[0, 1]`, inside the
+/// closed XZ footprint of `t`, if any (a triangle vertical in XZ has none).
+fn clip_to_footprint(t: &[[f64; 3]; 3], a: Point2, b: Point2) -> Option<(f64, f64)> {
+    let c = [[t[0][0], t[0][2]], [t[1][0], t[1][2]], [t[2][0], t[2][2]]];
+    let sign = geom::orient2d(c[0], c[1], c[2]).signum();
+    if sign == 0.0 {
+        return None;
+    }
+    let (mut s0, mut s1) = (0.0f64, 1.0f64);
+    for k in 0..3 {
+        // Signed area of the edge with each end: the segment's side of the edge is linear in s.
+        let (fa, fb) = (geom::orient2d(c[k], c[(k + 1) % 3], a) * sign, geom::orient2d(c[k], c[(k + 1) % 3], b) * sign);
+        if fa < 0.0 && fb < 0.0 {
+            return None;
+        }
+        if fa < 0.0 {
+            s0 = s0.max(fa / (fa - fb));
+        } else if fb < 0.0 {
+            s1 = s1.min(fa / (fa - fb));
+        }
+    }
+    (s0 <= s1).then_some((s0, s1))
+}
+
 /// The surface height of `t` at `p` if `p` lies in its closed XZ footprint.
 fn height_in(t: &[[f64; 3]; 3], p: Point2) -> Option<f64> {
     let a = [t[0][0], t[0][2]];
@@ -110,6 +160,28 @@ fn nearest_on(t: &[[f64; 3]; 3], p: Point2) -> (f64, f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_segment_over_a_ridge_does_not_follow_the_surface() {
+        // A tent: two ramps meeting at a ridge 1 m high along x = 1, flat ground beyond x = 2.
+        let tri = |v: [[f64; 3]; 3]| WalkableTriangle { vertices: v, area: 0 };
+        let triangles = vec![
+            tri([[0.0, 0.0, 0.0], [1.0, 1.0, 0.0], [1.0, 1.0, 4.0]]),
+            tri([[0.0, 0.0, 0.0], [1.0, 1.0, 4.0], [0.0, 0.0, 4.0]]),
+            tri([[1.0, 1.0, 0.0], [2.0, 0.0, 0.0], [2.0, 0.0, 4.0]]),
+            tri([[1.0, 1.0, 0.0], [2.0, 0.0, 4.0], [1.0, 1.0, 4.0]]),
+        ];
+        let layers = vec![0; triangles.len()];
+        let mut surface = SurfaceHeights::new(&triangles, &layers);
+        // Across the ridge the line from 0 m to 0 m passes 1 m under the top.
+        assert!(!surface.follows_line([0.0, 1.0], [2.0, 3.0], 0, 0.05));
+        // Up one ramp, and along the ridge, the surface is the line.
+        assert!(surface.follows_line([0.0, 1.0], [1.0, 3.0], 0, 1e-9));
+        assert!(surface.follows_line([1.0, 0.5], [1.0, 3.5], 0, 1e-9));
+        // A shallow crossing stays within a generous tolerance: 0.1 m under the ridge.
+        assert!(surface.follows_line([0.9, 0.0], [1.1, 4.0], 0, 0.15));
+        assert!(!surface.follows_line([0.9, 0.0], [1.1, 4.0], 0, 0.05));
+    }
 
     #[test]
     fn barycentric_height_on_a_ramp() {

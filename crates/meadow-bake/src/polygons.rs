@@ -11,7 +11,7 @@
 //! before any is merged, in region order, so progress reports the two steps one after the other.
 
 use crate::classify::WalkableTriangle;
-use crate::convex::{self, ConvexError};
+use crate::convex::{self, ConvexError, FLAT_TOLERANCE};
 use crate::heights::SurfaceHeights;
 use crate::portals::{PolygonMesh, VertexIndex as PortalVertexIndex};
 use crate::progress::{Progress, Stage};
@@ -91,7 +91,7 @@ pub fn build_polygons(
     params: &PolygonParams,
     progress: &mut dyn Progress,
 ) -> Result<PolygonMesh, PolygonError> {
-    let pieces = triangulate_regions(input.regions, params.partition, progress)?;
+    let pieces = triangulate_regions(input, params.partition, progress)?;
     merge_convex(&pieces, input, params, progress)
 }
 
@@ -105,12 +105,15 @@ struct Piece {
 }
 
 /// Triangulates every region polygon, in region order, each flipped to Delaunay and, for the
-/// Meadow partition, given its reflex diagonals.
+/// Meadow partition, given its reflex diagonals where the surface along them is straight
+/// within [`FLAT_TOLERANCE`] (the polygons they bound are flat within it).
 fn triangulate_regions(
-    regions: &Regions,
+    input: PolygonInput<'_>,
     partition: Partition,
     progress: &mut dyn Progress,
 ) -> Result<Vec<Piece>, PolygonError> {
+    let regions = input.regions;
+    let mut surface = SurfaceHeights::new(input.walkable, &regions.triangle_layers);
     let polygon_total: usize = regions.areas.iter().map(|a| a.polygons.len()).sum();
     progress.begin(Stage::Triangulate, polygon_total as u64);
     let mut pieces = Vec::with_capacity(polygon_total);
@@ -124,7 +127,9 @@ fn triangulate_regions(
             triangulate::make_delaunay(&mut triangulation);
             let late = match partition {
                 Partition::Merge => Vec::new(),
-                Partition::Meadow => triangulate::insert_reflex_diagonals(&mut triangulation),
+                Partition::Meadow => triangulate::insert_reflex_diagonals(&mut triangulation, &mut |p, q| {
+                    surface.follows_line(p, q, a.layer as u32, FLAT_TOLERANCE)
+                }),
             };
             pieces.push(Piece { area: a.area, layer: a.layer, triangulation, late });
             progress.advance(Stage::Triangulate, pieces.len() as u64);

@@ -107,9 +107,8 @@ pub struct BakeSettings {
     /// How the free area is cut into convex polygons: `merge` (triangulate, then merge
     /// triangles greedily, Recast's way) or `meadow` (Arkin's Meadow mapping: diagonals at
     /// reflex corners, two resolved at once where possible, then the same merge). Both give
-    /// the same area and the same exact paths. Default `merge`: on uneven terrain `meadow`'s long
-    /// diagonals can make flat polygons whose plane leaves the surface between their vertices, so
-    /// `locate` misses points of the surface there (an open bug).
+    /// the same area and the same exact paths. Default `merge`: `meadow`'s longer diagonals can
+    /// steer the midpoint A* of `find_path` to worse corridors where area costs differ.
     pub partition: Partition,
 }
 

@@ -138,7 +138,7 @@ impl<'a> Flipper<'a> {
 
     /// Flips every interior edge that is not locally Delaunay, rechecking the quad's sides
     /// after each flip.
-    fn run(&mut self) {
+    pub(super) fn run(&mut self) {
         let halves = self.twin.len() as u32;
         // Each edge is queued once, by its lower half-edge, in order; the sides of flipped
         // quads go to the back.

@@ -61,15 +61,22 @@ const NEAR_GRID_SIDE_CELLS: f64 = 1024.0;
 ///
 /// `t` should be as [`triangulate`](super::triangulate) makes it; other input gets no
 /// guarantee beyond ending without a panic, with `t` a triangulation of the same area.
-pub fn insert_reflex_diagonals(t: &mut Triangulation) -> Vec<[u32; 2]> {
+/// `on_surface(a, b)` says whether a diagonal from `a` to `b` may be used: the bake refuses
+/// those along which the walkable surface leaves the straight line between the ends' heights
+/// (a long diagonal over a hill would make a flat polygon that leaves the surface).
+pub fn insert_reflex_diagonals(
+    t: &mut Triangulation,
+    on_surface: &mut dyn FnMut(Point2, Point2) -> bool,
+) -> Vec<[u32; 2]> {
     let work_left = SPLIT_WORK_BASE.saturating_add(SPLIT_WORK_PER_TRIANGLE.saturating_mul(t.triangles.len() as u64));
     let Some(flipper) = Flipper::new(&t.vertices, &mut t.triangles) else {
         return Vec::new();
     };
     let mut split = Splitter { f: flipper, fixed: BTreeSet::new(), chosen: Vec::new(), reflex: Vec::new(), work_left };
     split.reflex = (0..split.f.pos.len() as u32).map(|v| split.reflex_sectors(v)).collect();
-    split.pair_reflex_sectors();
-    split.resolve_remaining();
+    split.pair_reflex_sectors(on_surface);
+    split.resolve_remaining(on_surface);
+    split.restore_delaunay();
     split.chosen
 }
 
@@ -299,13 +306,30 @@ impl Splitter<'_> {
         true
     }
 
+    /// Flips the triangulation back to the constrained Delaunay triangulation of the rings and
+    /// the chosen diagonals. Sloan's insertion leaves long edges of its own wherever it flipped
+    /// (a fan from a diagonal's end across the polygon); those would bound polygons of the
+    /// merge as much as the diagonals do, without having been checked against the surface.
+    fn restore_delaunay(&mut self) {
+        for &[v, u] in &self.chosen {
+            if let Some(h) = self.half_edge(v, u) {
+                let g = self.f.twin[h as usize];
+                self.f.twin[h as usize] = NONE;
+                if g != NONE {
+                    self.f.twin[g as usize] = NONE;
+                }
+            }
+        }
+        self.f.run();
+    }
+
     /// The vertices with triangles.
     fn used(&self) -> Vec<u32> {
         (0..self.f.pos.len() as u32).filter(|&v| self.f.first_corner[v as usize][1] > 0).collect()
     }
 
     /// Phase 1: diagonals that resolve two reflex sectors at once, shortest first.
-    fn pair_reflex_sectors(&mut self) {
+    fn pair_reflex_sectors(&mut self, on_surface: &mut dyn FnMut(Point2, Point2) -> bool) {
         let reflex: Vec<Sector> = self.reflex.iter().flatten().copied().collect();
         if reflex.len() < 2 {
             return;
@@ -333,7 +357,7 @@ impl Splitter<'_> {
                 continue;
             }
             let (v, u) = (reflex[i].apex, reflex[j].apex);
-            if let Some(crossed) = self.walk(v, u) {
+            if let Some(crossed) = self.walk(v, u).filter(|_| on_surface(self.pos(v), self.pos(u))) {
                 if self.insert(v, u, crossed) {
                     resolved[i] = true;
                     resolved[j] = true;
@@ -344,7 +368,7 @@ impl Splitter<'_> {
 
     /// Phase 2: a diagonal of its own for every reflex sector left, to the nearest vertex that
     /// resolves it (sectors that no examined vertex resolves are left to the merge).
-    fn resolve_remaining(&mut self) {
+    fn resolve_remaining(&mut self, on_surface: &mut dyn FnMut(Point2, Point2) -> bool) {
         let used = self.used();
         if used.len() < 3 {
             return;
@@ -370,7 +394,7 @@ impl Splitter<'_> {
                 candidates.sort_by_cached_key(|&u| !self.narrows_reflex(u, v));
                 let mut done = false;
                 for u in candidates {
-                    if let Some(crossed) = self.walk(v, u) {
+                    if let Some(crossed) = self.walk(v, u).filter(|_| on_surface(self.pos(v), self.pos(u))) {
                         done = self.insert(v, u, crossed);
                         if done {
                             break;
