@@ -107,8 +107,8 @@ pub struct BakeSettings {
     /// How the free area is cut into convex polygons: `merge` (triangulate, then merge
     /// triangles greedily, Recast's way) or `meadow` (Arkin's Meadow mapping: diagonals at
     /// reflex corners, two resolved at once where possible, then the same merge). Both give
-    /// the same area and the same exact paths. Default `merge`: `meadow`'s longer diagonals can
-    /// steer the midpoint A* of `find_path` to worse corridors where area costs differ.
+    /// the same area and the same exact paths. Default `merge`: `meadow`'s longer diagonals
+    /// steer the midpoint A* of `find_path` to slightly longer corridors.
     pub partition: Partition,
 }
 
