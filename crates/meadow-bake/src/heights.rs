@@ -67,24 +67,22 @@ impl SurfaceHeights<'_> {
     /// Whether the surface of `layer` under the segment from `a` to `b` stays within
     /// `tolerance` metres of the straight line between its heights at the two ends. The surface
     /// is piecewise linear, so its largest departure from the line is at a point where the
-    /// segment enters or leaves a triangle: those are the points checked.
+    /// segment enters or leaves a triangle: each triangle's plane is checked there. (A point
+    /// under two triangles of one layer is checked against both: a stricter test, which only
+    /// refuses more segments.)
     pub fn follows_line(&mut self, a: Point2, b: Point2, layer: u32, tolerance: f64) -> bool {
         let (ya, yb) = (self.at(a, layer), self.at(b, layer));
         let bounds = [a[0].min(b[0]), a[1].min(b[1]), a[0].max(b[0]), a[1].max(b[1])];
-        let mut near = std::mem::take(&mut self.near);
-        self.grid.query(&bounds, &mut near);
+        self.grid.query(&bounds, &mut self.near);
         let layers = self.layers;
-        near.retain(|&i| layers.get(i as usize).is_none_or(|&l| l == layer));
-        let mut breaks = Vec::new();
-        for &i in &near {
-            if let Some((s0, s1)) = clip_to_footprint(&self.triangles[i as usize].vertices, a, b) {
-                breaks.extend([s0, s1]);
-            }
-        }
-        self.near = near;
-        breaks.into_iter().all(|s| {
-            let p = [a[0] + (b[0] - a[0]) * s, a[1] + (b[1] - a[1]) * s];
-            (self.at(p, layer) - (ya + (yb - ya) * s)).abs() <= tolerance
+        self.near.iter().filter(|&&i| layers.get(i as usize).is_none_or(|&l| l == layer)).all(|&i| {
+            let t = &self.triangles[i as usize].vertices;
+            clip_to_footprint(t, a, b).is_none_or(|(s0, s1)| {
+                [s0, s1].into_iter().all(|s| {
+                    let p = [a[0] + (b[0] - a[0]) * s, a[1] + (b[1] - a[1]) * s];
+                    (barycentric_height(t, p) - (ya + (yb - ya) * s)).abs() <= tolerance
+                })
+            })
         })
     }
 }

@@ -91,8 +91,9 @@ pub fn build_polygons(
     params: &PolygonParams,
     progress: &mut dyn Progress,
 ) -> Result<PolygonMesh, PolygonError> {
-    let pieces = triangulate_regions(input, params.partition, progress)?;
-    merge_convex(&pieces, input, params, progress)
+    let mut surface = SurfaceHeights::new(input.walkable, &input.regions.triangle_layers);
+    let pieces = triangulate_regions(input.regions, &mut surface, params.partition, progress)?;
+    merge_convex(&pieces, &mut surface, params, progress)
 }
 
 /// One triangulated region polygon: its area type, layer and triangles, and the edges to merge
@@ -108,12 +109,11 @@ struct Piece {
 /// Meadow partition, given its reflex diagonals where the surface along them is straight
 /// within [`FLAT_TOLERANCE`] (the polygons they bound are flat within it).
 fn triangulate_regions(
-    input: PolygonInput<'_>,
+    regions: &Regions,
+    surface: &mut SurfaceHeights<'_>,
     partition: Partition,
     progress: &mut dyn Progress,
 ) -> Result<Vec<Piece>, PolygonError> {
-    let regions = input.regions;
-    let mut surface = SurfaceHeights::new(input.walkable, &regions.triangle_layers);
     let polygon_total: usize = regions.areas.iter().map(|a| a.polygons.len()).sum();
     progress.begin(Stage::Triangulate, polygon_total as u64);
     let mut pieces = Vec::with_capacity(polygon_total);
@@ -142,14 +142,13 @@ fn triangulate_regions(
 /// Merges each piece into convex polygons with surface heights and adds them to one mesh.
 fn merge_convex(
     pieces: &[Piece],
-    input: PolygonInput<'_>,
+    surface: &mut SurfaceHeights<'_>,
     params: &PolygonParams,
     progress: &mut dyn Progress,
 ) -> Result<PolygonMesh, PolygonError> {
     progress.begin(Stage::Convex, pieces.len() as u64);
     let mut mesh = PolygonMesh::default();
     let mut index = PortalVertexIndex::new(params.max_climb);
-    let mut surface = SurfaceHeights::new(input.walkable, &input.regions.triangle_layers);
     let mut heights = Vec::new();
     for (k, piece) in pieces.iter().enumerate() {
         let tri = &piece.triangulation;
