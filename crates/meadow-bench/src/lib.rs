@@ -3,8 +3,10 @@
 //! sources from `../shared/peers/rvo2`), so the workspace builds without a C++ toolchain or the
 //! peers' dependencies.
 
+pub mod carving;
 #[cfg(feature = "detour")]
 pub mod detour;
+pub mod obstacles;
 pub mod rvo2;
 
 use meadow::query::{QueryMesh, SplitMix64};
