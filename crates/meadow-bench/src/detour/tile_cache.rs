@@ -316,23 +316,22 @@ impl TileCacheMesh {
                 layer_bytes,
                 max_update_calls: layers + MAX_OBSTACLES as usize,
             };
-            built.mesh.polygons = built.polygon_count();
+            built.mesh.polygons = built.navmesh_tiles().0;
             Ok(built)
         }
     }
 
-    /// Polygons in the navmesh now (obstacles change the count).
-    pub fn polygon_count(&self) -> usize {
-        // SAFETY: the navmesh is live; getTile returns a tile record for every index below
-        // getMaxTiles, with a null header when empty.
+    /// Detour's navmesh tiles now (`(polygons, data bytes)` summed over them).
+    fn navmesh_tiles(&self) -> (usize, usize) {
+        // SAFETY: the navmesh is live; getTile gives a tile record for every index below
+        // getMaxTiles, with a null header when the slot is empty.
         unsafe {
             let nav = &*self.mesh.nav;
             (0..nav.getMaxTiles())
-                .filter_map(|i| {
-                    let tile = nav.getTile(i);
-                    (!tile.is_null() && !(*tile).header.is_null()).then(|| (*(*tile).header).polyCount as usize)
-                })
-                .sum()
+                .map(|i| nav.getTile(i))
+                .filter(|&tile| !tile.is_null() && !(*tile).header.is_null())
+                .map(|tile| ((*(*tile).header).polyCount.max(0) as usize, (*tile).dataSize.max(0) as usize))
+                .fold((0, 0), |(p, b), (tp, tb)| (p + tp, b + tb))
         }
     }
 }
@@ -459,6 +458,15 @@ impl DynamicNavigation for TileCacheMesh {
     /// `findNearestPoly` for both ends, `findPath` and `findStraightPath` (as `vs_detour`).
     fn path(&mut self, from: [f64; 3], to: [f64; 3]) -> Option<f64> {
         self.mesh.path_length(from, to, self.extents)
+    }
+
+    fn polygon_count(&self) -> usize {
+        self.navmesh_tiles().0
+    }
+
+    /// The cache's layers and the navmesh's tile data (not the query's node pool).
+    fn memory_bytes(&self) -> Option<usize> {
+        Some(self.layer_bytes + self.navmesh_tiles().1)
     }
 }
 
