@@ -7,16 +7,16 @@ use std::time::Instant;
 
 /// A navigation mesh with temporary obstacles, as the carving benchmark drives it.
 pub trait DynamicNavigation {
-    /// What names a placed obstacle.
-    type Handle: Copy;
+    /// What names a placed obstacle (no bounds: an opaque id will do).
+    type Handle;
     /// Why an edit failed.
     type Error: std::error::Error + 'static;
 
     /// Places `obstacle`; queries see it after [`update`](Self::update).
     fn add(&mut self, obstacle: &BoxObstacle) -> Result<Self::Handle, Self::Error>;
-    /// Moves the obstacle `handle` to `obstacle`, giving its handle from then on (a side without
-    /// a move of its own removes and adds).
-    fn move_to(&mut self, handle: Self::Handle, obstacle: &BoxObstacle) -> Result<Self::Handle, Self::Error>;
+    /// Moves the obstacle `handle` to `obstacle` (a side without a move of its own removes and
+    /// adds, and puts the new handle in `handle`).
+    fn move_to(&mut self, handle: &mut Self::Handle, obstacle: &BoxObstacle) -> Result<(), Self::Error>;
     /// Takes the obstacle `handle` away.
     fn remove(&mut self, handle: Self::Handle) -> Result<(), Self::Error>;
     /// Applies every pending edit: queries afterwards see all of them.
@@ -122,11 +122,11 @@ pub fn time_edits<N: DynamicNavigation>(
         }
         for (h, &i) in handles.iter_mut().zip(&window) {
             let t = Instant::now();
-            *h = nav.move_to(*h, &targets[i])?;
+            nav.move_to(h, &targets[i])?;
             nav.update()?;
             move_to.push(t.elapsed().as_secs_f64());
         }
-        for &h in &handles {
+        for h in handles.drain(..) {
             let t = Instant::now();
             nav.remove(h)?;
             nav.update()?;
@@ -259,12 +259,11 @@ mod tests {
             Ok(self.next)
         }
 
-        fn move_to(&mut self, handle: u32, obstacle: &BoxObstacle) -> Result<u32, Refused> {
-            if !self.seen.contains_key(&handle) {
+        fn move_to(&mut self, handle: &mut u32, obstacle: &BoxObstacle) -> Result<(), Refused> {
+            if !self.seen.contains_key(handle) {
                 return Err(Refused("move of an unknown handle"));
             }
-            self.edit(handle, Some(*obstacle))?;
-            Ok(handle)
+            self.edit(*handle, Some(*obstacle))
         }
 
         fn remove(&mut self, handle: u32) -> Result<(), Refused> {

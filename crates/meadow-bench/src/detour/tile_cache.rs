@@ -426,13 +426,10 @@ impl DynamicNavigation for TileCacheMesh {
     }
 
     /// The tile cache has no move: remove, then add.
-    fn move_to(
-        &mut self,
-        handle: rc::dtObstacleRef,
-        obstacle: &BoxObstacle,
-    ) -> Result<rc::dtObstacleRef, TileCacheError> {
-        self.remove(handle)?;
-        self.add(obstacle)
+    fn move_to(&mut self, handle: &mut rc::dtObstacleRef, obstacle: &BoxObstacle) -> Result<(), TileCacheError> {
+        self.remove(*handle)?;
+        *handle = self.add(obstacle)?;
+        Ok(())
     }
 
     fn remove(&mut self, handle: rc::dtObstacleRef) -> Result<(), TileCacheError> {
@@ -512,7 +509,8 @@ mod tests {
         nav.update().unwrap();
         assert_eq!(nav.path(a, b), None);
         // Moved into room A, which no path from B to C enters.
-        let id = nav.move_to(id, &BoxObstacle::at([-10.0, 0.0, 0.0])).unwrap();
+        let mut id = id;
+        nav.move_to(&mut id, &BoxObstacle::at([-10.0, 0.0, 0.0])).unwrap();
         nav.update().unwrap();
         assert_eq!(nav.path(a, b), Some(through));
         nav.remove(id).unwrap();
