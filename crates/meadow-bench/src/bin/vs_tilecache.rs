@@ -2,8 +2,9 @@
 //! see it) with 1, 10 and 100 obstacles, and path query time with none and with 100, for each
 //! side on the same levels, obstacles and pairs. The side so far: Detour's tile cache
 //! (RecastDemo's temporary obstacle sample: cell 0.3, cell height 0.2, tiles of 32 cells, the
-//! demo agent, box obstacles grown by the agent radius; it has no move, so a move is a remove and
-//! an add; `update` is called until it reports the navmesh up to date).
+//! demo agent, layers compressed with LZ4, box obstacles grown by the agent radius; it has no
+//! move, so a move is a remove and an add; `update` is called until it reports the navmesh up to
+//! date).
 //!
 //! The obstacles: 1 m x 1 m boxes from 0.1 m under to 2 m over uniform random points of Meadow's
 //! mesh of the level (`meadow_bench::obstacles`, seeded); box `i` moves to the `i`-th of another
@@ -13,8 +14,9 @@
 //! times are medians over the pairs of each pair's fastest of several rounds.
 //!
 //! Run with `RECAST_VENDOR=true cargo run --release -p meadow-bench --features detour --bin
-//! vs_tilecache [-- --runs N] [--pairs P] [LEVEL...]` (levels named replace the shared ones in
-//! `../shared/levels/gltf` and `../shared/levels/recast`). Timings on a shared machine are
+//! vs_tilecache [-- --runs N] [--pairs P] [--compression lz4|none] [LEVEL...]` (levels named
+//! replace the shared ones in `../shared/levels/gltf` and `../shared/levels/recast`; `none`
+//! stores Detour's layers uncompressed). Timings on a shared machine are
 //! noisy: compare sides within one run.
 
 #[cfg(not(feature = "detour"))]
@@ -40,7 +42,7 @@ mod bench {
     use meadow::BakeSettings;
     use meadow_bake::{ingest, NoProgress};
     use meadow_bench::carving::{measure, DynamicNavigation, Measured, OBSTACLE_COUNTS};
-    use meadow_bench::detour::tile_cache::TileCacheMesh;
+    use meadow_bench::detour::tile_cache::{LayerCompression, TileCacheMesh};
     use meadow_bench::detour::RecastSettings;
     use meadow_bench::obstacles::{box_obstacles, move_targets};
     use std::path::{Path, PathBuf};
@@ -113,11 +115,19 @@ mod bench {
         let mut runs = 5;
         let mut pair_count = 1000;
         let mut named = Vec::new();
+        let mut compression = LayerCompression::Lz4;
         let mut it = args.iter();
         while let Some(a) = it.next() {
             match a.as_str() {
                 "--runs" => {
                     runs = it.next().and_then(|v| v.parse().ok()).filter(|&n| n > 0).ok_or("--runs needs a count")?
+                }
+                "--compression" => {
+                    compression = match it.next().map(String::as_str) {
+                        Some("lz4") => LayerCompression::Lz4,
+                        Some("none") => LayerCompression::None,
+                        _ => return Err("--compression needs lz4 or none".into()),
+                    }
                 }
                 "--pairs" => pair_count = it.next().and_then(|v| v.parse().ok()).ok_or("--pairs needs a count")?,
                 _ => named.push(PathBuf::from(a)),
@@ -169,7 +179,8 @@ mod bench {
                 pairs: meadow_bench::seeded_pairs(&mesh, pair_count),
                 runs,
             };
-            let rows = [side("Detour tile cache", || TileCacheMesh::build(&scene, &RecastSettings::DEMO), &work)];
+            let rows =
+                [side("Detour tile cache", || TileCacheMesh::build(&scene, &RecastSettings::DEMO, compression), &work)];
             for row in rows {
                 let m = match &row.result {
                     Ok(m) => m,
@@ -236,7 +247,7 @@ mod bench {
         println!(
             "\nObstacles: seed {OBSTACLE_SEED:#x}, {runs} rounds per obstacle count (more for fewer obstacles: at least \
              100 edits of each kind). MB held: the side's own count of its mesh and obstacle data (Detour: the \
-             cache's layers, stored uncompressed, and the navmesh tiles)."
+             cache's layers, compressed: {compression:?}, and the navmesh tiles)."
         );
         Ok(())
     }
