@@ -549,6 +549,7 @@ impl DynamicNavigation for TileCacheMesh {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use meadow_bake::ingest::{NavTag, SceneTriangle};
     use meadow_bake::{ingest, NoProgress};
 
     /// Three rooms in a row along x, joined by doorways at z = 0 (see `fixtures/levels/README.md`);
@@ -566,6 +567,62 @@ mod tests {
         assert!(lz4.layer_bytes < stored.layer_bytes, "{} against {}", lz4.layer_bytes, stored.layer_bytes);
         // Every rebuild decompresses: the same navmesh either way.
         assert_eq!(lz4.navmesh_tiles(), stored.navmesh_tiles());
+    }
+
+    /// Two corridors 3 m wide, joined at both ends, seen from above (x to the right, z up):
+    ///
+    /// ```text
+    ///  z = 4  +--------------------------------------+
+    ///         |            north corridor            |
+    ///  z = 1  |     +------------------------+       |
+    ///         |     |   wall block, 3 m high |       |
+    ///  z = -1 |     +------------------------+       |
+    ///         |   a ->      south corridor     -> b  |
+    ///  z = -4 +--------------------------------------+
+    ///       x = -10  -6                      6     10
+    /// ```
+    fn two_corridors() -> Scene {
+        let mut scene = Scene::default();
+        let mut quad = |c: [[f64; 3]; 4], tag: NavTag| {
+            for tri in [[c[0], c[1], c[2]], [c[0], c[2], c[3]]] {
+                scene.triangles.push(SceneTriangle { vertices: tri, tag, area: 0, node: 0 });
+            }
+        };
+        // Wound so that Recast's normal, (v1 - v0) x (v2 - v0), points up.
+        quad([[-10.0, 0.0, -4.0], [-10.0, 0.0, 4.0], [10.0, 0.0, 4.0], [10.0, 0.0, -4.0]], NavTag::Auto);
+        let (x, y, z) = ([-6.0, 6.0], [0.0, 3.0], [-1.0, 1.0]);
+        for (a, b) in [
+            ([x[0], z[0]], [x[1], z[0]]),
+            ([x[1], z[0]], [x[1], z[1]]),
+            ([x[1], z[1]], [x[0], z[1]]),
+            ([x[0], z[1]], [x[0], z[0]]),
+        ] {
+            quad([[a[0], y[0], a[1]], [b[0], y[0], b[1]], [b[0], y[1], b[1]], [a[0], y[1], a[1]]], NavTag::Obstacle);
+        }
+        quad([[x[0], y[1], z[0]], [x[0], y[1], z[1]], [x[1], y[1], z[1]], [x[1], y[1], z[0]]], NavTag::Obstacle);
+        scene.nodes.push("corridors".into());
+        scene.node_positions.push([0.0; 3]);
+        scene
+    }
+
+    #[test]
+    fn an_obstacle_across_a_corridor_sends_the_path_round_by_the_other_and_removing_it_restores_it() {
+        let mut nav = TileCacheMesh::build(&two_corridors(), &RecastSettings::DEMO, LayerCompression::Lz4)
+            .expect("Detour's tile cache builds");
+        let (a, b) = ([-4.0, 0.0, -2.5], [4.0, 0.0, -2.5]);
+        let straight = nav.path(a, b).expect("a path along the south corridor");
+        assert!((straight - 8.0).abs() < 0.05, "{straight}");
+        // The box grown by the agent radius spans z in [-3.6, -1.4], the whole width the agent's
+        // centre has in the south corridor ([-3.4, -1.6]): the path goes round the wall block
+        // through the north corridor: at least 2 · (2 + 2.5) + 12 = 21 m, and about 25 m round
+        // the block's corners grown by the radius (2 · (2.75 + 3.2) + 13.2 = 25.1 m).
+        let id = nav.add(&BoxObstacle::at([0.0, 0.0, -2.5])).unwrap();
+        nav.update().unwrap();
+        let round = nav.path(a, b).expect("a path by the north corridor");
+        assert!((21.0..27.0).contains(&round), "{round} against {straight}");
+        nav.remove(id).unwrap();
+        nav.update().unwrap();
+        assert_eq!(nav.path(a, b), Some(straight));
     }
 
     #[test]
