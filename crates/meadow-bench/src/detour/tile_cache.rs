@@ -353,7 +353,10 @@ impl TileCacheMesh {
                 "tile cache init",
             )?;
             for tile in &mut tiles {
-                for (data, size) in tile.0.drain(..) {
+                // Taken one at a time, so the layers not yet handed over stay in `tile` (freed by
+                // its drop if one fails).
+                tile.0.reverse();
+                while let Some((data, size)) = tile.0.pop() {
                     let flags = rc::dtCompressedTileFlags_DT_COMPRESSEDTILE_FREE_DATA as c_uchar;
                     let status = (*cache.0).addTile(data, size, flags, ptr::null_mut());
                     if status & rc::DT_FAILURE != 0 {
