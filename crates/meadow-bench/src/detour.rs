@@ -1,4 +1,7 @@
-//! Recast bakes (RecastDemo's solo mesh sample, and its tile mesh sample) and Detour path queries.
+//! Recast bakes (RecastDemo's solo mesh sample, and its tile mesh sample) and Detour path queries;
+//! the temporary obstacle sample's tile cache in [`tile_cache`].
+
+pub mod tile_cache;
 
 use meadow_bake::ingest::{NavTag, Scene};
 use recastnavigation_sys as rc;
@@ -135,6 +138,27 @@ impl RecastInput {
         Ok(RecastInput { verts, tris, areas })
     }
 
+    /// The triangles of each tile of a `tw` x `th` grid of square tiles of side `tile` from
+    /// `bmin`, row-major: those whose XZ boxes grown by `pad` meet the tile.
+    fn tile_buckets(&self, bmin: [f32; 3], tile: f32, pad: f32, (tw, th): (i32, i32)) -> Vec<Vec<usize>> {
+        let mut buckets: Vec<Vec<usize>> = vec![Vec::new(); (tw * th) as usize];
+        for (t, tri) in self.tris.chunks_exact(3).enumerate() {
+            let (mut lo, mut hi) = ([f32::INFINITY; 2], [f32::NEG_INFINITY; 2]);
+            for &v in tri {
+                let p = &self.verts[v as usize * 3..v as usize * 3 + 3];
+                lo = [lo[0].min(p[0]), lo[1].min(p[2])];
+                hi = [hi[0].max(p[0]), hi[1].max(p[2])];
+            }
+            let cell = |c: f32, origin: f32, n: i32| (((c - origin) / tile).floor() as i32).clamp(0, n - 1);
+            for x in cell(lo[0] - pad, bmin[0], tw)..=cell(hi[0] + pad, bmin[0], tw) {
+                for y in cell(lo[1] - pad, bmin[2], th)..=cell(hi[1] + pad, bmin[2], th) {
+                    buckets[(y * tw + x) as usize].push(t);
+                }
+            }
+        }
+        buckets
+    }
+
     /// The input's bounds and its grid size in cells of `cell_size`.
     fn grid(&self, cell_size: f32) -> ([f32; 3], [f32; 3], i32, i32) {
         let (mut bmin, mut bmax) = ([0f32; 3], [0f32; 3]);
@@ -161,13 +185,45 @@ unsafe fn build_tile(
     (bmin, bmax, w, h, border): ([f32; 3], [f32; 3], i32, i32, i32),
     s: &RecastSettings,
 ) -> Result<(), BakeFailed> {
-    let (verts, tris, areas) = input;
-    let walkable_height = (s.height / s.cell_height).ceil() as i32;
-    let walkable_climb = (s.climb / s.cell_height).floor() as i32;
-    let walkable_radius = (s.radius / s.cell_size).ceil() as i32;
+    build_compact(m, input, (bmin, bmax, w, h), s)?;
     let max_edge_len = (12.0 / s.cell_size) as i32;
     let (max_error, min_region, merge_region, nvp) = (1.3f32, 8 * 8, 20 * 20, 6);
     let (detail_sample_dist, detail_max_error) = (6.0 * s.cell_size, s.cell_height);
+    check(rc::rcBuildDistanceField(m.ctx, m.chf), "distance field")?;
+    check(rc::rcBuildRegions(m.ctx, m.chf, border, min_region, merge_region), "regions")?;
+    check(
+        rc::rcBuildContours(
+            m.ctx,
+            m.chf,
+            max_error,
+            max_edge_len,
+            m.cset,
+            rc::rcBuildContoursFlags_RC_CONTOUR_TESS_WALL_EDGES as i32,
+        ),
+        "contours",
+    )?;
+    check(rc::rcBuildPolyMesh(m.ctx, m.cset, nvp, m.pmesh), "poly mesh")?;
+    check(
+        rc::rcBuildPolyMeshDetail(m.ctx, m.pmesh, m.chf, detail_sample_dist, detail_max_error, m.dmesh),
+        "detail mesh",
+    )
+}
+
+/// The first steps of [`build_tile`], shared with the tile cache's layers: rasterise the
+/// triangles into the box `bmin..bmax` of `w` x `h` cells, filter the spans, build the compact
+/// heightfield and erode it by the agent radius (into `m.chf`).
+///
+/// # Safety
+/// As [`build_tile`].
+unsafe fn build_compact(
+    m: &Intermediates,
+    (verts, tris, areas): (&[f32], &[i32], &[u8]),
+    (bmin, bmax, w, h): ([f32; 3], [f32; 3], i32, i32),
+    s: &RecastSettings,
+) -> Result<(), BakeFailed> {
+    let walkable_height = (s.height / s.cell_height).ceil() as i32;
+    let walkable_climb = (s.climb / s.cell_height).floor() as i32;
+    let walkable_radius = (s.radius / s.cell_size).ceil() as i32;
     check(
         rc::rcCreateHeightfield(m.ctx, m.hf, w, h, bmin.as_ptr(), bmax.as_ptr(), s.cell_size, s.cell_height),
         "heightfield",
@@ -189,25 +245,7 @@ unsafe fn build_tile(
     rc::rcFilterLedgeSpans(m.ctx, walkable_height, walkable_climb, m.hf);
     rc::rcFilterWalkableLowHeightSpans(m.ctx, walkable_height, m.hf);
     check(rc::rcBuildCompactHeightfield(m.ctx, walkable_height, walkable_climb, m.hf, m.chf), "compact")?;
-    check(rc::rcErodeWalkableArea(m.ctx, walkable_radius, m.chf), "erode")?;
-    check(rc::rcBuildDistanceField(m.ctx, m.chf), "distance field")?;
-    check(rc::rcBuildRegions(m.ctx, m.chf, border, min_region, merge_region), "regions")?;
-    check(
-        rc::rcBuildContours(
-            m.ctx,
-            m.chf,
-            max_error,
-            max_edge_len,
-            m.cset,
-            rc::rcBuildContoursFlags_RC_CONTOUR_TESS_WALL_EDGES as i32,
-        ),
-        "contours",
-    )?;
-    check(rc::rcBuildPolyMesh(m.ctx, m.cset, nvp, m.pmesh), "poly mesh")?;
-    check(
-        rc::rcBuildPolyMeshDetail(m.ctx, m.pmesh, m.chf, detail_sample_dist, detail_max_error, m.dmesh),
-        "detail mesh",
-    )
+    check(rc::rcErodeWalkableArea(m.ctx, walkable_radius, m.chf), "erode")
 }
 
 /// Detour's tile data for the poly mesh and detail mesh in `m`, at tile `(x, y)` (both 0 for a
@@ -331,22 +369,7 @@ impl DetourMesh {
             let tile_cells = tile_cells.max((gw.max(gh) + 127) / 128);
             let tile = tile_cells as f32 * s.cell_size;
             let (tw, th) = ((gw + tile_cells - 1) / tile_cells, (gh + tile_cells - 1) / tile_cells);
-            // Triangles per tile, by their boxes grown by the border.
-            let mut buckets: Vec<Vec<usize>> = vec![Vec::new(); (tw * th) as usize];
-            for (t, tri) in input.tris.chunks_exact(3).enumerate() {
-                let (mut lo, mut hi) = ([f32::INFINITY; 2], [f32::NEG_INFINITY; 2]);
-                for &v in tri {
-                    let p = &input.verts[v as usize * 3..v as usize * 3 + 3];
-                    lo = [lo[0].min(p[0]), lo[1].min(p[2])];
-                    hi = [hi[0].max(p[0]), hi[1].max(p[2])];
-                }
-                let cell = |c: f32, origin: f32, n: i32| (((c - origin) / tile).floor() as i32).clamp(0, n - 1);
-                for x in cell(lo[0] - pad, bmin[0], tw)..=cell(hi[0] + pad, bmin[0], tw) {
-                    for y in cell(lo[1] - pad, bmin[2], th)..=cell(hi[1] + pad, bmin[2], th) {
-                        buckets[(y * tw + x) as usize].push(t);
-                    }
-                }
-            }
+            let buckets = input.tile_buckets(bmin, tile, pad, (tw, th));
             let nav = rc::dtAllocNavMesh();
             if nav.is_null() {
                 return Err(BakeFailed("Detour allocation"));

@@ -1,10 +1,18 @@
 //! Benchmarks of Meadow against peer libraries. The peers sit behind features (`detour`: Recast
-//! and Detour through `recastnavigation-sys`; `polyanya`: the `polyanya` crate; `rvo2`: RVO2's C++
-//! sources from `../shared/peers/rvo2`), so the workspace builds without a C++ toolchain or the
-//! peers' dependencies.
+//! and Detour through `recastnavigation-sys`, with Detour's tile cache; `polyanya`: the
+//! `polyanya` crate; `rvo2`: RVO2's C++ sources from `../shared/peers/rvo2`), so the workspace
+//! builds without a C++ toolchain or the peers' dependencies.
+//!
+//! The carving benchmark (temporary obstacles, `vs_tilecache`): [`obstacles`] makes the seeded
+//! box obstacles every side carves, [`carving`] times any side implementing
+//! [`carving::DynamicNavigation`]; Detour's tile cache is `detour::tile_cache::TileCacheMesh`.
+//! Run it with `RECAST_VENDOR=true cargo run --release -p meadow-bench --features detour --bin
+//! vs_tilecache`.
 
+pub mod carving;
 #[cfg(feature = "detour")]
 pub mod detour;
+pub mod obstacles;
 pub mod rvo2;
 
 use meadow::query::{QueryMesh, SplitMix64};
