@@ -60,8 +60,11 @@ pub struct QueryMesh {
     /// Per polygon: its connected component of the portal graph (numbered in order of first
     /// polygon).
     pub(super) component: Vec<u32>,
-    /// The convex hulls of islands that certify a path round one of them.
-    pub(super) obstacles: obstacles::Obstacles,
+    /// Per outline: whether it is a simple hole (see [`QueryMesh::new`]).
+    pub(super) simple_hole: Vec<bool>,
+    /// The convex hulls of islands that certify a path round one of them (built on first use:
+    /// the overlap test behind it is most of the cost of building a query mesh).
+    pub(super) obstacles: std::sync::OnceLock<obstacles::Obstacles>,
     /// The off-mesh link table and what depends on it (chains, landmarks, components joined
     /// through links): the one part of a query mesh that can change.
     pub(super) links: links::LinkCell,
@@ -223,7 +226,6 @@ impl QueryMesh {
             }
         }
         let component = portal_components(data);
-        let obstacles = obstacles::Obstacles::build(&mesh, &index, &component, &simple_hole);
         let mut query_mesh = QueryMesh {
             mesh,
             index,
@@ -240,7 +242,8 @@ impl QueryMesh {
             island_of,
             island_disks,
             component,
-            obstacles,
+            simple_hole,
+            obstacles: std::sync::OnceLock::new(),
             links: links::LinkCell::new(links::LinkState::empty()),
             trap_locator: None,
             roadmap: std::sync::OnceLock::new(),
@@ -411,7 +414,8 @@ impl QueryMesh {
 
     /// The hulls of the islands that certify a path round one of them.
     pub(crate) fn obstacles(&self) -> &obstacles::Obstacles {
-        &self.obstacles
+        self.obstacles
+            .get_or_init(|| obstacles::Obstacles::build(&self.mesh, &self.index, &self.component, &self.simple_hole))
     }
 
     /// Number of half-edges (entries of `polygon_vertices`).
