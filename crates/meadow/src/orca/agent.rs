@@ -41,6 +41,8 @@ pub(crate) struct Scratch {
     pub(crate) obstacle_neighbors: Vec<(f32, u32)>,
     pub(crate) obstacle_stack: Vec<u32>,
     pub(crate) agent_neighbors: Vec<Neighbor>,
+    /// The neighbour search's candidate keys.
+    pub(crate) candidate_keys: Vec<u64>,
     pub(crate) lines: Vec<Line>,
     pub(crate) proj_lines: Vec<Line>,
 }

@@ -52,11 +52,9 @@ pub(crate) struct GridAgent {
     pub(crate) height: f32,
 }
 
-/// A found neighbour: its full key (kept here so sorting needs no lookups) and its grid slot.
+/// A found neighbour: its agent index and grid slot.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Neighbor {
-    pub(crate) dist_sq: f32,
-    pub(crate) position: Vec2,
     pub(crate) index: u32,
     pub(crate) slot: u32,
 }
@@ -220,6 +218,7 @@ impl AgentGrid {
         max_neighbors: usize,
         band: f32,
         seed: Option<f32>,
+        keys: &mut Vec<u64>,
         out: &mut Vec<Neighbor>,
     ) {
         out.clear();
@@ -235,8 +234,17 @@ impl AgentGrid {
             }
         }
         let height = self.agents[self_slot].height;
-        let mut query =
-            Query { grid: self, self_slot: self_slot as u32, position, height, band, max_neighbors, bound, out };
+        let mut query = Query {
+            grid: self,
+            self_slot: self_slot as u32,
+            position,
+            height,
+            band,
+            max_neighbors,
+            bound,
+            keys,
+            len: 0,
+        };
         // The query's exact cell coordinates (f64 holds the f32 difference exactly enough).
         let u = (position.x as f64 - self.origin.x as f64) / self.cell_size as f64;
         let v = (position.y as f64 - self.origin.y as f64) / self.cell_size as f64;
@@ -255,9 +263,10 @@ impl AgentGrid {
         };
         loop {
             query.scan_block_minus(want, done);
+            query.settle();
             done = done.union(want);
             let reach = self.reach(u, v, query.bound);
-            let next = if query.out.len() == query.max_neighbors {
+            let next = if query.len == query.max_neighbors {
                 reach
             } else {
                 done.grown(1, self.cells_x, self.cells_y).intersect(reach)
@@ -267,6 +276,11 @@ impl AgentGrid {
             }
             want = next;
         }
+        out.extend(query.keys[..query.len].iter().map(|&key| {
+            let slot = key as u32;
+            let agent = &self.agents[slot as usize];
+            Neighbor { index: agent.index, slot }
+        }));
     }
 
     /// The cells that may hold an agent within f32 squared distance `bound` of the point at
@@ -461,10 +475,14 @@ struct Query<'a> {
     /// Height band (infinite: no band).
     band: f32,
     max_neighbors: usize,
-    /// A candidate may enter iff `dist_sq <= bound`: the float below `range_sq` while the list
-    /// has room, then the worst entry's distance (ties with it can still win on `(x, y)`).
+    /// A candidate is gathered iff `dist_sq <= bound`: the float below `range_sq` while the list
+    /// has room, then the worst kept entry's distance (ties with it can still win on `(x, y)`).
     bound: f32,
-    out: &'a mut Vec<Neighbor>,
+    /// Candidate keys `dist_sq bits << 32 | slot`: `keys[..len]` are gathered, and after
+    /// [`settle`](Query::settle) they are the kept list in canonical order. For a non-negative
+    /// f32 the bits order as the values do, so sorting the keys sorts by `(dist_sq, slot)`.
+    keys: &'a mut Vec<u64>,
+    len: usize,
 }
 
 impl Query<'_> {
@@ -500,10 +518,19 @@ impl Query<'_> {
         }
     }
 
+    /// Gathers the agents of slots `begin..end` within the bound, without branching on them:
+    /// every key is written and the length grows only for those that pass.
     #[inline]
     fn scan_range<const BAND: bool>(&mut self, begin: usize, end: usize) {
         let grid = self.grid;
         let (px, py) = (self.position.x, self.position.y);
+        let need = self.len + (end - begin);
+        if self.keys.len() < need {
+            self.keys.resize(need, 0);
+        }
+        let keys = &mut self.keys[..need];
+        let mut len = self.len;
+        let (bound, self_slot, height, band) = (self.bound, self.self_slot, self.height, self.band);
         let xs = &grid.xs[begin..end];
         let ys = &grid.ys[begin..end];
         let hs = &grid.hs[begin..end];
@@ -512,39 +539,57 @@ impl Query<'_> {
             let dx = px - x;
             let dy = py - y;
             let dist_sq = dx * dx + dy * dy;
+            let slot = (begin + k) as u32;
             // Also rejects NaN.
-            if dist_sq <= self.bound && (!BAND || (self.height - h).abs() <= self.band) {
-                self.insert((begin + k) as u32, dist_sq);
-            }
+            let take = dist_sq <= bound && slot != self_slot && (!BAND || (height - h).abs() <= band);
+            keys[len] = ((dist_sq.to_bits() as u64) << 32) | slot as u64;
+            len += take as usize;
         }
+        self.len = len;
     }
 
-    #[inline(never)]
-    fn insert(&mut self, slot: u32, dist_sq: f32) {
-        if slot == self.self_slot {
-            return;
-        }
-        let agent = &self.grid.agents[slot as usize];
-        let candidate = Neighbor { dist_sq, position: agent.position, index: agent.index, slot };
-        let full = self.out.len() == self.max_neighbors;
-        if full {
-            let len = self.out.len();
-            if !key_less(&candidate, &self.out[len - 1]) {
-                return;
+    /// Keeps the `max_neighbors` smallest gathered candidates by the canonical key, in order,
+    /// and tightens the bound to the worst of them when the list is full.
+    fn settle(&mut self) {
+        let k = self.max_neighbors;
+        let keys = &mut self.keys[..self.len];
+        let mut end = keys.len();
+        if keys.len() > k {
+            // The k smallest by (dist_sq, slot), then every other one at the k-th distance:
+            // those tie on distance and may still come first on (x, y).
+            keys.select_nth_unstable(k - 1);
+            let worst = keys[k - 1] >> 32;
+            end = k;
+            for i in k..keys.len() {
+                if keys[i] >> 32 == worst {
+                    keys.swap(end, i);
+                    end += 1;
+                }
             }
-            self.out[len - 1] = candidate;
-        } else {
-            self.out.push(candidate);
         }
-        // Insertion sort by the canonical key.
-        let mut i = self.out.len() - 1;
-        while i > 0 && key_less(&candidate, &self.out[i - 1]) {
-            self.out[i] = self.out[i - 1];
-            i -= 1;
+        let kept = &mut keys[..end];
+        kept.sort_unstable();
+        // Runs of equal distance go in canonical order: (x, y), then agent index.
+        let agents = &self.grid.agents;
+        let mut i = 0;
+        while i + 1 < kept.len() {
+            let mut j = i + 1;
+            while j < kept.len() && kept[j] >> 32 == kept[i] >> 32 {
+                j += 1;
+            }
+            if j > i + 1 {
+                kept[i..j].sort_unstable_by(|&a, &b| {
+                    let (a, b) = (&agents[a as u32 as usize], &agents[b as u32 as usize]);
+                    let x = a.position.x.partial_cmp(&b.position.x).unwrap_or(std::cmp::Ordering::Equal);
+                    let y = a.position.y.partial_cmp(&b.position.y).unwrap_or(std::cmp::Ordering::Equal);
+                    x.then(y).then(a.index.cmp(&b.index))
+                });
+            }
+            i = j;
         }
-        self.out[i] = candidate;
-        if self.out.len() == self.max_neighbors {
-            self.bound = self.out[self.out.len() - 1].dist_sq;
+        self.len = end.min(k);
+        if self.len == k {
+            self.bound = f32::from_bits((self.keys[k - 1] >> 32) as u32);
         }
     }
 }
@@ -563,6 +608,7 @@ pub struct AgentIndex {
 /// Reusable result buffer of [`AgentIndex::nearest`].
 #[derive(Clone, Debug, Default)]
 pub struct NeighborList {
+    keys: Vec<u64>,
     found: Vec<Neighbor>,
     agents: Vec<usize>,
 }
@@ -612,6 +658,7 @@ impl AgentIndex {
             max_neighbors,
             f32::INFINITY,
             None,
+            &mut out.keys,
             &mut out.found,
         );
         let agents = &self.grid.agents;
@@ -619,24 +666,31 @@ impl AgentIndex {
     }
 }
 
-/// The canonical neighbour order: `(dist_sq, x, y)` ascending, then agent index.
-#[inline]
-fn key_less(a: &Neighbor, b: &Neighbor) -> bool {
-    if a.dist_sq != b.dist_sq {
-        return a.dist_sq < b.dist_sq;
-    }
-    if a.position.x != b.position.x {
-        return a.position.x < b.position.x;
-    }
-    if a.position.y != b.position.y {
-        return a.position.y < b.position.y;
-    }
-    a.index < b.index
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A neighbour's full canonical key, for the brute-force answers.
+    #[derive(Clone, Copy, Debug)]
+    struct Key {
+        dist_sq: f32,
+        position: Vec2,
+        index: u32,
+    }
+
+    /// The canonical neighbour order: `(dist_sq, x, y)` ascending, then agent index.
+    fn key_less(a: &Key, b: &Key) -> bool {
+        if a.dist_sq != b.dist_sq {
+            return a.dist_sq < b.dist_sq;
+        }
+        if a.position.x != b.position.x {
+            return a.position.x < b.position.x;
+        }
+        if a.position.y != b.position.y {
+            return a.position.y < b.position.y;
+        }
+        a.index < b.index
+    }
 
     /// A tiny deterministic generator (xorshift) for test positions.
     fn xorshift(state: &mut u64) -> f32 {
@@ -681,23 +735,22 @@ mod tests {
             let mut tree = AgentGrid::default();
             tree.build(&positions, &zeros, &radii, &[], cell_size);
             let mut out = Vec::new();
+            let mut keys = Vec::new();
             for slot in 0..n {
                 for &(range_sq, k) in &[(25.0f32, 10usize), (100.0, 4), (4.0, 50)] {
-                    tree.neighbors(slot, range_sq, k, f32::INFINITY, None, &mut out);
                     let me = tree.agents[slot];
-                    let mut all: Vec<(f32, Neighbor)> = tree
+                    let mut all: Vec<Key> = tree
                         .agents
                         .iter()
-                        .enumerate()
-                        .filter(|(_, a)| a.index != me.index)
-                        .map(|(slot, a)| {
-                            let dist_sq = (me.position - a.position).abs_sq();
-                            let nb = Neighbor { dist_sq, position: a.position, index: a.index, slot: slot as u32 };
-                            (dist_sq, nb)
+                        .filter(|a| a.index != me.index)
+                        .map(|a| Key {
+                            dist_sq: (me.position - a.position).abs_sq(),
+                            position: a.position,
+                            index: a.index,
                         })
-                        .filter(|(d, _)| *d < range_sq)
+                        .filter(|key| key.dist_sq < range_sq)
                         .collect();
-                    all.sort_by(|(_, a), (_, b)| {
+                    all.sort_by(|a, b| {
                         if key_less(a, b) {
                             std::cmp::Ordering::Less
                         } else if key_less(b, a) {
@@ -706,13 +759,22 @@ mod tests {
                             std::cmp::Ordering::Equal
                         }
                     });
+                    // A valid seed (the simulator's: the farthest of some k agents in range),
+                    // here the last k of the in-range list, which is as loose as a seed gets.
+                    let seed =
+                        (all.len() >= k).then(|| all[all.len() - k..].iter().map(|a| a.dist_sq).fold(0.0, f32::max));
                     all.truncate(k);
-                    let want: Vec<u32> = all.iter().map(|(_, a)| a.index).collect();
+                    let want: Vec<u32> = all.iter().map(|a| a.index).collect();
+                    tree.neighbors(slot, range_sq, k, f32::INFINITY, None, &mut keys, &mut out);
                     let got: Vec<u32> = out.iter().map(|nb| tree.agents[nb.slot as usize].index).collect();
-                    assert_eq!(
-                        got, want,
-                        "n={n} cell={cell_size} offset={offset} slot={slot} range_sq={range_sq} k={k}"
-                    );
+                    assert_eq!(got, want, "unseeded: n={n} cell={cell_size} offset={offset} slot={slot} k={k}");
+                    // The tightest seed too: the k-th distance itself.
+                    let tight = (all.len() == k).then(|| all[k - 1].dist_sq);
+                    for seed in [seed, tight].into_iter().flatten() {
+                        tree.neighbors(slot, range_sq, k, f32::INFINITY, Some(seed), &mut keys, &mut out);
+                        let got: Vec<u32> = out.iter().map(|nb| tree.agents[nb.slot as usize].index).collect();
+                        assert_eq!(got, want, "seed {seed}: n={n} cell={cell_size} offset={offset} slot={slot} k={k}");
+                    }
                 }
             }
         }
@@ -756,7 +818,8 @@ mod tests {
         let mut tree = AgentGrid::default();
         tree.build(&positions, &zeros, &radii, &[], 5.0);
         let mut out = Vec::new();
-        tree.neighbors(17, 1.0, 10, f32::INFINITY, None, &mut out);
+        let mut keys = Vec::new();
+        tree.neighbors(17, 1.0, 10, f32::INFINITY, None, &mut keys, &mut out);
         let got: Vec<u32> = out.iter().map(|nb| tree.agents[nb.slot as usize].index).collect();
         let want: Vec<u32> = (0..n as u32).filter(|&i| i != tree.agents[17].index).take(10).collect();
         assert_eq!(got, want);

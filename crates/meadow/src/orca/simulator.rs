@@ -273,7 +273,15 @@ impl Simulator {
                 let range_sq = sqr(p.neighbor_dist);
                 let seed =
                     memory.seed(me.index, me.position, height, positions, heights, range_sq, band, p.max_neighbors);
-                grid.neighbors(slot, range_sq, p.max_neighbors, band, seed, &mut scratch.agent_neighbors);
+                grid.neighbors(
+                    slot,
+                    range_sq,
+                    p.max_neighbors,
+                    band,
+                    seed,
+                    &mut scratch.candidate_keys,
+                    &mut scratch.agent_neighbors,
+                );
                 NeighborMemory::record(remembered, &scratch.agent_neighbors);
                 *new_velocity = compute_new_velocity(&me, &grid.agents, &obstacles.vertices, time_step, scratch);
             };
