@@ -119,7 +119,9 @@ fn main() {
     let pool = |t: usize| rayon::ThreadPoolBuilder::new().num_threads(t).build().expect("thread pool");
     let pools = [(1, pool(1)), (all, pool(all))];
     println!("{steps} steps per run; load average at start {}", load_average());
-    println!("| level | agents | threads | ms/step | path following | ORCA | keep on mesh | new goals | positions digest |");
+    println!(
+        "| level | agents | threads | ms/step | path following | ORCA | keep on mesh | new goals | positions digest |"
+    );
     println!("|---|---|---|---|---|---|---|---|---|");
     for path in &levels {
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();

@@ -88,21 +88,24 @@ impl AgentGrid {
     /// Rebuilds the grid over the current agents (`positions[i]` etc. of agent `i`), with cells of
     /// about `cell_size` (made coarser when the agents' extent needs too many cells; a
     /// non-positive or non-finite size picks one from the agents' density).
-    /// `heights` may be empty (all at height 0).
+    /// `heights` may be empty (all at height 0); agents whose `inactive` entry is true are left
+    /// out (`inactive` may be empty: none).
     pub(crate) fn build(
         &mut self,
         positions: &[Vec2],
         velocities: &[Vec2],
         radii: &[f32],
         heights: &[f32],
+        inactive: &[bool],
         cell_size: f32,
     ) {
         let n = positions.len();
+        let indexed = |i: usize| positions[i].is_finite() && !inactive.get(i).copied().unwrap_or(false);
         let mut min = Vec2::new(f32::INFINITY, f32::INFINITY);
         let mut max = Vec2::new(f32::NEG_INFINITY, f32::NEG_INFINITY);
         let mut finite = 0usize;
-        for p in positions {
-            if p.is_finite() {
+        for (i, p) in positions.iter().enumerate() {
+            if indexed(i) {
                 min = Vec2::new(min.x.min(p.x), min.y.min(p.y));
                 max = Vec2::new(max.x.max(p.x), max.y.max(p.y));
                 finite += 1;
@@ -153,8 +156,8 @@ impl AgentGrid {
         // Counting sort by cell (stable: agents of a cell stay in index order).
         self.cell_start.resize(cells_x * cells_y + 1, 0);
         self.cell_of.clear();
-        for p in positions {
-            let cell = if p.is_finite() {
+        for (i, p) in positions.iter().enumerate() {
+            let cell = if indexed(i) {
                 let (cx, cy) = self.cell_coords(*p);
                 let cell = cy * cells_x + cx;
                 self.cell_start[cell + 1] += 1;
@@ -339,7 +342,7 @@ impl NeighborMemory {
             self.old.clear();
             self.old_slot_of.clear();
         }
-        self.new.clear();
+        // Every slot's chunk is written whole by `record`, so stale entries need no clearing.
         self.new.resize(slots * stride, u32::MAX);
     }
 
@@ -350,14 +353,16 @@ impl NeighborMemory {
 
     /// Writes one slot's list (its chunk of `new`).
     pub(crate) fn record(chunk: &mut [u32], neighbors: &[Neighbor]) {
+        let found = neighbors.len().min(chunk.len());
         for (entry, n) in chunk.iter_mut().zip(neighbors) {
             *entry = n.index;
         }
+        chunk[found..].fill(u32::MAX);
     }
 
     /// The seed of agent `index` at `position` (see [`AgentGrid::neighbors`]): the largest
     /// current squared distance to its `max_neighbors` neighbours of last step, if it remembers
-    /// that many and all are still strictly within the range.
+    /// that many and all are still indexed (not `inactive`) and strictly within the range.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn seed(
         &self,
@@ -366,6 +371,7 @@ impl NeighborMemory {
         height: f32,
         positions: &[Vec2],
         heights: &[f32],
+        inactive: &[bool],
         range_sq: f32,
         band: f32,
         max_neighbors: usize,
@@ -378,6 +384,9 @@ impl NeighborMemory {
         let mut seed = 0.0f32;
         for &j in list {
             if j == index {
+                return None;
+            }
+            if inactive.get(j as usize).copied().unwrap_or(false) {
                 return None;
             }
             let other = *positions.get(j as usize)?;
@@ -396,6 +405,12 @@ impl NeighborMemory {
             seed = seed.max(dist_sq);
         }
         Some(seed)
+    }
+
+    /// Slot in this step's grid of each agent index (`u32::MAX`: not indexed), once
+    /// [`finish`](Self::finish) has run.
+    pub(crate) fn slot_of(&self) -> &[u32] {
+        &self.old_slot_of
     }
 
     /// Makes this step's lists the old ones, for the next step over the same agents.
@@ -639,7 +654,7 @@ impl AgentIndex {
     pub fn rebuild(&mut self, positions: &[Vec2], cell_size: f32) {
         self.zeros.resize(positions.len(), Vec2::ZERO);
         self.radii.resize(positions.len(), 0.0);
-        self.grid.build(positions, &self.zeros, &self.radii, &[], cell_size);
+        self.grid.build(positions, &self.zeros, &self.radii, &[], &[], cell_size);
         self.slot_of.clear();
         self.slot_of.resize(positions.len(), u32::MAX);
         for (slot, agent) in self.grid.agents.iter().enumerate() {
@@ -740,7 +755,7 @@ mod tests {
             let zeros = vec![Vec2::ZERO; n];
             let radii = vec![1.0; n];
             let mut tree = AgentGrid::default();
-            tree.build(&positions, &zeros, &radii, &[], cell_size);
+            tree.build(&positions, &zeros, &radii, &[], &[], cell_size);
             let mut out = Vec::new();
             let mut keys = Vec::new();
             for slot in 0..n {
@@ -815,6 +830,37 @@ mod tests {
         }
     }
 
+    /// A remembered neighbour that is now inactive cannot vouch for a seed (the search would
+    /// stop at a bound that fewer than `max_neighbors` indexed agents meet).
+    #[test]
+    fn seed_ignores_inactive_neighbors() {
+        let positions: Vec<Vec2> = (0..4).map(|i| Vec2::new(i as f32, 0.0)).collect();
+        let zeros = vec![Vec2::ZERO; 4];
+        let radii = vec![0.1; 4];
+        let (mut grid, mut memory) = (AgentGrid::default(), NeighborMemory::default());
+        let (mut keys, mut out) = (Vec::new(), Vec::new());
+        grid.build(&positions, &zeros, &radii, &[], &[], 1.0);
+        memory.begin(grid.len(), 2);
+        let stride = memory.stride();
+        for slot in 0..grid.len() {
+            grid.neighbors(slot, 100.0, 2, f32::INFINITY, None, &mut keys, &mut out);
+            NeighborMemory::record(&mut memory.new[slot * stride..(slot + 1) * stride], &out);
+        }
+        memory.finish(&grid, 4);
+        // Agent 0 remembers agents 1 and 2; the farther is at squared distance 4.
+        let seed =
+            |inactive: &[bool]| memory.seed(0, positions[0], 0.0, &positions, &[], inactive, 100.0, f32::INFINITY, 2);
+        assert_eq!(seed(&[]), Some(4.0));
+        assert_eq!(seed(&[false, true, false, false]), None);
+        // And the search without it finds agents 2 and 3.
+        let inactive = [false, true, false, false];
+        grid.build(&positions, &zeros, &radii, &[], &inactive, 1.0);
+        let slot = grid.agents.iter().position(|a| a.index == 0).unwrap();
+        grid.neighbors(slot, 100.0, 2, f32::INFINITY, seed(&inactive), &mut keys, &mut out);
+        let found: Vec<u32> = out.iter().map(|n| n.index).collect();
+        assert_eq!(found, [2, 3]);
+    }
+
     /// Many agents on one spot share one cell and are ranked by index.
     #[test]
     fn coincident_agents_rank_by_index() {
@@ -823,7 +869,7 @@ mod tests {
         let zeros = vec![Vec2::ZERO; n];
         let radii = vec![1.0; n];
         let mut tree = AgentGrid::default();
-        tree.build(&positions, &zeros, &radii, &[], 5.0);
+        tree.build(&positions, &zeros, &radii, &[], &[], 5.0);
         let mut out = Vec::new();
         let mut keys = Vec::new();
         tree.neighbors(17, 1.0, 10, f32::INFINITY, None, &mut keys, &mut out);
