@@ -253,9 +253,10 @@ impl AgentGrid {
             keys,
             len: 0,
         };
-        // The query's exact cell coordinates (f64 holds the f32 difference exactly enough).
-        let u = (position.x as f64 - self.origin.x as f64) / self.cell_size as f64;
-        let v = (position.y as f64 - self.origin.y as f64) / self.cell_size as f64;
+        // The query's exact cell coordinates (f64 holds the f32 difference exactly, and the
+        // reciprocal's rounding moves them by about 1e-11 of a cell, far inside `CELL_MARGIN`).
+        let u = (position.x as f64 - self.origin.x as f64) * self.inv_cell_size_f64;
+        let v = (position.y as f64 - self.origin.y as f64) * self.inv_cell_size_f64;
         let (cx, cy) = self.cell_coords(position);
         // Start with the 3×3 block around the query's own cell, then grow it: one ring at a time
         // while the list has room, else straight to the block the bound still allows.
@@ -272,6 +273,11 @@ impl AgentGrid {
         loop {
             query.scan_block_minus(want, done);
             query.settle();
+            if seed.is_some() && done.is_empty() && query.len == query.max_neighbors {
+                // The first block was the seed's reach, and the bound can only have shrunk
+                // below the seed: nothing the bound reaches is left.
+                break;
+            }
             done = done.union(want);
             let reach = self.reach(u, v, query.bound);
             let next = if query.len == query.max_neighbors {
