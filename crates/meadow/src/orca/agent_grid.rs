@@ -61,6 +61,15 @@ pub(crate) struct Neighbor {
     pub(crate) slot: u32,
 }
 
+/// The buffers of one neighbour search: the candidate keys it gathers and the neighbours it
+/// finds, reused from query to query.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct NeighborSearch {
+    keys: Vec<u64>,
+    /// The neighbours found by the last search, in canonical order.
+    pub(crate) found: Vec<Neighbor>,
+}
+
 /// The agent grid. Agents with a non-finite position are left out (no one sees them and they
 /// see no one, as a NaN distance never compares below a bound).
 #[derive(Clone, Debug, Default)]
@@ -226,9 +235,9 @@ impl AgentGrid {
         max_neighbors: usize,
         band: f32,
         seed: Option<f32>,
-        keys: &mut Vec<u64>,
-        out: &mut Vec<Neighbor>,
+        search: &mut NeighborSearch,
     ) {
+        let NeighborSearch { keys, found: out } = search;
         out.clear();
         if max_neighbors == 0 || self_slot >= self.agents.len() || range_sq.is_nan() || range_sq <= 0.0 {
             return;
@@ -636,8 +645,7 @@ pub struct AgentIndex {
 /// Reusable result buffer of [`AgentIndex::nearest`].
 #[derive(Clone, Debug, Default)]
 pub struct NeighborList {
-    keys: Vec<u64>,
-    found: Vec<Neighbor>,
+    search: NeighborSearch,
     agents: Vec<usize>,
 }
 
@@ -672,7 +680,7 @@ impl AgentIndex {
     /// `neighbor_dist`, ordered by `(dist_sq, x, y)`; nothing if `agent` is not indexed.
     pub fn nearest(&self, agent: usize, neighbor_dist: f32, max_neighbors: usize, out: &mut NeighborList) {
         out.agents.clear();
-        out.found.clear();
+        out.search.found.clear();
         let Some(&slot) = self.slot_of.get(agent) else {
             return;
         };
@@ -686,11 +694,10 @@ impl AgentIndex {
             max_neighbors,
             f32::INFINITY,
             None,
-            &mut out.keys,
-            &mut out.found,
+            &mut out.search,
         );
         let agents = &self.grid.agents;
-        out.agents.extend(out.found.iter().map(|n| agents[n.slot as usize].index as usize));
+        out.agents.extend(out.search.found.iter().map(|n| agents[n.slot as usize].index as usize));
     }
 }
 
@@ -762,8 +769,7 @@ mod tests {
             let radii = vec![1.0; n];
             let mut tree = AgentGrid::default();
             tree.build(&positions, &zeros, &radii, &[], &[], cell_size);
-            let mut out = Vec::new();
-            let mut keys = Vec::new();
+            let mut out = NeighborSearch::default();
             for slot in 0..n {
                 for &(range_sq, k) in &[(25.0f32, 10usize), (100.0, 4), (4.0, 50)] {
                     let me = tree.agents[slot];
@@ -793,14 +799,14 @@ mod tests {
                         (all.len() >= k).then(|| all[all.len() - k..].iter().map(|a| a.dist_sq).fold(0.0, f32::max));
                     all.truncate(k);
                     let want: Vec<u32> = all.iter().map(|a| a.index).collect();
-                    tree.neighbors(slot, range_sq, k, f32::INFINITY, None, &mut keys, &mut out);
-                    let got: Vec<u32> = out.iter().map(|nb| tree.agents[nb.slot as usize].index).collect();
+                    tree.neighbors(slot, range_sq, k, f32::INFINITY, None, &mut out);
+                    let got: Vec<u32> = out.found.iter().map(|nb| tree.agents[nb.slot as usize].index).collect();
                     assert_eq!(got, want, "unseeded: n={n} cell={cell_size} offset={offset} slot={slot} k={k}");
                     // The tightest seed too: the k-th distance itself.
                     let tight = (all.len() == k).then(|| all[k - 1].dist_sq);
                     for seed in [seed, tight].into_iter().flatten() {
-                        tree.neighbors(slot, range_sq, k, f32::INFINITY, Some(seed), &mut keys, &mut out);
-                        let got: Vec<u32> = out.iter().map(|nb| tree.agents[nb.slot as usize].index).collect();
+                        tree.neighbors(slot, range_sq, k, f32::INFINITY, Some(seed), &mut out);
+                        let got: Vec<u32> = out.found.iter().map(|nb| tree.agents[nb.slot as usize].index).collect();
                         assert_eq!(got, want, "seed {seed}: n={n} cell={cell_size} offset={offset} slot={slot} k={k}");
                     }
                 }
@@ -844,13 +850,13 @@ mod tests {
         let zeros = vec![Vec2::ZERO; 4];
         let radii = vec![0.1; 4];
         let (mut grid, mut memory) = (AgentGrid::default(), NeighborMemory::default());
-        let (mut keys, mut out) = (Vec::new(), Vec::new());
+        let mut out = NeighborSearch::default();
         grid.build(&positions, &zeros, &radii, &[], &[], 1.0);
         memory.begin(grid.len(), 2);
         let stride = memory.stride();
         for slot in 0..grid.len() {
-            grid.neighbors(slot, 100.0, 2, f32::INFINITY, None, &mut keys, &mut out);
-            NeighborMemory::record(&mut memory.new[slot * stride..(slot + 1) * stride], &out);
+            grid.neighbors(slot, 100.0, 2, f32::INFINITY, None, &mut out);
+            NeighborMemory::record(&mut memory.new[slot * stride..(slot + 1) * stride], &out.found);
         }
         memory.finish(&grid, 4);
         // Agent 0 remembers agents 1 and 2; the farther is at squared distance 4.
@@ -862,8 +868,8 @@ mod tests {
         let inactive = [false, true, false, false];
         grid.build(&positions, &zeros, &radii, &[], &inactive, 1.0);
         let slot = grid.agents.iter().position(|a| a.index == 0).unwrap();
-        grid.neighbors(slot, 100.0, 2, f32::INFINITY, seed(&inactive), &mut keys, &mut out);
-        let found: Vec<u32> = out.iter().map(|n| n.index).collect();
+        grid.neighbors(slot, 100.0, 2, f32::INFINITY, seed(&inactive), &mut out);
+        let found: Vec<u32> = out.found.iter().map(|n| n.index).collect();
         assert_eq!(found, [2, 3]);
     }
 
@@ -876,10 +882,9 @@ mod tests {
         let radii = vec![1.0; n];
         let mut tree = AgentGrid::default();
         tree.build(&positions, &zeros, &radii, &[], &[], 5.0);
-        let mut out = Vec::new();
-        let mut keys = Vec::new();
-        tree.neighbors(17, 1.0, 10, f32::INFINITY, None, &mut keys, &mut out);
-        let got: Vec<u32> = out.iter().map(|nb| tree.agents[nb.slot as usize].index).collect();
+        let mut out = NeighborSearch::default();
+        tree.neighbors(17, 1.0, 10, f32::INFINITY, None, &mut out);
+        let got: Vec<u32> = out.found.iter().map(|nb| tree.agents[nb.slot as usize].index).collect();
         let want: Vec<u32> = (0..n as u32).filter(|&i| i != tree.agents[17].index).take(10).collect();
         assert_eq!(got, want);
     }

@@ -322,16 +322,8 @@ impl Simulator {
                     band,
                     p.max_neighbors,
                 );
-                grid.neighbors(
-                    slot,
-                    range_sq,
-                    p.max_neighbors,
-                    band,
-                    seed,
-                    &mut scratch.candidate_keys,
-                    &mut scratch.agent_neighbors,
-                );
-                NeighborMemory::record(remembered, &scratch.agent_neighbors);
+                grid.neighbors(slot, range_sq, p.max_neighbors, band, seed, &mut scratch.agent_neighbors);
+                NeighborMemory::record(remembered, &scratch.agent_neighbors.found);
                 *new_velocity = compute_new_velocity(&me, &grid.agents, &obstacles.vertices, time_step, scratch);
             };
         // Each agent's velocity depends only on the old state, so the order of the work does
