@@ -328,6 +328,10 @@ impl AgentGrid {
     }
 }
 
+/// Most candidates a search settles by counting ranks (a quadratic number of branch-free
+/// comparisons, cheaper than a sort's mispredicted branches for lists of this size).
+const RANK_SORT_MAX: usize = 32;
+
 /// Most neighbours remembered per agent from one step to the next (agents that keep more are
 /// searched without a seed).
 const MEMORY_CAP: usize = 32;
@@ -591,21 +595,36 @@ impl Query<'_> {
         let k = self.max_neighbors;
         let keys = &mut self.keys[..self.len];
         let mut end = keys.len();
-        if keys.len() > k {
-            // The k smallest by (dist_sq, slot), then every other one at the k-th distance:
-            // those tie on distance and may still come first on (x, y).
-            keys.select_nth_unstable(k - 1);
-            let worst = keys[k - 1] >> 32;
-            end = k;
-            for i in k..keys.len() {
-                if keys[i] >> 32 == worst {
-                    keys.swap(end, i);
-                    end += 1;
+        if keys.len() <= RANK_SORT_MAX {
+            // Few candidates (a seeded search gathers about `k`): sort them all by rank, with
+            // no data-dependent branch. Keys are distinct (slots are), so ranks are too.
+            let mut sorted = [0u64; RANK_SORT_MAX];
+            for &key in keys.iter() {
+                let rank = keys.iter().filter(|&&other| other < key).count();
+                sorted[rank] = key;
+            }
+            keys.copy_from_slice(&sorted[..keys.len()]);
+            if keys.len() > k {
+                // Keep the ones tied with the k-th on distance: they may come first on (x, y).
+                let worst = keys[k - 1] >> 32;
+                end = k + keys[k..].iter().take_while(|&&key| key >> 32 == worst).count();
+            }
+        } else {
+            if keys.len() > k {
+                // The k smallest by (dist_sq, slot), then every other one at the k-th distance.
+                keys.select_nth_unstable(k - 1);
+                let worst = keys[k - 1] >> 32;
+                end = k;
+                for i in k..keys.len() {
+                    if keys[i] >> 32 == worst {
+                        keys.swap(end, i);
+                        end += 1;
+                    }
                 }
             }
+            keys[..end].sort_unstable();
         }
         let kept = &mut keys[..end];
-        kept.sort_unstable();
         // Runs of equal distance go in canonical order: (x, y), then agent index.
         let agents = &self.grid.agents;
         let mut i = 0;
