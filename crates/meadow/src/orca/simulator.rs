@@ -20,6 +20,30 @@ const MIN_AGENTS_PER_MOVE_TASK: usize = 4096;
 /// Grid cells per neighbour distance (see [`Simulator::step`]).
 const CELLS_PER_NEIGHBOR_DIST: f64 = 3.0;
 
+thread_local! {
+    /// Each thread's velocity-phase buffers, kept between steps so that a warmed-up step does
+    /// not allocate them again.
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
+}
+
+/// A thread's scratch, taken out of [`SCRATCH`] for a run of agents and put back when dropped
+/// (a task that another one interrupts on the same thread gets a fresh one; either may be
+/// kept, which only matters for speed).
+struct ThreadScratch(Scratch);
+
+impl ThreadScratch {
+    fn take() -> Self {
+        ThreadScratch(SCRATCH.try_with(|s| s.take()).unwrap_or_default())
+    }
+}
+
+impl Drop for ThreadScratch {
+    fn drop(&mut self) {
+        let scratch = std::mem::take(&mut self.0);
+        let _ = SCRATCH.try_with(|s| s.replace(scratch));
+    }
+}
+
 /// An ORCA simulation (RVO2's `RVOSimulator`): agents, polygon obstacles and a fixed time step.
 ///
 /// Each [`step`](Simulator::step) first computes every agent's new velocity from the state
@@ -334,15 +358,16 @@ impl Simulator {
             .zip(remembered.par_chunks_mut(stride))
             .with_min_len(MIN_AGENTS_PER_TASK)
             .enumerate()
-            .for_each_init(Scratch::default, velocity_of);
+            .for_each_init(ThreadScratch::take, |scratch, item| velocity_of(&mut scratch.0, item));
         #[cfg(not(feature = "parallel"))]
         {
-            let mut scratch = Scratch::default();
+            let mut scratch = ThreadScratch::take();
+            let scratch = &mut scratch.0;
             self.new_velocities
                 .iter_mut()
                 .zip(remembered.chunks_mut(stride))
                 .enumerate()
-                .for_each(|item| velocity_of(&mut scratch, item));
+                .for_each(|item| velocity_of(scratch, item));
         }
         self.neighbor_memory.new = remembered;
         self.neighbor_memory.finish(&self.agent_grid, n);
