@@ -221,7 +221,7 @@ impl AgentGrid {
     }
 
     /// Finds the `max_neighbors` nearest agents to the agent in `self_slot` among those with
-    /// `dist_sq < range_sq`, ascending by the canonical key; writes them to `out`.
+    /// `dist_sq < range_sq`, ascending by the canonical key, into `search.found`.
     ///
     /// With a finite `band`, only agents whose height is within `band` of this one's count.
     ///
