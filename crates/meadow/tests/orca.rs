@@ -6,6 +6,7 @@
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
+use meadow::orca::scenario::{circle, pref_velocity, CIRCLE_PARAMS, CIRCLE_TIME_STEP};
 use meadow::orca::{AgentParams, Scenario, ScenarioRun, Simulator, Vec2};
 
 const ORACLE_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/oracle/rvo2");
@@ -466,4 +467,51 @@ fn height_band_separates_floors() {
     assert!(flat.iter().zip(&both).any(|(a, b)| !same_bits(a[0], b[0])));
     assert!(Simulator::new(0.25).expect("valid").set_height_band(f32::NAN).is_err());
     assert!(Simulator::new(0.25).expect("valid").set_height_band(0.0).is_err());
+}
+
+/// Drives `sim` one step of Circle towards `goals` (agent `i` to `goals[i]`).
+fn circle_step(sim: &mut Simulator, goals: &[Vec2]) {
+    for (i, &goal) in goals.iter().enumerate() {
+        let v = pref_velocity(sim.positions()[i], goal);
+        sim.set_pref_velocity(i, v).expect("agent exists");
+    }
+    sim.step();
+}
+
+/// Taking agents out drops them exactly: once the others have remembered them as neighbours,
+/// the others move bit for bit as in a new simulator that never had them, and the inactive ones
+/// stay put. (A far neighbour's line often binds nothing, so this alone would not catch a
+/// search seeded with an inactive agent; `seed_ignores_inactive_neighbors` in the grid does.)
+#[test]
+fn inactive_agents_drop_out_exactly() {
+    let (start, goals) = circle(2000);
+    let mut a = Simulator::new(CIRCLE_TIME_STEP).expect("valid");
+    for &p in &start {
+        a.add_agent(p, Vec2::ZERO, CIRCLE_PARAMS).expect("valid");
+    }
+    for _ in 0..30 {
+        circle_step(&mut a, &goals);
+    }
+    let gone: Vec<usize> = (0..start.len()).step_by(7).collect();
+    let kept: Vec<usize> = (0..start.len()).filter(|i| i % 7 != 0).collect();
+    let mut b = Simulator::new(CIRCLE_TIME_STEP).expect("valid");
+    for &i in &kept {
+        b.add_agent(a.positions()[i], a.velocities()[i], CIRCLE_PARAMS).expect("valid");
+    }
+    let kept_goals: Vec<Vec2> = kept.iter().map(|&i| goals[i]).collect();
+    let frozen: Vec<Vec2> = gone.iter().map(|&i| a.positions()[i]).collect();
+    for &i in &gone {
+        a.set_agent_active(i, false).expect("agent exists");
+    }
+    for step in 1..=30 {
+        circle_step(&mut a, &goals);
+        circle_step(&mut b, &kept_goals);
+        for (k, &i) in kept.iter().enumerate() {
+            assert!(same_bits(a.positions()[i], b.positions()[k]), "step {step}: agent {i} differs");
+        }
+    }
+    for (&i, &p) in gone.iter().zip(&frozen) {
+        assert!(same_bits(a.positions()[i], p), "inactive agent {i} moved");
+    }
+    assert!(a.set_agent_active(start.len(), false).is_err());
 }

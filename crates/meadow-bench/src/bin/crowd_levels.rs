@@ -41,6 +41,17 @@ struct Run {
     orca: Duration,
     keep: Duration,
     replans: usize,
+    /// FNV-1a of the final positions' bits: equal on every thread count (and across changes
+    /// that must not change behaviour).
+    digest: u64,
+}
+
+fn positions_digest(positions: &[[f64; 3]]) -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    for byte in positions.iter().flatten().flat_map(|c| c.to_bits().to_le_bytes()) {
+        hash = (hash ^ byte as u64).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
 }
 
 fn run(mesh: &QueryMesh, n: usize, steps: usize, pool: &rayon::ThreadPool) -> Option<Run> {
@@ -84,7 +95,8 @@ fn run(mesh: &QueryMesh, n: usize, steps: usize, pool: &rayon::ThreadPool) -> Op
         }
     });
     let ms_per_step = start.elapsed().as_secs_f64() * 1e3 / steps as f64;
-    Some(Run { ms_per_step, path: times.0, orca: times.1, keep: times.2, replans })
+    let digest = positions_digest(crowd.positions());
+    Some(Run { ms_per_step, path: times.0, orca: times.1, keep: times.2, replans, digest })
 }
 
 fn main() {
@@ -107,8 +119,10 @@ fn main() {
     let pool = |t: usize| rayon::ThreadPoolBuilder::new().num_threads(t).build().expect("thread pool");
     let pools = [(1, pool(1)), (all, pool(all))];
     println!("{steps} steps per run; load average at start {}", load_average());
-    println!("| level | agents | threads | ms/step | path following | ORCA | keep on mesh | new goals |");
-    println!("|---|---|---|---|---|---|---|---|");
+    println!(
+        "| level | agents | threads | ms/step | path following | ORCA | keep on mesh | new goals | positions digest |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|");
     for path in &levels {
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         if !path.exists() {
@@ -134,12 +148,13 @@ fn main() {
                 let total = (r.path + r.orca + r.keep).as_secs_f64().max(1e-12);
                 let share = |d: Duration| 100.0 * d.as_secs_f64() / total;
                 println!(
-                    "| {name} | {n} | {threads} | {:.2} | {:.0}% | {:.0}% | {:.0}% | {} |",
+                    "| {name} | {n} | {threads} | {:.2} | {:.0}% | {:.0}% | {:.0}% | {} | {:016x} |",
                     r.ms_per_step,
                     share(r.path),
                     share(r.orca),
                     share(r.keep),
-                    r.replans
+                    r.replans,
+                    r.digest
                 );
             }
         }

@@ -11,6 +11,9 @@
 //!
 //! Checks on the way: Meadow gives the same bits on 1 and N threads, and RVO2's two builds give
 //! the same bits as each other.
+//!
+//! `--meadow-only` runs Meadow alone on one thread, for profiling (`scripts/orca-profile.sh`
+//! prints the share of each phase of a step from it).
 
 use std::borrow::Cow;
 use std::time::Instant;
@@ -142,10 +145,11 @@ struct Options {
     steps: usize,
     rounds: usize,
     dodgy: bool,
+    meadow_only: bool,
 }
 
 fn parse_options() -> Result<Options, String> {
-    let mut o = Options { sizes: vec![1000, 5000, 20000], steps: 300, rounds: 3, dodgy: true };
+    let mut o = Options { sizes: vec![1000, 5000, 20000], steps: 300, rounds: 3, dodgy: true, meadow_only: false };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
@@ -159,6 +163,7 @@ fn parse_options() -> Result<Options, String> {
             "--steps" => o.steps = value("--steps")?.parse().map_err(|_| "bad --steps".to_string())?,
             "--rounds" => o.rounds = value("--rounds")?.parse().map_err(|_| "bad --rounds".to_string())?,
             "--no-dodgy" => o.dodgy = false,
+            "--meadow-only" => o.meadow_only = true,
             "--bench" => {}
             other => return Err(format!("unknown argument {other:?}")),
         }
@@ -177,7 +182,7 @@ fn main() {
             std::process::exit(2);
         }
     };
-    if !rvo2::AVAILABLE {
+    if !rvo2::AVAILABLE && !o.meadow_only {
         eprintln!(
             "vs_rvo2: RVO2 is not compiled in (needs `--features rvo2` and ../shared/peers/rvo2/src): \
              its rows are left out"
@@ -205,6 +210,9 @@ fn main() {
         for round in 0..o.rounds {
             let (ms, meadow_one) = run_meadow(n, o.steps, &one);
             record("Meadow", 1, ms);
+            if o.meadow_only {
+                continue;
+            }
             if let Some((ms, whole)) = run_rvo2(Rvo2Build::WholeProgram, n, o.steps) {
                 record(Rvo2Build::WholeProgram.name(), 1, ms);
                 let (ms, plain) = run_rvo2(Rvo2Build::Plain, n, o.steps).expect("both builds are compiled together");

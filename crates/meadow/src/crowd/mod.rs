@@ -222,8 +222,11 @@ struct LinkTraversal {
 pub struct Crowd<'m> {
     mesh: &'m QueryMesh,
     config: CrowdConfig,
-    /// A simulator holding only the obstacles (tree built), cloned every step.
-    template: Simulator,
+    /// The ORCA simulator: the walls, and one ORCA agent per crowd agent (same index), kept
+    /// from step to step so that its neighbour memory and buffers carry over.
+    sim: Simulator,
+    /// Whether each agent took part in the last ORCA step (not on a link, state finite in f32).
+    in_orca: Vec<bool>,
     positions: Vec<[f64; 3]>,
     velocities: Vec<[f64; 2]>,
     pref_velocities: Vec<[f64; 2]>,
@@ -385,17 +388,18 @@ impl<'m> Crowd<'m> {
         if band.is_nan() || band <= 0.0 {
             return Err(CrowdError::InvalidConfig { name: "layer_band", value: band, limit: "> 0 (or infinite)" });
         }
-        let mut template = Simulator::new(config.time_step)?;
-        template.set_height_band(band as f32)?;
+        let mut sim = Simulator::new(config.time_step)?;
+        sim.set_height_band(band as f32)?;
         for (polygon, heights) in obstacle_outlines(mesh, mesh.mesh().settings().radius) {
-            template.add_obstacle_at_heights(&polygon, &heights)?;
+            sim.add_obstacle_at_heights(&polygon, &heights)?;
         }
-        // An empty step builds the obstacle tree once; clones share the built tree.
-        template.step();
+        // An empty step builds the obstacle tree once, before any agent joins.
+        sim.step();
         Ok(Crowd {
             mesh,
             config,
-            template,
+            sim,
+            in_orca: Vec::new(),
             positions: Vec::new(),
             velocities: Vec::new(),
             pref_velocities: Vec::new(),
@@ -430,6 +434,10 @@ impl<'m> Crowd<'m> {
             .mesh
             .nearest_point(goal, self.config.snap_extents)
             .map_err(|_| CrowdError::GoalOffMesh { agent, point: goal })?;
+        // The simulator's agent `agent` is this one: both lists grow together or not at all.
+        let p = start.point;
+        self.sim.add_agent(Vec2::new(p[0] as f32, p[2] as f32), Vec2::ZERO, params)?;
+        self.in_orca.push(false);
         self.positions.push(start.point);
         self.velocities.push([0.0; 2]);
         self.pref_velocities.push([0.0; 2]);
@@ -565,24 +573,21 @@ impl<'m> Crowd<'m> {
         let steered = phase_clock();
 
         // ORCA velocities from the state before the step (parallel, thread-count independent),
-        // for the agents on the mesh (`walkers[k]` is the crowd index of ORCA agent `k`).
-        let mut sim = self.template.clone();
-        let walkers: Vec<usize> = (0..self.agents.len()).filter(|&i| self.agents[i].on_link.is_none()).collect();
-        for (k, &i) in walkers.iter().enumerate() {
-            let a = &self.agents[i];
-            let p = self.positions[i];
-            let v = self.velocities[i];
-            let pos = Vec2::new(p[0] as f32, p[2] as f32);
-            let vel = Vec2::new(v[0] as f32, v[1] as f32);
-            // Parameters were validated and positions are finite, so adding cannot fail.
-            if sim.add_agent(pos, vel, a.params).is_ok() {
-                let pv = self.pref_velocities[i];
-                let _ = sim.set_pref_velocity(k, Vec2::new(pv[0] as f32, pv[1] as f32));
-                let _ = sim.set_agent_height(k, p[1] as f32);
-            }
+        // for the agents on the mesh; agents on links sit the step out.
+        for i in 0..self.agents.len() {
+            let (p, v, pv) = (self.positions[i], self.velocities[i], self.pref_velocities[i]);
+            // Positions on the mesh are finite, but may not fit in f32: such an agent sits out
+            // too (and takes velocity zero).
+            let in_orca = self.agents[i].on_link.is_none()
+                && self.sim.set_agent_position(i, Vec2::new(p[0] as f32, p[2] as f32)).is_ok()
+                && self.sim.set_agent_velocity(i, Vec2::new(v[0] as f32, v[1] as f32)).is_ok()
+                && self.sim.set_pref_velocity(i, Vec2::new(pv[0] as f32, pv[1] as f32)).is_ok()
+                && self.sim.set_agent_height(i, p[1] as f32).is_ok();
+            // Every crowd agent has its simulator agent, so this cannot fail.
+            let _ = self.sim.set_agent_active(i, in_orca);
+            self.in_orca[i] = in_orca;
         }
-        sim.step();
-        let new_velocities: Vec<[f64; 2]> = sim.velocities().iter().map(|v| [v.x as f64, v.y as f64]).collect();
+        self.sim.step();
         let avoided = phase_clock();
 
         for i in 0..self.agents.len() {
@@ -590,8 +595,10 @@ impl<'m> Crowd<'m> {
                 self.move_on_link(i, dt);
                 continue;
             }
-            let k = walkers.binary_search(&i).unwrap_or(usize::MAX);
-            let v = new_velocities.get(k).copied().unwrap_or([0.0; 2]);
+            let v = match self.sim.velocities().get(i) {
+                Some(v) if self.in_orca[i] => [v.x as f64, v.y as f64],
+                _ => [0.0; 2],
+            };
             let from = self.positions[i];
             let to = self.move_on_mesh(from, [from[0] + v[0] * dt, from[2] + v[1] * dt]);
             self.positions[i] = to;

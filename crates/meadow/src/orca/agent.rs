@@ -1,6 +1,6 @@
 //! Per-agent parameters and the ORCA velocity computation for one agent.
 
-use super::agent_grid::{GridAgent, Neighbor};
+use super::agent_grid::{GridAgent, Neighbor, NeighborSearch};
 use super::linear_program::{linear_program_2, linear_program_3, Line};
 use super::obstacle::ObstacleVertex;
 use super::vector::{sqr, Vec2};
@@ -40,7 +40,7 @@ pub(crate) struct SelfState {
 pub(crate) struct Scratch {
     pub(crate) obstacle_neighbors: Vec<(f32, u32)>,
     pub(crate) obstacle_stack: Vec<u32>,
-    pub(crate) agent_neighbors: Vec<Neighbor>,
+    pub(crate) agent_neighbors: NeighborSearch,
     pub(crate) lines: Vec<Line>,
     pub(crate) proj_lines: Vec<Line>,
 }
@@ -300,7 +300,7 @@ pub(crate) fn compute_new_velocity(
     lines.clear();
     obstacle_lines(me, obstacle_neighbors, vertices, lines);
     let num_obstacle_lines = lines.len();
-    agent_lines(me, agent_neighbors, agents, time_step, lines);
+    agent_lines(me, &agent_neighbors.found, agents, time_step, lines);
 
     let mut new_velocity = Vec2::ZERO;
     let max_speed = me.params.max_speed;

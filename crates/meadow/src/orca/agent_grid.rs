@@ -26,8 +26,10 @@ use super::vector::Vec2;
 const MAX_CELLS_PER_AXIS: usize = 1 << 16;
 
 /// Cells at most per agent (plus [`EXTRA_CELLS`]): bounds the grid's memory (4 bytes a cell) when
-/// agents are spread thin over a large area; a coarser grid then only costs scan time.
-const MAX_CELLS_PER_AGENT: usize = 16;
+/// agents are spread thin over a large area; a coarser grid then only costs scan time. Every
+/// step clears and sums all cells, so more cells than agents cost more than the finer scan saves
+/// (on RVO2's Circle, where agents fill a ring, 4 beat 16 and 64 by 10-40% per step).
+const MAX_CELLS_PER_AGENT: usize = 4;
 
 /// Cells allowed beyond `MAX_CELLS_PER_AGENT * n`, so that a handful of agents still get a grid.
 const EXTRA_CELLS: usize = 1024;
@@ -52,13 +54,20 @@ pub(crate) struct GridAgent {
     pub(crate) height: f32,
 }
 
-/// A found neighbour: its full key (kept here so sorting needs no lookups) and its grid slot.
+/// A found neighbour: its agent index and grid slot.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Neighbor {
-    pub(crate) dist_sq: f32,
-    pub(crate) position: Vec2,
     pub(crate) index: u32,
     pub(crate) slot: u32,
+}
+
+/// The buffers of one neighbour search: the candidate keys it gathers and the neighbours it
+/// finds, reused from query to query.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct NeighborSearch {
+    keys: Vec<u64>,
+    /// The neighbours found by the last search, in canonical order.
+    pub(crate) found: Vec<Neighbor>,
 }
 
 /// The agent grid. Agents with a non-finite position are left out (no one sees them and they
@@ -76,6 +85,8 @@ pub(crate) struct AgentGrid {
     origin: Vec2,
     cell_size: f32,
     inv_cell_size: f32,
+    /// `1 / cell_size` in f64, for the query's reach.
+    inv_cell_size_f64: f64,
     cells_x: usize,
     cells_y: usize,
     /// Scratch of the build: cell of each agent index (`u32::MAX`: left out).
@@ -86,21 +97,24 @@ impl AgentGrid {
     /// Rebuilds the grid over the current agents (`positions[i]` etc. of agent `i`), with cells of
     /// about `cell_size` (made coarser when the agents' extent needs too many cells; a
     /// non-positive or non-finite size picks one from the agents' density).
-    /// `heights` may be empty (all at height 0).
+    /// `heights` may be empty (all at height 0); agents whose `inactive` entry is true are left
+    /// out (`inactive` may be empty: none).
     pub(crate) fn build(
         &mut self,
         positions: &[Vec2],
         velocities: &[Vec2],
         radii: &[f32],
         heights: &[f32],
+        inactive: &[bool],
         cell_size: f32,
     ) {
         let n = positions.len();
+        let indexed = |i: usize| positions[i].is_finite() && !inactive.get(i).copied().unwrap_or(false);
         let mut min = Vec2::new(f32::INFINITY, f32::INFINITY);
         let mut max = Vec2::new(f32::NEG_INFINITY, f32::NEG_INFINITY);
         let mut finite = 0usize;
-        for p in positions {
-            if p.is_finite() {
+        for (i, p) in positions.iter().enumerate() {
+            if indexed(i) {
                 min = Vec2::new(min.x.min(p.x), min.y.min(p.y));
                 max = Vec2::new(max.x.max(p.x), max.y.max(p.y));
                 finite += 1;
@@ -144,14 +158,15 @@ impl AgentGrid {
         self.origin = min;
         self.cell_size = h as f32;
         self.inv_cell_size = 1.0 / h as f32;
+        self.inv_cell_size_f64 = 1.0 / (h as f32) as f64;
         self.cells_x = cells_x;
         self.cells_y = cells_y;
 
         // Counting sort by cell (stable: agents of a cell stay in index order).
         self.cell_start.resize(cells_x * cells_y + 1, 0);
         self.cell_of.clear();
-        for p in positions {
-            let cell = if p.is_finite() {
+        for (i, p) in positions.iter().enumerate() {
+            let cell = if indexed(i) {
                 let (cx, cy) = self.cell_coords(*p);
                 let cell = cy * cells_x + cx;
                 self.cell_start[cell + 1] += 1;
@@ -206,7 +221,7 @@ impl AgentGrid {
     }
 
     /// Finds the `max_neighbors` nearest agents to the agent in `self_slot` among those with
-    /// `dist_sq < range_sq`, ascending by the canonical key; writes them to `out`.
+    /// `dist_sq < range_sq`, ascending by the canonical key, into `search.found`.
     ///
     /// With a finite `band`, only agents whose height is within `band` of this one's count.
     ///
@@ -220,8 +235,9 @@ impl AgentGrid {
         max_neighbors: usize,
         band: f32,
         seed: Option<f32>,
-        out: &mut Vec<Neighbor>,
+        search: &mut NeighborSearch,
     ) {
+        let NeighborSearch { keys, found: out } = search;
         out.clear();
         if max_neighbors == 0 || self_slot >= self.agents.len() || range_sq.is_nan() || range_sq <= 0.0 {
             return;
@@ -235,11 +251,21 @@ impl AgentGrid {
             }
         }
         let height = self.agents[self_slot].height;
-        let mut query =
-            Query { grid: self, self_slot: self_slot as u32, position, height, band, max_neighbors, bound, out };
-        // The query's exact cell coordinates (f64 holds the f32 difference exactly enough).
-        let u = (position.x as f64 - self.origin.x as f64) / self.cell_size as f64;
-        let v = (position.y as f64 - self.origin.y as f64) / self.cell_size as f64;
+        let mut query = Query {
+            grid: self,
+            self_slot: self_slot as u32,
+            position,
+            height,
+            band,
+            max_neighbors,
+            bound,
+            keys,
+            len: 0,
+        };
+        // The query's exact cell coordinates (f64 holds the f32 difference exactly, and the
+        // reciprocal's rounding moves them by about 1e-11 of a cell, far inside `CELL_MARGIN`).
+        let u = (position.x as f64 - self.origin.x as f64) * self.inv_cell_size_f64;
+        let v = (position.y as f64 - self.origin.y as f64) * self.inv_cell_size_f64;
         let (cx, cy) = self.cell_coords(position);
         // Start with the 3×3 block around the query's own cell, then grow it: one ring at a time
         // while the list has room, else straight to the block the bound still allows.
@@ -255,9 +281,15 @@ impl AgentGrid {
         };
         loop {
             query.scan_block_minus(want, done);
+            query.settle();
+            if seed.is_some() && done.is_empty() && query.len == query.max_neighbors {
+                // The first block was the seed's reach, and the bound can only have shrunk
+                // below the seed: nothing the bound reaches is left.
+                break;
+            }
             done = done.union(want);
             let reach = self.reach(u, v, query.bound);
-            let next = if query.out.len() == query.max_neighbors {
+            let next = if query.len == query.max_neighbors {
                 reach
             } else {
                 done.grown(1, self.cells_x, self.cells_y).intersect(reach)
@@ -267,6 +299,11 @@ impl AgentGrid {
             }
             want = next;
         }
+        out.extend(query.keys[..query.len].iter().map(|&key| {
+            let slot = key as u32;
+            let agent = &self.agents[slot as usize];
+            Neighbor { index: agent.index, slot }
+        }));
     }
 
     /// The cells that may hold an agent within f32 squared distance `bound` of the point at
@@ -275,7 +312,9 @@ impl AgentGrid {
         if bound.is_nan() || bound < 0.0 {
             return Block::empty();
         }
-        let r = (bound as f64).sqrt() * (1.0 + DIST_SQ_SLACK) / self.cell_size as f64 + CELL_MARGIN;
+        // The reciprocal of the f32 cell size, rounded once, is within 1 ulp of the quotient's
+        // divisor: far inside the slack.
+        let r = (bound as f64).sqrt() * ((1.0 + DIST_SQ_SLACK) * self.inv_cell_size_f64) + CELL_MARGIN;
         let span = |c: f64, cells: usize| -> (usize, usize) {
             let last = (cells - 1) as f64;
             // Clamped to non-negative first, so truncation is the floor (and needs no libm call).
@@ -288,6 +327,10 @@ impl AgentGrid {
         Block { x0, x1: x1 + 1, y0, y1: y1 + 1 }
     }
 }
+
+/// Most candidates a search settles by counting ranks (a quadratic number of branch-free
+/// comparisons, cheaper than a sort's mispredicted branches for lists of this size).
+const RANK_SORT_MAX: usize = 32;
 
 /// Most neighbours remembered per agent from one step to the next (agents that keep more are
 /// searched without a seed).
@@ -318,7 +361,7 @@ impl NeighborMemory {
             self.old.clear();
             self.old_slot_of.clear();
         }
-        self.new.clear();
+        // Every slot's chunk is written whole by `record`, so stale entries need no clearing.
         self.new.resize(slots * stride, u32::MAX);
     }
 
@@ -329,14 +372,16 @@ impl NeighborMemory {
 
     /// Writes one slot's list (its chunk of `new`).
     pub(crate) fn record(chunk: &mut [u32], neighbors: &[Neighbor]) {
+        let found = neighbors.len().min(chunk.len());
         for (entry, n) in chunk.iter_mut().zip(neighbors) {
             *entry = n.index;
         }
+        chunk[found..].fill(u32::MAX);
     }
 
     /// The seed of agent `index` at `position` (see [`AgentGrid::neighbors`]): the largest
     /// current squared distance to its `max_neighbors` neighbours of last step, if it remembers
-    /// that many and all are still strictly within the range.
+    /// that many and all are still indexed (not `inactive`) and strictly within the range.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn seed(
         &self,
@@ -345,6 +390,7 @@ impl NeighborMemory {
         height: f32,
         positions: &[Vec2],
         heights: &[f32],
+        inactive: &[bool],
         range_sq: f32,
         band: f32,
         max_neighbors: usize,
@@ -357,6 +403,9 @@ impl NeighborMemory {
         let mut seed = 0.0f32;
         for &j in list {
             if j == index {
+                return None;
+            }
+            if inactive.get(j as usize).copied().unwrap_or(false) {
                 return None;
             }
             let other = *positions.get(j as usize)?;
@@ -375,6 +424,12 @@ impl NeighborMemory {
             seed = seed.max(dist_sq);
         }
         Some(seed)
+    }
+
+    /// Slot in this step's grid of each agent index (`u32::MAX`: not indexed), once
+    /// [`finish`](Self::finish) has run.
+    pub(crate) fn slot_of(&self) -> &[u32] {
+        &self.old_slot_of
     }
 
     /// Makes this step's lists the old ones, for the next step over the same agents.
@@ -461,10 +516,14 @@ struct Query<'a> {
     /// Height band (infinite: no band).
     band: f32,
     max_neighbors: usize,
-    /// A candidate may enter iff `dist_sq <= bound`: the float below `range_sq` while the list
-    /// has room, then the worst entry's distance (ties with it can still win on `(x, y)`).
+    /// A candidate is gathered iff `dist_sq <= bound`: the float below `range_sq` while the list
+    /// has room, then the worst kept entry's distance (ties with it can still win on `(x, y)`).
     bound: f32,
-    out: &'a mut Vec<Neighbor>,
+    /// Candidate keys `dist_sq bits << 32 | slot`: `keys[..len]` are gathered, and after
+    /// [`settle`](Query::settle) they are the kept list in canonical order. For a non-negative
+    /// f32 the bits order as the values do, so sorting the keys sorts by `(dist_sq, slot)`.
+    keys: &'a mut Vec<u64>,
+    len: usize,
 }
 
 impl Query<'_> {
@@ -500,10 +559,19 @@ impl Query<'_> {
         }
     }
 
+    /// Gathers the agents of slots `begin..end` within the bound, without branching on them:
+    /// every key is written and the length grows only for those that pass.
     #[inline]
     fn scan_range<const BAND: bool>(&mut self, begin: usize, end: usize) {
         let grid = self.grid;
         let (px, py) = (self.position.x, self.position.y);
+        let need = self.len + (end - begin);
+        if self.keys.len() < need {
+            self.keys.resize(need, 0);
+        }
+        let keys = &mut self.keys[..need];
+        let mut len = self.len;
+        let (bound, self_slot, height, band) = (self.bound, self.self_slot, self.height, self.band);
         let xs = &grid.xs[begin..end];
         let ys = &grid.ys[begin..end];
         let hs = &grid.hs[begin..end];
@@ -512,39 +580,72 @@ impl Query<'_> {
             let dx = px - x;
             let dy = py - y;
             let dist_sq = dx * dx + dy * dy;
+            let slot = (begin + k) as u32;
             // Also rejects NaN.
-            if dist_sq <= self.bound && (!BAND || (self.height - h).abs() <= self.band) {
-                self.insert((begin + k) as u32, dist_sq);
-            }
+            let take = dist_sq <= bound && slot != self_slot && (!BAND || (height - h).abs() <= band);
+            keys[len] = ((dist_sq.to_bits() as u64) << 32) | slot as u64;
+            len += take as usize;
         }
+        self.len = len;
     }
 
-    #[inline(never)]
-    fn insert(&mut self, slot: u32, dist_sq: f32) {
-        if slot == self.self_slot {
-            return;
-        }
-        let agent = &self.grid.agents[slot as usize];
-        let candidate = Neighbor { dist_sq, position: agent.position, index: agent.index, slot };
-        let full = self.out.len() == self.max_neighbors;
-        if full {
-            let len = self.out.len();
-            if !key_less(&candidate, &self.out[len - 1]) {
-                return;
+    /// Keeps the `max_neighbors` smallest gathered candidates by the canonical key, in order,
+    /// and tightens the bound to the worst of them when the list is full.
+    fn settle(&mut self) {
+        let k = self.max_neighbors;
+        let keys = &mut self.keys[..self.len];
+        let mut end = keys.len();
+        if keys.len() <= RANK_SORT_MAX {
+            // Few candidates (a seeded search gathers about `k`): sort them all by rank, with
+            // no data-dependent branch. Keys are distinct (slots are), so ranks are too.
+            let mut sorted = [0u64; RANK_SORT_MAX];
+            for &key in keys.iter() {
+                let rank = keys.iter().filter(|&&other| other < key).count();
+                sorted[rank] = key;
             }
-            self.out[len - 1] = candidate;
+            keys.copy_from_slice(&sorted[..keys.len()]);
+            if keys.len() > k {
+                // Keep the ones tied with the k-th on distance: they may come first on (x, y).
+                let worst = keys[k - 1] >> 32;
+                end = k + keys[k..].iter().take_while(|&&key| key >> 32 == worst).count();
+            }
         } else {
-            self.out.push(candidate);
+            if keys.len() > k {
+                // The k smallest by (dist_sq, slot), then every other one at the k-th distance.
+                keys.select_nth_unstable(k - 1);
+                let worst = keys[k - 1] >> 32;
+                end = k;
+                for i in k..keys.len() {
+                    if keys[i] >> 32 == worst {
+                        keys.swap(end, i);
+                        end += 1;
+                    }
+                }
+            }
+            keys[..end].sort_unstable();
         }
-        // Insertion sort by the canonical key.
-        let mut i = self.out.len() - 1;
-        while i > 0 && key_less(&candidate, &self.out[i - 1]) {
-            self.out[i] = self.out[i - 1];
-            i -= 1;
+        let kept = &mut keys[..end];
+        // Runs of equal distance go in canonical order: (x, y), then agent index.
+        let agents = &self.grid.agents;
+        let mut i = 0;
+        while i + 1 < kept.len() {
+            let mut j = i + 1;
+            while j < kept.len() && kept[j] >> 32 == kept[i] >> 32 {
+                j += 1;
+            }
+            if j > i + 1 {
+                kept[i..j].sort_unstable_by(|&a, &b| {
+                    let (a, b) = (&agents[a as u32 as usize], &agents[b as u32 as usize]);
+                    let x = a.position.x.partial_cmp(&b.position.x).unwrap_or(std::cmp::Ordering::Equal);
+                    let y = a.position.y.partial_cmp(&b.position.y).unwrap_or(std::cmp::Ordering::Equal);
+                    x.then(y).then(a.index.cmp(&b.index))
+                });
+            }
+            i = j;
         }
-        self.out[i] = candidate;
-        if self.out.len() == self.max_neighbors {
-            self.bound = self.out[self.out.len() - 1].dist_sq;
+        self.len = end.min(k);
+        if self.len == k {
+            self.bound = f32::from_bits((self.keys[k - 1] >> 32) as u32);
         }
     }
 }
@@ -563,7 +664,7 @@ pub struct AgentIndex {
 /// Reusable result buffer of [`AgentIndex::nearest`].
 #[derive(Clone, Debug, Default)]
 pub struct NeighborList {
-    found: Vec<Neighbor>,
+    search: NeighborSearch,
     agents: Vec<usize>,
 }
 
@@ -586,7 +687,7 @@ impl AgentIndex {
     pub fn rebuild(&mut self, positions: &[Vec2], cell_size: f32) {
         self.zeros.resize(positions.len(), Vec2::ZERO);
         self.radii.resize(positions.len(), 0.0);
-        self.grid.build(positions, &self.zeros, &self.radii, &[], cell_size);
+        self.grid.build(positions, &self.zeros, &self.radii, &[], &[], cell_size);
         self.slot_of.clear();
         self.slot_of.resize(positions.len(), u32::MAX);
         for (slot, agent) in self.grid.agents.iter().enumerate() {
@@ -598,7 +699,7 @@ impl AgentIndex {
     /// `neighbor_dist`, ordered by `(dist_sq, x, y)`; nothing if `agent` is not indexed.
     pub fn nearest(&self, agent: usize, neighbor_dist: f32, max_neighbors: usize, out: &mut NeighborList) {
         out.agents.clear();
-        out.found.clear();
+        out.search.found.clear();
         let Some(&slot) = self.slot_of.get(agent) else {
             return;
         };
@@ -612,31 +713,38 @@ impl AgentIndex {
             max_neighbors,
             f32::INFINITY,
             None,
-            &mut out.found,
+            &mut out.search,
         );
         let agents = &self.grid.agents;
-        out.agents.extend(out.found.iter().map(|n| agents[n.slot as usize].index as usize));
+        out.agents.extend(out.search.found.iter().map(|n| agents[n.slot as usize].index as usize));
     }
-}
-
-/// The canonical neighbour order: `(dist_sq, x, y)` ascending, then agent index.
-#[inline]
-fn key_less(a: &Neighbor, b: &Neighbor) -> bool {
-    if a.dist_sq != b.dist_sq {
-        return a.dist_sq < b.dist_sq;
-    }
-    if a.position.x != b.position.x {
-        return a.position.x < b.position.x;
-    }
-    if a.position.y != b.position.y {
-        return a.position.y < b.position.y;
-    }
-    a.index < b.index
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A neighbour's full canonical key, for the brute-force answers.
+    #[derive(Clone, Copy, Debug)]
+    struct Key {
+        dist_sq: f32,
+        position: Vec2,
+        index: u32,
+    }
+
+    /// The canonical neighbour order: `(dist_sq, x, y)` ascending, then agent index.
+    fn key_less(a: &Key, b: &Key) -> bool {
+        if a.dist_sq != b.dist_sq {
+            return a.dist_sq < b.dist_sq;
+        }
+        if a.position.x != b.position.x {
+            return a.position.x < b.position.x;
+        }
+        if a.position.y != b.position.y {
+            return a.position.y < b.position.y;
+        }
+        a.index < b.index
+    }
 
     /// A tiny deterministic generator (xorshift) for test positions.
     fn xorshift(state: &mut u64) -> f32 {
@@ -679,25 +787,23 @@ mod tests {
             let zeros = vec![Vec2::ZERO; n];
             let radii = vec![1.0; n];
             let mut tree = AgentGrid::default();
-            tree.build(&positions, &zeros, &radii, &[], cell_size);
-            let mut out = Vec::new();
+            tree.build(&positions, &zeros, &radii, &[], &[], cell_size);
+            let mut out = NeighborSearch::default();
             for slot in 0..n {
                 for &(range_sq, k) in &[(25.0f32, 10usize), (100.0, 4), (4.0, 50)] {
-                    tree.neighbors(slot, range_sq, k, f32::INFINITY, None, &mut out);
                     let me = tree.agents[slot];
-                    let mut all: Vec<(f32, Neighbor)> = tree
+                    let mut all: Vec<Key> = tree
                         .agents
                         .iter()
-                        .enumerate()
-                        .filter(|(_, a)| a.index != me.index)
-                        .map(|(slot, a)| {
-                            let dist_sq = (me.position - a.position).abs_sq();
-                            let nb = Neighbor { dist_sq, position: a.position, index: a.index, slot: slot as u32 };
-                            (dist_sq, nb)
+                        .filter(|a| a.index != me.index)
+                        .map(|a| Key {
+                            dist_sq: (me.position - a.position).abs_sq(),
+                            position: a.position,
+                            index: a.index,
                         })
-                        .filter(|(d, _)| *d < range_sq)
+                        .filter(|key| key.dist_sq < range_sq)
                         .collect();
-                    all.sort_by(|(_, a), (_, b)| {
+                    all.sort_by(|a, b| {
                         if key_less(a, b) {
                             std::cmp::Ordering::Less
                         } else if key_less(b, a) {
@@ -706,13 +812,22 @@ mod tests {
                             std::cmp::Ordering::Equal
                         }
                     });
+                    // A valid seed (the simulator's: the farthest of some k agents in range),
+                    // here the last k of the in-range list, which is as loose as a seed gets.
+                    let seed =
+                        (all.len() >= k).then(|| all[all.len() - k..].iter().map(|a| a.dist_sq).fold(0.0, f32::max));
                     all.truncate(k);
-                    let want: Vec<u32> = all.iter().map(|(_, a)| a.index).collect();
-                    let got: Vec<u32> = out.iter().map(|nb| tree.agents[nb.slot as usize].index).collect();
-                    assert_eq!(
-                        got, want,
-                        "n={n} cell={cell_size} offset={offset} slot={slot} range_sq={range_sq} k={k}"
-                    );
+                    let want: Vec<u32> = all.iter().map(|a| a.index).collect();
+                    tree.neighbors(slot, range_sq, k, f32::INFINITY, None, &mut out);
+                    let got: Vec<u32> = out.found.iter().map(|nb| tree.agents[nb.slot as usize].index).collect();
+                    assert_eq!(got, want, "unseeded: n={n} cell={cell_size} offset={offset} slot={slot} k={k}");
+                    // The tightest seed too: the k-th distance itself.
+                    let tight = (all.len() == k).then(|| all[k - 1].dist_sq);
+                    for seed in [seed, tight].into_iter().flatten() {
+                        tree.neighbors(slot, range_sq, k, f32::INFINITY, Some(seed), &mut out);
+                        let got: Vec<u32> = out.found.iter().map(|nb| tree.agents[nb.slot as usize].index).collect();
+                        assert_eq!(got, want, "seed {seed}: n={n} cell={cell_size} offset={offset} slot={slot} k={k}");
+                    }
                 }
             }
         }
@@ -746,6 +861,37 @@ mod tests {
         }
     }
 
+    /// A remembered neighbour that is now inactive cannot vouch for a seed (the search would
+    /// stop at a bound that fewer than `max_neighbors` indexed agents meet).
+    #[test]
+    fn seed_ignores_inactive_neighbors() {
+        let positions: Vec<Vec2> = (0..4).map(|i| Vec2::new(i as f32, 0.0)).collect();
+        let zeros = vec![Vec2::ZERO; 4];
+        let radii = vec![0.1; 4];
+        let (mut grid, mut memory) = (AgentGrid::default(), NeighborMemory::default());
+        let mut out = NeighborSearch::default();
+        grid.build(&positions, &zeros, &radii, &[], &[], 1.0);
+        memory.begin(grid.len(), 2);
+        let stride = memory.stride();
+        for slot in 0..grid.len() {
+            grid.neighbors(slot, 100.0, 2, f32::INFINITY, None, &mut out);
+            NeighborMemory::record(&mut memory.new[slot * stride..(slot + 1) * stride], &out.found);
+        }
+        memory.finish(&grid, 4);
+        // Agent 0 remembers agents 1 and 2; the farther is at squared distance 4.
+        let seed =
+            |inactive: &[bool]| memory.seed(0, positions[0], 0.0, &positions, &[], inactive, 100.0, f32::INFINITY, 2);
+        assert_eq!(seed(&[]), Some(4.0));
+        assert_eq!(seed(&[false, true, false, false]), None);
+        // And the search without it finds agents 2 and 3.
+        let inactive = [false, true, false, false];
+        grid.build(&positions, &zeros, &radii, &[], &inactive, 1.0);
+        let slot = grid.agents.iter().position(|a| a.index == 0).unwrap();
+        grid.neighbors(slot, 100.0, 2, f32::INFINITY, seed(&inactive), &mut out);
+        let found: Vec<u32> = out.found.iter().map(|n| n.index).collect();
+        assert_eq!(found, [2, 3]);
+    }
+
     /// Many agents on one spot share one cell and are ranked by index.
     #[test]
     fn coincident_agents_rank_by_index() {
@@ -754,10 +900,10 @@ mod tests {
         let zeros = vec![Vec2::ZERO; n];
         let radii = vec![1.0; n];
         let mut tree = AgentGrid::default();
-        tree.build(&positions, &zeros, &radii, &[], 5.0);
-        let mut out = Vec::new();
+        tree.build(&positions, &zeros, &radii, &[], &[], 5.0);
+        let mut out = NeighborSearch::default();
         tree.neighbors(17, 1.0, 10, f32::INFINITY, None, &mut out);
-        let got: Vec<u32> = out.iter().map(|nb| tree.agents[nb.slot as usize].index).collect();
+        let got: Vec<u32> = out.found.iter().map(|nb| tree.agents[nb.slot as usize].index).collect();
         let want: Vec<u32> = (0..n as u32).filter(|&i| i != tree.agents[17].index).take(10).collect();
         assert_eq!(got, want);
     }

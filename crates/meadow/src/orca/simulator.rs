@@ -13,8 +13,36 @@ use super::OrcaError;
 #[cfg(feature = "parallel")]
 const MIN_AGENTS_PER_TASK: usize = 64;
 
+/// Agents per rayon task of the move phase (a few multiplications each).
+#[cfg(feature = "parallel")]
+const MIN_AGENTS_PER_MOVE_TASK: usize = 4096;
+
 /// Grid cells per neighbour distance (see [`Simulator::step`]).
 const CELLS_PER_NEIGHBOR_DIST: f64 = 3.0;
+
+thread_local! {
+    /// Each thread's velocity-phase buffers, kept between steps so that a warmed-up step does
+    /// not allocate them again.
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
+}
+
+/// A thread's scratch, taken out of [`SCRATCH`] for a run of agents and put back when dropped
+/// (a task that another one interrupts on the same thread gets a fresh one; either may be
+/// kept, which only matters for speed).
+struct ThreadScratch(Scratch);
+
+impl ThreadScratch {
+    fn take() -> Self {
+        ThreadScratch(SCRATCH.try_with(|s| s.take()).unwrap_or_default())
+    }
+}
+
+impl Drop for ThreadScratch {
+    fn drop(&mut self) {
+        let scratch = std::mem::take(&mut self.0);
+        let _ = SCRATCH.try_with(|s| s.replace(scratch));
+    }
+}
 
 /// An ORCA simulation (RVO2's `RVOSimulator`): agents, polygon obstacles and a fixed time step.
 ///
@@ -33,6 +61,8 @@ pub struct Simulator {
     radii: Vec<f32>,
     /// Heights (the coordinate the plane leaves out), by agent index.
     heights: Vec<f32>,
+    /// Agents left out of steps, by agent index (see [`Simulator::set_agent_active`]).
+    inactive: Vec<bool>,
     /// Agents and obstacle edges whose heights differ by more than this ignore each other
     /// (infinite: everything is in one plane, as in RVO2).
     height_band: f32,
@@ -91,6 +121,7 @@ impl Simulator {
             pref_velocities: Vec::new(),
             radii: Vec::new(),
             heights: Vec::new(),
+            inactive: Vec::new(),
             height_band: f32::INFINITY,
             obstacle_vertices: Vec::new(),
             obstacles: ObstacleTree::default(),
@@ -121,6 +152,7 @@ impl Simulator {
         self.pref_velocities.push(Vec2::ZERO);
         self.radii.push(params.radius);
         self.heights.push(0.0);
+        self.inactive.push(false);
         self.neighbor_dist_sum += params.neighbor_dist as f64;
         self.max_neighbors = self.max_neighbors.max(params.max_neighbors);
         Ok(self.positions.len() - 1)
@@ -184,6 +216,36 @@ impl Simulator {
         Ok(())
     }
 
+    /// Moves agent `agent` to `position` (finite), as RVO2's `setAgentPosition`.
+    pub fn set_agent_position(&mut self, agent: usize, position: Vec2) -> Result<(), OrcaError> {
+        if !position.is_finite() {
+            return Err(OrcaError::NonFiniteAgent { agent });
+        }
+        let slot = self.positions.get_mut(agent).ok_or(OrcaError::UnknownAgent { agent })?;
+        *slot = position;
+        Ok(())
+    }
+
+    /// Sets agent `agent`'s current velocity (finite), as RVO2's `setAgentVelocity`.
+    pub fn set_agent_velocity(&mut self, agent: usize, velocity: Vec2) -> Result<(), OrcaError> {
+        if !velocity.is_finite() {
+            return Err(OrcaError::NonFiniteAgent { agent });
+        }
+        let slot = self.velocities.get_mut(agent).ok_or(OrcaError::UnknownAgent { agent })?;
+        *slot = velocity;
+        Ok(())
+    }
+
+    /// Takes agent `agent` out of the steps (`false`) or back in (`true`, the default). An
+    /// inactive agent is seen by no one, computes no velocity and does not move; its index
+    /// stays, so a caller whose agents leave the plane for a while (a crowd agent on an
+    /// off-mesh link) keeps one simulator, and its neighbour memory, throughout.
+    pub fn set_agent_active(&mut self, agent: usize, active: bool) -> Result<(), OrcaError> {
+        let slot = self.inactive.get_mut(agent).ok_or(OrcaError::UnknownAgent { agent })?;
+        *slot = !active;
+        Ok(())
+    }
+
     /// Sets the velocity agent `agent` would take without anyone around.
     pub fn set_pref_velocity(&mut self, agent: usize, velocity: Vec2) -> Result<(), OrcaError> {
         let slot = self.pref_velocities.get_mut(agent).ok_or(OrcaError::UnknownAgent { agent })?;
@@ -231,10 +293,11 @@ impl Simulator {
         // hold its nearest neighbours, with few other candidates (any size gives the same answer).
         let n = self.positions.len();
         let cell_size = (self.neighbor_dist_sum / n.max(1) as f64 / CELLS_PER_NEIGHBOR_DIST) as f32;
-        self.agent_grid.build(&self.positions, &self.velocities, &self.radii, &self.heights, cell_size);
+        self.agent_grid.build(&self.positions, &self.velocities, &self.radii, &self.heights, &self.inactive, cell_size);
 
         // Phase one: every new velocity from the old state, in grid order for cache locality.
-        // An agent whose position overflowed to infinity is not indexed and stays where it is.
+        // An inactive agent, or one whose position overflowed to infinity, is not indexed and
+        // stays where it is.
         self.new_velocities.resize(self.agent_grid.len(), Vec2::ZERO);
         self.neighbor_memory.begin(self.agent_grid.len(), self.max_neighbors);
         let stride = self.neighbor_memory.stride();
@@ -243,6 +306,7 @@ impl Simulator {
         let memory = &self.neighbor_memory;
         let positions = &self.positions;
         let heights = &self.heights;
+        let inactive = &self.inactive;
         let band = self.height_band;
         let obstacles = &self.obstacles;
         let params = &self.params;
@@ -271,10 +335,19 @@ impl Simulator {
                     &mut scratch.obstacle_stack,
                 );
                 let range_sq = sqr(p.neighbor_dist);
-                let seed =
-                    memory.seed(me.index, me.position, height, positions, heights, range_sq, band, p.max_neighbors);
+                let seed = memory.seed(
+                    me.index,
+                    me.position,
+                    height,
+                    positions,
+                    heights,
+                    inactive,
+                    range_sq,
+                    band,
+                    p.max_neighbors,
+                );
                 grid.neighbors(slot, range_sq, p.max_neighbors, band, seed, &mut scratch.agent_neighbors);
-                NeighborMemory::record(remembered, &scratch.agent_neighbors);
+                NeighborMemory::record(remembered, &scratch.agent_neighbors.found);
                 *new_velocity = compute_new_velocity(&me, &grid.agents, &obstacles.vertices, time_step, scratch);
             };
         // Each agent's velocity depends only on the old state, so the order of the work does
@@ -285,25 +358,38 @@ impl Simulator {
             .zip(remembered.par_chunks_mut(stride))
             .with_min_len(MIN_AGENTS_PER_TASK)
             .enumerate()
-            .for_each_init(Scratch::default, velocity_of);
+            .for_each_init(ThreadScratch::take, |scratch, item| velocity_of(&mut scratch.0, item));
         #[cfg(not(feature = "parallel"))]
         {
-            let mut scratch = Scratch::default();
+            let mut scratch = ThreadScratch::take();
+            let scratch = &mut scratch.0;
             self.new_velocities
                 .iter_mut()
                 .zip(remembered.chunks_mut(stride))
                 .enumerate()
-                .for_each(|item| velocity_of(&mut scratch, item));
+                .for_each(|item| velocity_of(scratch, item));
         }
         self.neighbor_memory.new = remembered;
         self.neighbor_memory.finish(&self.agent_grid, n);
 
-        // Phase two: move everyone.
-        for (grid_agent, &velocity) in self.agent_grid.agents.iter().zip(&self.new_velocities) {
-            let index = grid_agent.index as usize;
-            self.velocities[index] = velocity;
-            self.positions[index] = self.positions[index] + velocity * time_step;
-        }
+        // Phase two: move everyone (by agent index, from the grid slot `finish` just mapped).
+        let slot_of = self.neighbor_memory.slot_of();
+        let new_velocities = &self.new_velocities;
+        let move_agent = |(i, (position, velocity)): (usize, (&mut Vec2, &mut Vec2))| {
+            if let Some(&new_velocity) = slot_of.get(i).and_then(|&slot| new_velocities.get(slot as usize)) {
+                *velocity = new_velocity;
+                *position = *position + new_velocity * time_step;
+            }
+        };
+        #[cfg(feature = "parallel")]
+        self.positions
+            .par_iter_mut()
+            .zip(self.velocities.par_iter_mut())
+            .with_min_len(MIN_AGENTS_PER_MOVE_TASK)
+            .enumerate()
+            .for_each(move_agent);
+        #[cfg(not(feature = "parallel"))]
+        self.positions.iter_mut().zip(self.velocities.iter_mut()).enumerate().for_each(move_agent);
         self.global_time += time_step;
     }
 }
