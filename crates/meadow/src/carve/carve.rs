@@ -95,6 +95,13 @@ pub(crate) fn base_piece(data: &NavMeshData, poly: u32) -> Piece {
 /// overlaps by successive half-plane splits along its edge lines.
 pub(crate) fn carve_polygon(mesh: &QueryMesh, poly: u32, cutters: &[Cutter<'_>]) -> Vec<Piece> {
     let data = mesh.mesh().data();
+    let mut lines: BTreeMap<(u64, u32), (Point2, Point2)> = BTreeMap::new();
+    for c in cutters {
+        let n = c.outline.len();
+        for k in 0..n {
+            lines.insert((c.id, k as u32), (c.outline[k], c.outline[(k + 1) % n]));
+        }
+    }
     let mut pieces = vec![base_piece(data, poly)];
     for cutter in cutters {
         let mut next = Vec::with_capacity(pieces.len() + 4);
@@ -117,7 +124,7 @@ pub(crate) fn carve_polygon(mesh: &QueryMesh, poly: u32, cutters: &[Cutter<'_>])
                     break;
                 }
                 let line = Support::Line { obstacle: cutter.id, edge: k as u32 };
-                let (right, left) = split(mesh, poly, &rest, &sides, (o0, o1), line);
+                let (right, left) = split(mesh, poly, &rest, &sides, &lines, line);
                 next.push(right);
                 rest = left;
             }
@@ -135,7 +142,7 @@ fn split(
     poly: u32,
     piece: &Piece,
     sides: &[f64],
-    (o0, o1): (Point2, Point2),
+    lines: &BTreeMap<(u64, u32), (Point2, Point2)>,
     line: Support,
 ) -> (Piece, Piece) {
     let n = piece.len();
@@ -145,7 +152,7 @@ fn split(
             let j = (i + 1) % n;
             let (sa, sb) = (sides[i], sides[j]);
             ((sa < 0.0 && sb > 0.0) || (sa > 0.0 && sb < 0.0))
-                .then(|| cut_point(mesh, poly, piece[i], piece[j].0, (o0, o1)))
+                .then(|| cut_point(mesh, poly, piece[i], piece[j].0, lines, line))
         })
         .collect();
     let mut parts = (Vec::new(), Vec::new());
@@ -171,28 +178,71 @@ fn split(
     parts
 }
 
-/// Where the line `o0 → o1` crosses the edge leaving `from` (towards `to`): on a base edge,
-/// computed along the whole base edge from its lower-numbered vertex, heights interpolated along
-/// it; elsewhere along the edge from its lexicographically smaller end, the height taken from
-/// the base polygon's surface.
-fn cut_point(mesh: &QueryMesh, poly: u32, (from, support): (Corner, Support), to: Corner, line: (Point2, Point2)) -> Corner {
+/// Where the cutting line `line` crosses the edge leaving `from` (towards `to`), computed from
+/// what the edge lies on rather than from its ends, so that every piece meeting the same two
+/// supports gets the same bits: on a base edge, along the whole base edge from its
+/// lower-numbered vertex, the height interpolated along it; on another obstacle line, the
+/// crossing of the two lines (the shared corner itself for two edges of one obstacle), the height
+/// from the base polygon's surface; on anything else, along the edge from its lexicographically
+/// smaller end.
+fn cut_point(
+    mesh: &QueryMesh,
+    poly: u32,
+    (from, support): (Corner, Support),
+    to: Corner,
+    lines: &BTreeMap<(u64, u32), (Point2, Point2)>,
+    line: Support,
+) -> Corner {
     let data = mesh.mesh().data();
-    let side = |p: [f64; 3]| orient2d(line.0, line.1, xz(p));
-    if let Support::Base { from: a, to: b, .. } = support {
-        let (lo, hi) = (a.min(b), a.max(b));
-        let (pa, pb) = (data.vertices[lo as usize], data.vertices[hi as usize]);
-        let (sa, sb) = (side(pa), side(pb));
-        if (sa < 0.0 && sb > 0.0) || (sa > 0.0 && sb < 0.0) {
-            return Corner::New(crossing(pa, pb, sa, sb).0);
+    let Support::Line { obstacle, edge } = line else { unreachable!("cuts are along obstacle lines") };
+    let (o0, o1) = lines[&(obstacle, edge)];
+    let side = |p: [f64; 3]| orient2d(o0, o1, xz(p));
+    let on_surface = |p: Point2| {
+        let y = mesh.surface_height(poly, p);
+        Corner::New([p[0], if y.is_finite() { y } else { 0.0 }, p[1]])
+    };
+    match support {
+        Support::Base { from: a, to: b, .. } => {
+            let (lo, hi) = (a.min(b), a.max(b));
+            let (pa, pb) = (data.vertices[lo as usize], data.vertices[hi as usize]);
+            let (sa, sb) = (side(pa), side(pb));
+            if (sa < 0.0 && sb > 0.0) || (sa > 0.0 && sb < 0.0) {
+                return Corner::New(crossing(pa, pb, sa, sb).0);
+            }
         }
+        Support::Line { obstacle: other, edge: other_edge } => {
+            if other == obstacle {
+                if let Some(n) = lines.range((obstacle, 0)..=(obstacle, u32::MAX)).next_back().map(|(k, _)| k.1 + 1) {
+                    // Two edges of one obstacle meet at its corner.
+                    if (other_edge + 1) % n == edge {
+                        return on_surface(o0);
+                    }
+                    if (edge + 1) % n == other_edge {
+                        return on_surface(o1);
+                    }
+                }
+            }
+            let (first, second) = if (other, other_edge) < (obstacle, edge) {
+                (lines[&(other, other_edge)], (o0, o1))
+            } else {
+                ((o0, o1), lines[&(other, other_edge)])
+            };
+            let sa = orient2d(second.0, second.1, first.0);
+            let sb = orient2d(second.0, second.1, first.1);
+            if sa != sb {
+                let t = sa / (sa - sb);
+                let d = [first.1[0] - first.0[0], first.1[1] - first.0[1]];
+                return on_surface([first.0[0] + d[0] * t, first.0[1] + d[1] * t]);
+            }
+        }
+        Support::Diagonal => {}
     }
     let (mut pa, mut pb) = (position(data, from), position(data, to));
     if (pb[0], pb[2]) < (pa[0], pa[2]) {
         std::mem::swap(&mut pa, &mut pb);
     }
     let (p, _) = crossing(pa, pb, side(pa), side(pb));
-    let y = mesh.surface_height(poly, xz(p));
-    Corner::New([p[0], if y.is_finite() { y } else { p[1] }, p[2]])
+    on_surface(xz(p))
 }
 
 /// Where a point lies along a support, for ordering the points on it.
