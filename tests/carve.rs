@@ -229,3 +229,115 @@ fn the_column_rule_leaves_other_floors_alone() {
     world.update();
     assert!(near(&world, 0.0) && !near(&world, 3.0), "the deck is carved, the floor under it is not");
 }
+
+#[test]
+fn stress_many_seeds() {
+    let mut fails = Vec::new();
+    for seed in 100..140 {
+        for (name, tile) in [("box_floor.glb", 0.0), ("bridge.glb", 0.0), ("rooms.glb", 4.0), ("halls.glb", 0.0)] {
+            let r = std::panic::catch_unwind(|| random_sequence(name, bake(name, tile), seed, 60));
+            if let Err(e) = r {
+                let msg = e.downcast_ref::<String>().cloned().unwrap_or_default();
+                fails.push(format!("{name} {seed}: {}", &msg[..msg.len().min(200)]));
+            }
+        }
+    }
+    for f in &fails {
+        println!("FAIL {f}");
+    }
+    println!("FAILS {}", fails.len());
+}
+
+#[test]
+fn debug_case() {
+    let nav = bake("rooms.glb", 4.0);
+    let mut world = DynamicMesh::new(nav);
+    let base = world.base().clone();
+    let mut rng = SplitMix64::new(100);
+    let mut live: Vec<ObstacleId> = Vec::new();
+    for step in 0..55 {
+        let op = if live.is_empty() { 0 } else { rng.below(if live.len() < 6 { 5 } else { 3 }) };
+        match op {
+            0 | 3 | 4 => live.push(world.add_obstacle(random_obstacle(&base, &mut rng)).expect("a valid obstacle")),
+            1 => {
+                let id = live[rng.below(live.len())];
+                world.move_obstacle(id, random_obstacle(&base, &mut rng)).expect("a live obstacle");
+            }
+            _ => {
+                let id = live.swap_remove(rng.below(live.len()));
+                world.remove_obstacle(id).expect("a live obstacle");
+            }
+        }
+        world.update();
+        if step < 54 {
+            check("x", step, &world, &mut rng, 4);
+        }
+    }
+    let mesh = world.mesh().clone();
+    let s = [-1.6867146995718172, 0.0, -0.18663935809810178];
+    let g = [8.406418349467092, 0.0, -3.9055520601583793];
+    let filter = QueryFilter::new().without_links();
+    let p = ShortestPathQuery::new(&mesh).find_shortest_path(&mesh, s, g, &filter).unwrap();
+    println!("exact {} {:?}", p.length, p.points);
+    let f = PathQuery::new(&mesh).find_path(&mesh, s, g, &filter).unwrap();
+    println!("find_path {} {:?}", f.length, f.points);
+    let sl = mesh.locate(s).unwrap();
+    let gl = mesh.locate(g).unwrap();
+    let mut oracle = LayeredOracle::new(mesh.mesh());
+    let t = oracle.shortest(End::Point { polygon: sl.polygon, at: [s[0], s[2]] }, End::Point { polygon: gl.polygon, at: [g[0], g[2]] });
+    let t = t.unwrap();
+    println!("oracle {} {:?}", t.length, t.turns.iter().map(|&v| mesh.mesh().vertices()[v as usize]).collect::<Vec<_>>());
+    // Fresh world with the same obstacles.
+    let mut fresh = DynamicMesh::new(base.mesh().clone());
+    for (_, o) in world.obstacles() {
+        fresh.add_obstacle(o.clone()).unwrap();
+    }
+    fresh.update();
+    let m2 = fresh.mesh().clone();
+    let p2 = ShortestPathQuery::new(&m2).find_shortest_path(&m2, s, g, &filter).unwrap();
+    println!("fresh exact {} same data {}", p2.length, m2.mesh().data() == mesh.mesh().data());
+    // Near-duplicate vertices.
+    let v = mesh.mesh().vertices();
+    for i in 0..v.len() {
+        for j in i + 1..v.len() {
+            let d = (v[i][0] - v[j][0]).hypot(v[i][2] - v[j][2]);
+            if d < 1e-9 && (v[i][1] - v[j][1]).abs() < 0.5 {
+                println!("near duplicate {i} {j} {d}");
+            }
+        }
+    }
+}
+
+/// A crowd on a `DynamicMesh`: a crate dropped across the agents' way after they set off; after
+/// `Crowd::set_mesh` they walk round it, never entering it (grown by the radius), and arrive.
+#[test]
+fn a_crowd_walks_round_an_obstacle_placed_in_its_way() {
+    use meadow::crowd::{Crowd, CrowdConfig};
+    use meadow::orca::AgentParams;
+    let mut world = DynamicMesh::new(NavMesh::load(meadow_suite::repo_root().join("fixtures/assets/box_floor.nav")).unwrap());
+    let mut crowd = Crowd::with_shared_mesh(world.mesh().clone(), CrowdConfig::default()).unwrap();
+    let params =
+        AgentParams { neighbor_dist: 5.0, max_neighbors: 10, time_horizon: 2.0, time_horizon_obst: 1.0, radius: 0.4, max_speed: 2.0 };
+    for k in 0..3 {
+        let z = 4.0 + k as f64;
+        crowd.add_agent([-7.0, 0.0, z], [7.0, 0.0, z], params).unwrap();
+    }
+    for _ in 0..20 {
+        crowd.step();
+    }
+    // A 2 × 4 m crate across all three lanes, ahead of every agent.
+    assert!(crowd.positions().iter().all(|p| p[0] < -2.5), "{:?}", crowd.positions());
+    let id = world.add_obstacle(Obstacle { polygon: vec![[-1.0, 3.0], [1.0, 3.0], [1.0, 7.0], [-1.0, 7.0]], y: [-0.1, 1.5] }).unwrap();
+    world.update();
+    crowd.set_mesh(world.mesh().clone()).unwrap();
+    let dilated = world.dilated(id).unwrap().to_vec();
+    let mut steps = 0;
+    while !crowd.all_arrived() && steps < 2000 {
+        crowd.step();
+        steps += 1;
+        for p in crowd.positions() {
+            assert!(!deep_inside(&dilated, [p[0], p[2]], 1e-6), "an agent at {p:?} entered the obstacle");
+        }
+    }
+    assert!(crowd.all_arrived(), "after {steps} steps: {:?}", crowd.positions());
+}

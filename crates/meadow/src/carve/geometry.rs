@@ -52,7 +52,7 @@ pub(crate) fn dilate(polygon: &[Point2], radius: f64, tolerance: f64) -> Vec<Poi
         let normal = |a: Point2, b: Point2| {
             let d = [b[0] - a[0], b[1] - a[1]];
             // The outward normal of a counter-clockwise edge points to its right.
-            d[1].atan2(-d[0]).rem_euclid(std::f64::consts::TAU)
+            (-d[0]).atan2(d[1]).rem_euclid(std::f64::consts::TAU)
         };
         for i in 0..n {
             let (p, c, q) = (polygon[(i + n - 1) % n], polygon[i], polygon[(i + 1) % n]);
