@@ -45,7 +45,11 @@ fn shapes_area(shapes: &[Vec<Vec<[f64; 2]>>]) -> f64 {
     shapes
         .iter()
         .map(|shape| {
-            shape.iter().enumerate().map(|(i, c)| if i == 0 { signed_area(c).abs() } else { -signed_area(c).abs() }).sum::<f64>()
+            shape
+                .iter()
+                .enumerate()
+                .map(|(i, c)| if i == 0 { signed_area(c).abs() } else { -signed_area(c).abs() })
+                .sum::<f64>()
         })
         .sum()
 }
@@ -62,7 +66,8 @@ fn covered_area(world: &DynamicMesh) -> f64 {
     for p in 0..nav.polygon_count() {
         let ring: Vec<Point2> = nav.polygon_points(p).collect();
         let ys: Vec<f64> = nav.polygon(p).vertices.iter().map(|&v| nav.vertices()[v as usize][1]).collect();
-        let (lo, hi) = (ys.iter().copied().fold(f64::INFINITY, f64::min), ys.iter().copied().fold(f64::NEG_INFINITY, f64::max));
+        let (lo, hi) =
+            (ys.iter().copied().fold(f64::INFINITY, f64::min), ys.iter().copied().fold(f64::NEG_INFINITY, f64::max));
         let clip: Vec<Vec<[f64; 2]>> =
             obstacles.iter().filter(|(_, y)| y[0] < hi + height && y[1] > lo).map(|(o, _)| o.clone()).collect();
         if clip.is_empty() {
@@ -118,7 +123,9 @@ fn check(name: &str, step: usize, world: &DynamicMesh, rng: &mut SplitMix64, pai
                     g.point,
                     t.length
                 );
-                for found in [Some(path.clone()), pq.find_path(&mesh, s.point, g.point, &filter).ok()].into_iter().flatten() {
+                for found in
+                    [Some(path.clone()), pq.find_path(&mesh, s.point, g.point, &filter).ok()].into_iter().flatten()
+                {
                     for q in &found.points {
                         for (o, y) in &dilated {
                             let on_floor = y[0] < q[1] + height && y[1] > q[1];
@@ -214,7 +221,8 @@ fn the_column_rule_leaves_other_floors_alone() {
         layers.dedup();
         layers
     };
-    let square = |y: f64| Obstacle { polygon: vec![[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]], y: [y - 0.1, y + 2.0] };
+    let square =
+        |y: f64| Obstacle { polygon: vec![[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]], y: [y - 0.1, y + 2.0] };
     let below = world.add_obstacle(square(0.0)).unwrap();
     let above = world.add_obstacle(square(3.0)).unwrap();
     let (lb, la) = (layer_of(&world, below), layer_of(&world, above));
@@ -230,32 +238,18 @@ fn the_column_rule_leaves_other_floors_alone() {
     assert!(near(&world, 0.0) && !near(&world, 3.0), "the deck is carved, the floor under it is not");
 }
 
+/// Found by a longer random sequence (rooms.glb in 4 m tiles, seed 100, step 15): on the carved
+/// mesh `find_shortest_path` reports the goal unreachable where the layered oracle walks 15.833 m
+/// (`find_path`'s answer is printed).
 #[test]
-fn stress_many_seeds() {
-    let mut fails = Vec::new();
-    for seed in 100..112 {
-        for (name, tile) in [("box_floor.glb", 0.0), ("bridge.glb", 0.0), ("rooms.glb", 4.0), ("halls.glb", 0.0)] {
-            let r = std::panic::catch_unwind(|| random_sequence(name, bake(name, tile), seed, 40));
-            if let Err(e) = r {
-                let msg = e.downcast_ref::<String>().cloned().unwrap_or_default();
-                fails.push(format!("{name} {seed}: {}", &msg[..msg.len().min(200)]));
-            }
-        }
-    }
-    for f in &fails {
-        println!("FAIL {f}");
-    }
-    println!("FAILS {}", fails.len());
-}
-
-#[test]
-fn debug_case() {
+#[ignore = "known bug of the exact search on a carved mesh; run with --ignored"]
+fn known_bug_carved_rooms_exact_path_misses_the_oracle_route() {
     let nav = bake("rooms.glb", 4.0);
     let mut world = DynamicMesh::new(nav);
     let base = world.base().clone();
     let mut rng = SplitMix64::new(100);
     let mut live: Vec<ObstacleId> = Vec::new();
-    for step in 0..55 {
+    for step in 0..16 {
         let op = if live.is_empty() { 0 } else { rng.below(if live.len() < 6 { 5 } else { 3 }) };
         match op {
             0 | 3 | 4 => live.push(world.add_obstacle(random_obstacle(&base, &mut rng)).expect("a valid obstacle")),
@@ -269,43 +263,25 @@ fn debug_case() {
             }
         }
         world.update();
-        if step < 54 {
-            check("x", step, &world, &mut rng, 4);
+        if step < 15 {
+            check("rooms", step, &world, &mut rng, 4);
         }
     }
     let mesh = world.mesh().clone();
-    let s = [-1.6867146995718172, 0.0, -0.18663935809810178];
-    let g = [8.406418349467092, 0.0, -3.9055520601583793];
+    let (s, g) = ([9.140009886165515, 0.0, -3.617243111667402], [-4.22354491161774, 0.0, -0.22737087411495457]);
     let filter = QueryFilter::new().without_links();
-    let p = ShortestPathQuery::new(&mesh).find_shortest_path(&mesh, s, g, &filter).unwrap();
-    println!("exact {} {:?}", p.length, p.points);
-    let f = PathQuery::new(&mesh).find_path(&mesh, s, g, &filter).unwrap();
-    println!("find_path {} {:?}", f.length, f.points);
-    let sl = mesh.locate(s).unwrap();
-    let gl = mesh.locate(g).unwrap();
-    let mut oracle = LayeredOracle::new(mesh.mesh());
-    let t = oracle.shortest(End::Point { polygon: sl.polygon, at: [s[0], s[2]] }, End::Point { polygon: gl.polygon, at: [g[0], g[2]] });
-    let t = t.unwrap();
-    println!("oracle {} {:?}", t.length, t.turns.iter().map(|&v| mesh.mesh().vertices()[v as usize]).collect::<Vec<_>>());
-    // Fresh world with the same obstacles.
-    let mut fresh = DynamicMesh::new(base.mesh().clone());
-    for (_, o) in world.obstacles() {
-        fresh.add_obstacle(o.clone()).unwrap();
-    }
-    fresh.update();
-    let m2 = fresh.mesh().clone();
-    let p2 = ShortestPathQuery::new(&m2).find_shortest_path(&m2, s, g, &filter).unwrap();
-    println!("fresh exact {} same data {}", p2.length, m2.mesh().data() == mesh.mesh().data());
-    // Near-duplicate vertices.
-    let v = mesh.mesh().vertices();
-    for i in 0..v.len() {
-        for j in i + 1..v.len() {
-            let d = (v[i][0] - v[j][0]).hypot(v[i][2] - v[j][2]);
-            if d < 1e-9 && (v[i][1] - v[j][1]).abs() < 0.5 {
-                println!("near duplicate {i} {j} {d}");
-            }
-        }
-    }
+    let (sl, gl) = (mesh.locate(s).unwrap(), mesh.locate(g).unwrap());
+    let truth = LayeredOracle::new(mesh.mesh())
+        .shortest(
+            End::Point { polygon: sl.polygon, at: [s[0], s[2]] },
+            End::Point { polygon: gl.polygon, at: [g[0], g[2]] },
+        )
+        .expect("reachable");
+    let by_portals = PathQuery::new(&mesh).find_path(&mesh, s, g, &filter).map(|p| p.length);
+    println!("find_path: {by_portals:?}; the oracle: {}", truth.length);
+    let exact = ShortestPathQuery::new(&mesh).find_shortest_path(&mesh, s, g, &filter);
+    let length = exact.map(|p| p.length).unwrap_or(f64::INFINITY);
+    assert!((length - truth.length).abs() < 1e-9 * truth.length, "{length} vs the oracle's {}", truth.length);
 }
 
 /// A crowd on a `DynamicMesh`: a crate dropped across the agents' way after they set off; after
@@ -314,10 +290,17 @@ fn debug_case() {
 fn a_crowd_walks_round_an_obstacle_placed_in_its_way() {
     use meadow::crowd::{Crowd, CrowdConfig};
     use meadow::orca::AgentParams;
-    let mut world = DynamicMesh::new(NavMesh::load(meadow_suite::repo_root().join("fixtures/assets/box_floor.nav")).unwrap());
+    let mut world =
+        DynamicMesh::new(NavMesh::load(meadow_suite::repo_root().join("fixtures/assets/box_floor.nav")).unwrap());
     let mut crowd = Crowd::with_shared_mesh(world.mesh().clone(), CrowdConfig::default()).unwrap();
-    let params =
-        AgentParams { neighbor_dist: 5.0, max_neighbors: 10, time_horizon: 2.0, time_horizon_obst: 1.0, radius: 0.4, max_speed: 2.0 };
+    let params = AgentParams {
+        neighbor_dist: 5.0,
+        max_neighbors: 10,
+        time_horizon: 2.0,
+        time_horizon_obst: 1.0,
+        radius: 0.4,
+        max_speed: 2.0,
+    };
     for k in 0..3 {
         let z = 4.0 + k as f64;
         crowd.add_agent([-7.0, 0.0, z], [7.0, 0.0, z], params).unwrap();
@@ -327,7 +310,9 @@ fn a_crowd_walks_round_an_obstacle_placed_in_its_way() {
     }
     // A 2 × 4 m crate across all three lanes, ahead of every agent.
     assert!(crowd.positions().iter().all(|p| p[0] < -2.5), "{:?}", crowd.positions());
-    let id = world.add_obstacle(Obstacle { polygon: vec![[-1.0, 3.0], [1.0, 3.0], [1.0, 7.0], [-1.0, 7.0]], y: [-0.1, 1.5] }).unwrap();
+    let id = world
+        .add_obstacle(Obstacle { polygon: vec![[-1.0, 3.0], [1.0, 3.0], [1.0, 7.0], [-1.0, 7.0]], y: [-0.1, 1.5] })
+        .unwrap();
     world.update();
     crowd.set_mesh(world.mesh().clone()).unwrap();
     let dilated = world.dilated(id).unwrap().to_vec();
@@ -340,4 +325,27 @@ fn a_crowd_walks_round_an_obstacle_placed_in_its_way() {
         }
     }
     assert!(crowd.all_arrived(), "after {steps} steps: {:?}", crowd.positions());
+}
+
+/// links_gap.glb: an obstacle over the west end of the north jump (-1.6, 0, 3) disables that link
+/// while it covers it; moved beside it, the link is back, attached to the piece under its end.
+#[test]
+fn a_covered_link_end_disables_the_link_while_covered() {
+    let nav = bake("links_gap.glb", 0.0);
+    let links = nav.links().len();
+    let mut world = DynamicMesh::new(nav);
+    let boxed =
+        |x0: f64, x1: f64| Obstacle { polygon: vec![[x0, 2.5], [x1, 2.5], [x1, 3.5], [x0, 3.5]], y: [-0.1, 2.0] };
+    let id = world.add_obstacle(boxed(-3.0, -2.0)).unwrap();
+    let stats = world.update();
+    assert_eq!((stats.disabled_links, world.mesh().mesh().links().len()), (1, links - 1), "{stats:?}");
+    world.move_obstacle(id, boxed(-6.0, -4.5)).unwrap();
+    let stats = world.update();
+    assert!(stats.carved_polygons > 0);
+    assert_eq!((stats.disabled_links, world.mesh().mesh().links().len()), (0, links), "{stats:?}");
+    let mesh = world.mesh().clone();
+    let path = ShortestPathQuery::new(&mesh)
+        .find_shortest_path(&mesh, [-5.0, 0.0, -3.0], [5.0, 0.0, -3.0], &QueryFilter::new())
+        .unwrap();
+    assert_eq!(path.links.iter().map(|l| l.id).collect::<Vec<_>>(), vec![11], "the north jump: {:?}", path.points);
 }

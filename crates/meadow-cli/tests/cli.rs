@@ -497,7 +497,8 @@ fn path_and_render_carve_obstacles() {
     let round = 2.0 * 5f64.hypot(1.6) + 2.0;
     assert!(carved >= round && carved < round + 0.05, "{carved} vs at least {round}");
     let queries = dir.join("queries.json");
-    std::fs::write(&queries, r#"[{"from": [-6, 0, 5], "to": [6, 0, 5]}, {"from": [-6, 0, -8], "to": [6, 0, -8]}]"#).unwrap();
+    std::fs::write(&queries, r#"[{"from": [-6, 0, 5], "to": [6, 0, 5]}, {"from": [-6, 0, -8], "to": [6, 0, -8]}]"#)
+        .unwrap();
     let out = common::ok(meadow(&["path", nav, "--queries", s(&queries), "--obstacles", s(&obstacles), "--json"]));
     let lines: Vec<serde_json::Value> =
         String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();

@@ -46,7 +46,10 @@ fn median_ms(mut v: Vec<f64>) -> f64 {
 fn box_at(mesh: &QueryMesh, rng: &mut SplitMix64) -> Obstacle {
     let p = mesh.random_point(rng).expect("the level has area").point;
     let (x, z) = (p[0], p[2]);
-    Obstacle { polygon: vec![[x - 0.5, z - 0.5], [x + 0.5, z - 0.5], [x + 0.5, z + 0.5], [x - 0.5, z + 0.5]], y: [p[1] - 0.1, p[1] + 2.0] }
+    Obstacle {
+        polygon: vec![[x - 0.5, z - 0.5], [x + 0.5, z - 0.5], [x + 0.5, z + 0.5], [x - 0.5, z + 0.5]],
+        y: [p[1] - 0.1, p[1] + 2.0],
+    }
 }
 
 /// Per-change samples: total, carving, rebuilding.
@@ -146,7 +149,12 @@ fn main() {
                     rem.push(t.elapsed(), &stats);
                 }
             }
-            updates.push(format!("| {name} | {polygons} | {count} | {} | {} | {} |", add.cell(), mov.cell(), rem.cell()));
+            updates.push(format!(
+                "| {name} | {polygons} | {count} | {} | {} | {} |",
+                add.cell(),
+                mov.cell(),
+                rem.cell()
+            ));
         }
         let (bp, bs) = query_times(&base);
         let carved = carved_100.expect("measured with 100 obstacles");

@@ -619,17 +619,14 @@ pub(crate) fn outlines(data: &NavMeshData) -> Vec<Outline> {
             }
             let back = angle(b, a);
             let next = leaving.get(&b).and_then(|list| {
-                list.iter()
-                    .copied()
-                    .filter(|&e| !used[e])
-                    .min_by(|&e, &f| {
-                        // Straight back along the edge is the last choice, not the first.
-                        let cw = |e: usize| match (back - angle(b, walls[e].1)).rem_euclid(std::f64::consts::TAU) {
-                            0.0 => std::f64::consts::TAU,
-                            c => c,
-                        };
-                        cw(e).total_cmp(&cw(f)).then(e.cmp(&f))
-                    })
+                list.iter().copied().filter(|&e| !used[e]).min_by(|&e, &f| {
+                    // Straight back along the edge is the last choice, not the first.
+                    let cw = |e: usize| match (back - angle(b, walls[e].1)).rem_euclid(std::f64::consts::TAU) {
+                        0.0 => std::f64::consts::TAU,
+                        c => c,
+                    };
+                    cw(e).total_cmp(&cw(f)).then(e.cmp(&f))
+                })
             });
             match next {
                 Some(e) => cur = e,

@@ -223,7 +223,8 @@ impl DynamicMesh {
         let mut bounds = Vec::with_capacity(nav.polygon_count());
         let mut heights = Vec::with_capacity(nav.polygon_count());
         for p in nav.polygons() {
-            let pts: Vec<Point2> = p.vertices.iter().map(|&v| [nav.vertices()[v as usize][0], nav.vertices()[v as usize][2]]).collect();
+            let pts: Vec<Point2> =
+                p.vertices.iter().map(|&v| [nav.vertices()[v as usize][0], nav.vertices()[v as usize][2]]).collect();
             bounds.push(geometry::bounds(&pts));
             heights.push(p.vertices.iter().fold([f64::INFINITY, f64::NEG_INFINITY], |h, &v| {
                 let y = nav.vertices()[v as usize][1];

@@ -4,7 +4,10 @@ use super::*;
 use crate::asset::NavMeshData;
 
 fn square_obstacle(cx: f64, cz: f64, half: f64, y: [f64; 2]) -> Obstacle {
-    Obstacle { polygon: vec![[cx - half, cz - half], [cx + half, cz - half], [cx + half, cz + half], [cx - half, cz + half]], y }
+    Obstacle {
+        polygon: vec![[cx - half, cz - half], [cx + half, cz - half], [cx + half, cz + half], [cx - half, cz + half]],
+        y,
+    }
 }
 
 /// Two 1 m squares side by side (the asset module's test mesh), radius 0.1.
@@ -117,7 +120,8 @@ fn dilation_contains_the_sum_within_the_arc_tolerance() {
                 let a = i as f64 * std::f64::consts::TAU / 3600.0;
                 let p = [c[0] + radius * a.cos(), c[1] + radius * a.sin()];
                 assert!(
-                    (0..dilated.len()).all(|k| crate::geom::orient2d(dilated[k], dilated[(k + 1) % dilated.len()], p) >= 0.0),
+                    (0..dilated.len())
+                        .all(|k| crate::geom::orient2d(dilated[k], dilated[(k + 1) % dilated.len()], p) >= 0.0),
                     "{p:?} outside"
                 );
             }
@@ -154,7 +158,10 @@ fn bad_obstacles_are_refused_and_far_ones_are_no_ops() {
     let far = world.add_obstacle(tri(ok.iter().map(|p| [p[0] + 100.0, p[1]]).collect(), [0.0, 1.0])).unwrap();
     let above = world.add_obstacle(tri(ok.clone(), [5.0, 6.0])).unwrap();
     let stats = world.update();
-    assert_eq!((stats.carved_polygons, world.carved_by(far), world.carved_by(above)), (0, Some(&[][..]), Some(&[][..])));
+    assert_eq!(
+        (stats.carved_polygons, world.carved_by(far), world.carved_by(above)),
+        (0, Some(&[][..]), Some(&[][..]))
+    );
     assert!(Arc::ptr_eq(world.mesh(), world.base()));
     let unknown = ObstacleId(99);
     assert_eq!(world.remove_obstacle(unknown), Err(ObstacleError::UnknownObstacle { id: unknown }));
