@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Seed of the obstacle positions.
-const OBSTACLE_SEED: u64 = 0x6361_7276_65;
+const OBSTACLE_SEED: u64 = 0x0063_6172_7665;
 
 /// The shared glTF and Recast levels beside the repository, sorted.
 fn levels() -> Vec<PathBuf> {

@@ -19,10 +19,8 @@ pub(crate) fn validate(polygon: &[Point2], y: [f64; 2]) -> Result<(), ObstacleEr
     if !geom::is_convex_ccw(polygon) {
         return Err(ObstacleError::NotConvex);
     }
-    if !(y[0].is_finite() && y[1].is_finite()) || !crate::limits::in_range([0.0, y[0], 0.0]) {
-        return Err(ObstacleError::BadHeightRange { y });
-    }
-    if !crate::limits::in_range([0.0, y[1], 0.0]) || y[0] >= y[1] {
+    let finite = y.iter().all(|h| h.is_finite() && crate::limits::in_range([0.0, *h, 0.0]));
+    if !finite || y[0] >= y[1] {
         return Err(ObstacleError::BadHeightRange { y });
     }
     Ok(())
@@ -114,7 +112,7 @@ pub(crate) fn crossing(a: [f64; 3], b: [f64; 3], sa: f64, sb: f64) -> ([f64; 3],
 /// `piece` right of each edge line of `cut` in turn, the rest carried on to the next line and
 /// finally dropped (it lies inside `cut`). Classification is exact; cut points are rounded.
 /// Pieces that rounding left degenerate (not strictly convex) are dropped. The plain-point
-/// version of what [`super::carve`] does with shared vertices, for tests and the proptest.
+/// version of what [`super::pieces`] does with shared vertices, for tests and the proptest.
 pub fn convex_minus_convex(piece: &[Point2], cut: &[Point2]) -> Vec<Vec<Point2>> {
     let mut out = Vec::new();
     let mut rest: Vec<Point2> = piece.to_vec();

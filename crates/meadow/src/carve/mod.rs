@@ -62,15 +62,15 @@
 //! cached per base polygon), then assembles the navmesh and builds its [`QueryMesh`];
 //! [`UpdateStats`] reports the time of both parts.
 
-mod carve;
 mod geometry;
+mod pieces;
 
 pub use geometry::convex_minus_convex;
 
 use crate::asset::{NavMesh, ValidationError};
 use crate::geom::Point2;
 use crate::query::QueryMesh;
-use carve::{Cutter, Piece};
+use pieces::{Cutter, Piece};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::time::Duration;
@@ -322,7 +322,7 @@ impl DynamicMesh {
             }
             let cutters: Vec<Cutter<'_>> =
                 ids.iter().map(|id| Cutter { id: *id, outline: &self.obstacles[id].dilated }).collect();
-            let pieces = carve::carve_polygon(&self.base, poly, &cutters);
+            let pieces = pieces::carve_polygon(&self.base, poly, &cutters);
             self.pieces.insert(poly, pieces);
         }
         stats.carve_time = since(started);
@@ -339,7 +339,7 @@ impl DynamicMesh {
                 .map(|s| s.iter().map(|id| (*id, self.obstacles[id].dilated.clone())).collect())
                 .unwrap_or_default()
         };
-        let (data, counts) = carve::assemble(&self.base, &self.pieces, &cutters_of);
+        let (data, counts) = pieces::assemble(&self.base, &self.pieces, &cutters_of);
         stats.dropped_slivers = counts.dropped_slivers;
         stats.unmatched_rings = counts.unmatched_rings;
         stats.disabled_links = counts.disabled_links;

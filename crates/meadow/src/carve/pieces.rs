@@ -40,6 +40,9 @@ pub(crate) enum Support {
     Diagonal,
 }
 
+/// The points on each support (see [`scope`]), with where they lie along it.
+type PointsBySupport = BTreeMap<(u32, u32, u64, u32), Vec<(f64, Corner)>>;
+
 /// A convex piece of a carved base polygon.
 pub(crate) type Piece = Vec<(Corner, Support)>;
 
@@ -276,7 +279,7 @@ fn insert_points(
     data: &NavMeshData,
     poly: u32,
     ring: &Piece,
-    on_support: &BTreeMap<(u32, u32, u64, u32), Vec<(f64, Corner)>>,
+    on_support: &PointsBySupport,
     lines: &BTreeMap<(u64, u32), (Point2, Point2)>,
 ) -> Piece {
     let mut out = Vec::with_capacity(ring.len() + 4);
@@ -395,7 +398,7 @@ pub(crate) fn assemble(
         }
     }
     // The points on every support, from the carved pieces.
-    let mut on_support: BTreeMap<(u32, u32, u64, u32), Vec<(f64, Corner)>> = BTreeMap::new();
+    let mut on_support: PointsBySupport = BTreeMap::new();
     for (&poly, pieces) in carved {
         for piece in pieces {
             for i in 0..piece.len() {
