@@ -159,10 +159,12 @@ fn main() {
         let (bp, bs) = query_times(&base);
         let carved = carved_100.expect("measured with 100 obstacles");
         let (cp, cs) = query_times(&carved);
-        queries.push(format!(
+        let row = format!(
             "| {name} | {polygons} | {} | {bp:.4} | {cp:.4} | {bs:.4} | {cs:.4} |",
             carved.mesh().polygon_count()
-        ));
+        );
+        eprintln!("{row}");
+        queries.push(row);
     }
     println!("Median ms per change + update(): total (carving + rebuilding the navmesh and its QueryMesh)\n");
     println!("| level | polygons | obstacles | add | move | remove |");
