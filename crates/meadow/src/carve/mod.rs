@@ -8,7 +8,8 @@
 //! (through [`Crowd::set_mesh`](crate::crowd::Crowd::set_mesh)) see them.
 //!
 //! ```
-//! use meadow::{DynamicMesh, NavMesh, Obstacle, QueryFilter, ShortestPathQuery};
+//! use meadow::query::ShortestPathQuery;
+//! use meadow::{DynamicMesh, NavMesh, Obstacle, QueryFilter};
 //! # let bytes = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/assets/box_floor.nav"));
 //! let mut world = DynamicMesh::new(NavMesh::from_bytes(bytes)?);
 //! // A 1 m crate at (5, 5), from the floor up.
