@@ -300,9 +300,23 @@ fn insert_points(
     out
 }
 
+/// Most rings [`make_convex`] examines for one input ring: its search for diagonals backtracks,
+/// and a ring that cannot be split (points within ulps of degenerate) would otherwise make it
+/// try exponentially many; convex rings and the usual repairs need a handful.
+const MAKE_CONVEX_BUDGET: usize = 256;
+
 /// Splits a ring into convex counter-clockwise rings of at most [`MAX_VERTICES`] by diagonals
-/// between its own corners (no new points), or `None` when no such split is found.
-fn make_convex(data: &NavMeshData, ring: Piece, depth: usize) -> Option<Vec<Piece>> {
+/// between its own corners (no new points), or `None` when no such split is found within
+/// [`MAKE_CONVEX_BUDGET`].
+fn make_convex(data: &NavMeshData, ring: Piece) -> Option<Vec<Piece>> {
+    split_convex(data, ring, &mut MAKE_CONVEX_BUDGET.clone())
+}
+
+fn split_convex(data: &NavMeshData, ring: Piece, budget: &mut usize) -> Option<Vec<Piece>> {
+    if *budget == 0 {
+        return None;
+    }
+    *budget -= 1;
     let mut ring = ring;
     // Consecutive corners at one point make a zero-length edge: keep the later one.
     let mut k = 0;
@@ -316,7 +330,7 @@ fn make_convex(data: &NavMeshData, ring: Piece, depth: usize) -> Option<Vec<Piec
     }
     let pts: Vec<Point2> = ring.iter().map(|&(c, _)| xz(position(data, c))).collect();
     let n = pts.len();
-    if n < 3 || depth > 2 * MAX_VERTICES {
+    if n < 3 {
         return None;
     }
     if n <= MAX_VERTICES && geom::is_convex_ccw(&pts) {
@@ -347,9 +361,14 @@ fn make_convex(data: &NavMeshData, ring: Piece, depth: usize) -> Option<Vec<Piec
             let len_b = (i + n - j) % n + 1;
             let mut b: Piece = (0..len_b).map(|d| ring[(j + d) % n]).collect();
             b.last_mut().expect("three or more").1 = Support::Diagonal;
-            if let (Some(mut pa), Some(pb)) = (make_convex(data, a, depth + 1), make_convex(data, b, depth + 1)) {
-                pa.extend(pb);
-                return Some(pa);
+            if let Some(mut pa) = split_convex(data, a, budget) {
+                if let Some(pb) = split_convex(data, b, budget) {
+                    pa.extend(pb);
+                    return Some(pa);
+                }
+            }
+            if *budget == 0 {
+                return None;
             }
         }
     }
@@ -430,9 +449,9 @@ pub(crate) fn assemble(
         };
         for piece in raw {
             let full = insert_points(base, poly, &piece, &on_support, &lines);
-            match make_convex(base, full, 0) {
+            match make_convex(base, full) {
                 Some(parts) => rings.extend(parts.into_iter().map(|p| (poly, p))),
-                None => match make_convex(base, piece, 0) {
+                None => match make_convex(base, piece) {
                     // The inserted points could not be kept convex: the edges they split stay
                     // unmatched (walls) on this side.
                     Some(parts) => {
