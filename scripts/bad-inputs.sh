@@ -23,6 +23,14 @@ printf '{"circles": [{"center": [0, 0], "radius": 1}]}' > "$scratch/circles.json
 printf 'radius = "wide"\n' > "$scratch/typo.toml"
 printf 'radus = 0.5\n' > "$scratch/unknown_key.toml"
 printf 'max_polygons = 3\n' > "$scratch/budget.toml"
+# Bad obstacle files for `--obstacles` (JSON has no NaN: 1e400 overflows to a parse error).
+printf '[{"polygon": [[0, 0], [1, 0], [1e400, 1]], "y": [0, 1]}]' > "$scratch/obst_overflow.json"
+printf '[{"polygon": [[0, 0], [1, 0]], "y": [0, 1]}]' > "$scratch/obst_two.json"
+printf '[{"polygon": [[0, 0], [0, 1], [1, 0]], "y": [0, 1]}]' > "$scratch/obst_clockwise.json"
+printf '[{"polygon": [[0, 0], [2, 0], [1, 0.2], [2, 2], [0, 2]], "y": [0, 1]}]' > "$scratch/obst_concave.json"
+printf '[{"polygon": [[0, 0], [1, 0], [0, 1]], "y": [1, 0]}]' > "$scratch/obst_inverted.json"
+printf '[{"polygon": [[0, 0], [1e300, 0], [0, 1]], "y": [0, 1]}]' > "$scratch/obst_far.json"
+printf '{"polygon": [[0, 0], [1, 0], [0, 1]]}' > "$scratch/obst_not_list.json"
 # Two halves of rooms in 4 m tiles, for the merge rows.
 "$bin" bake "$lvl/rooms.glb" -o "$scratch/west.nav" -q --tile-size 4 --tiles=..0,.. || exit 1
 "$bin" bake "$lvl/rooms.glb" -o "$scratch/east.nav" -q --tile-size 4 --tiles=0..,.. || exit 1
@@ -78,6 +86,11 @@ row "$bin" path "$scratch/rooms.nav" --from 0,0,0 --to 0,0,0 --snap nan
 row "$bin" path "$scratch/rooms.nav" --from 0,0,0
 row "$bin" path "$scratch/truncated.nav" --from 0,0,0 --to 1,0,1
 row "$bin" render "$scratch/flipped.nav" -o "$old"
+for f in obst_overflow obst_two obst_clockwise obst_concave obst_inverted obst_far obst_not_list; do
+    row "$bin" path "$scratch/rooms.nav" --from 1,0,1 --to 2,0,2 --obstacles "$scratch/$f.json"
+    row "$bin" render "$scratch/rooms.nav" -o "$old" --obstacles "$scratch/$f.json"
+done
+row "$bin" path "$scratch/rooms.nav" --from 1,0,1 --to 2,0,2 --obstacles no/such/obstacles.json
 row "$bin" export "$scratch/truncated.nav" -o "$old"
 row "$bin" export "$lvl/rooms.glb" -o "$old"
 row "$bin" export "$scratch/rooms.nav" -o "$scratch/no/such/dir/out.glb"

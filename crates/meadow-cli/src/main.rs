@@ -8,6 +8,7 @@ mod circles_cmd;
 mod export_cmd;
 mod info_cmd;
 mod merge_cmd;
+mod obstacles;
 mod path_cmd;
 mod render_cmd;
 mod simulate_cmd;

@@ -52,6 +52,11 @@ pub struct PathArgs {
     /// links or partial paths; JSON `style` is `roadmap`).
     #[arg(long, value_enum, default_value_t = PlannerArg::Navmesh)]
     pub planner: PlannerArg,
+    /// Temporary obstacles to carve out before answering: a JSON file `[{"polygon": [[x, z],
+    /// ...], "y": [y_min, y_max]}, ...]` (outlines convex and counter-clockwise, grown by the
+    /// asset's agent radius; see `meadow::DynamicMesh`).
+    #[arg(long, value_name = "OBST.json")]
+    pub obstacles: Option<PathBuf>,
 }
 
 /// The planners of the command line.
@@ -298,7 +303,13 @@ pub fn run(args: &PathArgs) -> anyhow::Result<()> {
     if roadmap && (args.style.is_some() || args.optimal || args.partial || !args.exclude_areas.is_empty()) {
         bail!("--planner roadmap takes no --style, --optimal, --partial or --exclude-area: the roadmap has one kind of path");
     }
+    // The style comes from the asset as baked (carving leaves its visibility graph out; exact
+    // paths then search without it).
     let style = args.style_for(&mesh)?;
+    let mesh = match &args.obstacles {
+        Some(file) => crate::obstacles::carve(mesh, file)?,
+        None => mesh,
+    };
     let name = if roadmap { "roadmap".to_string() } else { style.name() };
     let corridor_style = style.corridor_style().unwrap_or(PathStyle::StringPulled);
     let mut finder = Finder::new(mesh, corridor_style, args.partial, args.snap, &args.exclude_areas)?;
@@ -384,6 +395,7 @@ mod tests {
             snap: 0.5,
             exclude_areas: vec![],
             planner: PlannerArg::Navmesh,
+            obstacles: None,
         };
         run(&args).unwrap();
         let roadmap = PathArgs { planner: PlannerArg::Roadmap, style: None, ..args.clone() };

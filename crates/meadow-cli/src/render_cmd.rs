@@ -20,6 +20,10 @@ pub struct RenderArgs {
     /// SVG per floor.
     #[arg(long, value_name = "N")]
     pub layer: Option<u16>,
+    /// Temporary obstacles to carve out before drawing: a JSON file `[{"polygon": [[x, z], ...],
+    /// "y": [y_min, y_max]}, ...]` (outlines convex and counter-clockwise).
+    #[arg(long, value_name = "OBST.json")]
+    pub obstacles: Option<PathBuf>,
 }
 
 /// Parses `x,y,z:x,y,z`.
@@ -54,7 +58,10 @@ const LEGEND_MAX_ROWS: usize = 12;
 
 /// Runs `meadow render`.
 pub fn run(args: &RenderArgs) -> Result<()> {
-    let mesh = NavMesh::load(&args.navmesh).with_context(|| format!("cannot load {}", args.navmesh.display()))?;
+    let mut mesh = NavMesh::load(&args.navmesh).with_context(|| format!("cannot load {}", args.navmesh.display()))?;
+    if let Some(file) = &args.obstacles {
+        mesh = crate::obstacles::carve(mesh, file)?;
+    }
     if let Some(layer) = args.layer {
         if !mesh.polygons().any(|p| p.layer == layer) {
             let layers: std::collections::BTreeSet<u16> = mesh.polygons().map(|p| p.layer).collect();

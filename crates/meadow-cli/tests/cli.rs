@@ -472,3 +472,67 @@ fn circles_kiss_points_and_boundaries_are_exact() {
     assert_eq!(refused["found"], false, "{refused}");
     assert!(refused["reason"].as_str().unwrap().contains("start lies inside obstacle 0"), "{refused}");
 }
+
+/// `--obstacles`: a crate carved out of box_floor's asset lengthens the exact path through it
+/// (single and batch queries), `render` draws the carved mesh, and bad obstacle files fail in one
+/// line with a non-zero exit.
+#[test]
+fn path_and_render_carve_obstacles() {
+    let dir = scratch("obstacles");
+    let nav = "fixtures/assets/box_floor.nav";
+    let obstacles = dir.join("crate.json");
+    // A 2 m crate across the straight line from (-6, 0, 5) to (6, 0, 5), on the floor.
+    std::fs::write(&obstacles, r#"[{"polygon": [[-1, 4], [1, 4], [1, 6], [-1, 6]], "y": [-0.1, 2.0]}]"#).unwrap();
+    let length = |extra: &[&str]| -> f64 {
+        let mut args = vec!["path", nav, "--from", "-6,0,5", "--to", "6,0,5", "--json", "--style", "exact"];
+        args.extend_from_slice(extra);
+        let out = common::ok(meadow(&args));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("path --json is JSON");
+        v["length"].as_f64().expect("a path")
+    };
+    let (open, carved) = (length(&[]), length(&["--obstacles", s(&obstacles)]));
+    assert!((open - 12.0).abs() < 1e-9, "{open}");
+    // Round the crate grown by the radius (0.6): it must pass 1.6 m off the line over x in
+    // [-1, 1], so at least via (-1, 6.6) and (1, 6.6); the corner arcs add a little.
+    let round = 2.0 * 5f64.hypot(1.6) + 2.0;
+    assert!(carved >= round && carved < round + 0.05, "{carved} vs at least {round}");
+    let queries = dir.join("queries.json");
+    std::fs::write(&queries, r#"[{"from": [-6, 0, 5], "to": [6, 0, 5]}, {"from": [-6, 0, -8], "to": [6, 0, -8]}]"#)
+        .unwrap();
+    let out = common::ok(meadow(&["path", nav, "--queries", s(&queries), "--obstacles", s(&obstacles), "--json"]));
+    let lines: Vec<serde_json::Value> =
+        String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 2);
+    assert!(lines[0]["length"].as_f64().unwrap() > 12.5 && (lines[1]["length"].as_f64().unwrap() - 12.0).abs() < 1e-9);
+    // The render of the carved mesh has more polygons than the baked one.
+    let polygons = |extra: &[&str]| -> usize {
+        let svg = dir.join("mesh.svg");
+        let mut args = vec!["render", nav, "-o", s(&svg)];
+        args.extend_from_slice(extra);
+        common::ok(meadow(&args));
+        std::fs::read_to_string(&svg).unwrap().matches("<polygon").count()
+    };
+    assert!(polygons(&["--obstacles", s(&obstacles)]) > polygons(&[]));
+    // Bad files: one line, non-zero exit.
+    for (name, text, mentions) in [
+        ("nan.json", r#"[{"polygon": [[0, 0], [1, 0], [NaN, 1]], "y": [0, 1]}]"#, "nan.json"),
+        ("two.json", r#"[{"polygon": [[0, 0], [1, 0]], "y": [0, 1]}]"#, "at least 3 corners"),
+        ("cw.json", r#"[{"polygon": [[0, 0], [0, 1], [1, 0]], "y": [0, 1]}]"#, "convex and counter-clockwise"),
+        ("star.json", r#"[{"polygon": [[0, 0], [2, 0], [1, 0.2], [2, 2], [0, 2]], "y": [0, 1]}]"#, "convex"),
+        ("flat.json", r#"[{"polygon": [[0, 0], [1, 0], [0, 1]], "y": [1, 1]}]"#, "height range"),
+        ("key.json", r#"[{"polygon": [[0, 0], [1, 0], [0, 1]], "y": [0, 1], "h": 2}]"#, "key.json"),
+        ("huge.json", r#"[{"polygon": [[0, 0], [1e300, 0], [0, 1]], "y": [0, 1]}]"#, "coordinate limit"),
+    ] {
+        let file = dir.join(name);
+        std::fs::write(&file, text).unwrap();
+        let out = meadow(&["path", nav, "--from", "-6,0,5", "--to", "6,0,5", "--obstacles", s(&file)]);
+        assert_clean_failure(&out, mentions);
+        let svg = dir.join("bad.svg");
+        std::fs::write(&svg, "previous").unwrap();
+        let out = meadow(&["render", nav, "-o", s(&svg), "--obstacles", s(&file)]);
+        assert_clean_failure(&out, mentions);
+        assert_eq!(std::fs::read_to_string(&svg).unwrap(), "previous");
+    }
+    let out = meadow(&["path", nav, "--from", "-6,0,5", "--to", "6,0,5", "--obstacles", "no/such/file.json"]);
+    assert_clean_failure(&out, "cannot read");
+}

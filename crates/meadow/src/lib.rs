@@ -71,6 +71,7 @@
 #![warn(missing_docs)]
 
 pub mod asset;
+pub mod carve;
 pub mod circles;
 pub mod crowd;
 pub mod geom;
@@ -97,6 +98,7 @@ pub use asset::{
     AreaType, EdgeLink, LoadError, NavMesh, NavMeshData, Outline, PartialBake, PendingLink, PolygonData, TileSection,
     ValidationError, VisibilityGraph,
 };
+pub use carve::{DynamicMesh, Obstacle, ObstacleError, ObstacleId, UpdateStats};
 pub use point::IntoPoint;
 pub use query::{Path, PathError, PathOptions, PathQuery, PathStyle, QueryError, QueryFilter, QueryMesh};
 pub use settings::{BakeSettings, Budgets, Partition, SettingsError, WalkableRule};

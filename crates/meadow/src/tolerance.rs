@@ -60,6 +60,15 @@ pub(crate) const LOCATE_MARGIN_REL: f64 = 1e-9;
 /// [`LOCATE_MARGIN_REL`] for grids whose coordinates are near zero.
 pub(crate) const LOCATE_MARGIN_CELLS: f64 = 1e-6;
 
+// --- Carving -----------------------------------------------------------------------------------
+
+/// How far (relative to the largest coordinate magnitude of an obstacle and the radius, metres
+/// per metre) a dilated obstacle's arc corners are pushed out beyond the circumscribed polygon,
+/// so that the rounding of `cos`, `sin` and the sums (of order 1e-16 of that magnitude) never
+/// leaves a point of the exact Minkowski sum outside it; the angle step is chosen so that the
+/// corners still lie within the arc tolerance.
+pub(crate) const DILATION_GROWTH_REL: f64 = 1e-12;
+
 // --- Crowds -----------------------------------------------------------------------------------
 
 /// How close (XZ, metres) an agent must come to a link's take-off point to take the link when

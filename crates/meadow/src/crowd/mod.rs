@@ -220,7 +220,7 @@ struct LinkTraversal {
 /// ```
 #[derive(Clone, Debug)]
 pub struct Crowd<'m> {
-    mesh: &'m QueryMesh,
+    mesh: CrowdMesh<'m>,
     config: CrowdConfig,
     /// The ORCA simulator: the walls, and one ORCA agent per crowd agent (same index), kept
     /// from step to step so that its neighbour memory and buffers carry over.
@@ -236,6 +236,24 @@ pub struct Crowd<'m> {
     visited: Vec<u32>,
     steps: usize,
     last_step_times: CrowdStepTimes,
+}
+
+/// The mesh a crowd walks on: borrowed, or shared so that [`Crowd::set_mesh`] can replace it
+/// (a [`DynamicMesh`](crate::DynamicMesh) after an update).
+#[derive(Clone, Debug)]
+enum CrowdMesh<'m> {
+    Borrowed(&'m QueryMesh),
+    Shared(std::sync::Arc<QueryMesh>),
+}
+
+impl std::ops::Deref for CrowdMesh<'_> {
+    type Target = QueryMesh;
+    fn deref(&self) -> &QueryMesh {
+        match self {
+            CrowdMesh::Borrowed(m) => m,
+            CrowdMesh::Shared(m) => m,
+        }
+    }
 }
 
 fn check(name: &'static str, value: f64, ok: bool, limit: &'static str) -> Result<(), CrowdError> {
@@ -375,27 +393,43 @@ pub fn obstacle_outlines(mesh: &QueryMesh, offset: f64) -> Vec<(Vec<Vec2>, Vec<f
     out
 }
 
+/// An ORCA simulator holding `mesh`'s walls (the obstacle tree built) and no agent yet.
+fn wall_simulator(mesh: &QueryMesh, config: &CrowdConfig) -> Result<Simulator, CrowdError> {
+    let band = config.layer_band.unwrap_or(mesh.mesh().settings().height);
+    // Infinity is allowed (one plane for all); NaN fails the comparison.
+    if band.is_nan() || band <= 0.0 {
+        return Err(CrowdError::InvalidConfig { name: "layer_band", value: band, limit: "> 0 (or infinite)" });
+    }
+    let mut sim = Simulator::new(config.time_step)?;
+    sim.set_height_band(band as f32)?;
+    for (polygon, heights) in obstacle_outlines(mesh, mesh.mesh().settings().radius) {
+        sim.add_obstacle_at_heights(&polygon, &heights)?;
+    }
+    // An empty step builds the obstacle tree once, before any agent joins.
+    sim.step();
+    Ok(sim)
+}
+
 impl<'m> Crowd<'m> {
     /// An empty crowd on `mesh`; builds the ORCA obstacles from the mesh outlines.
     pub fn new(mesh: &'m QueryMesh, config: CrowdConfig) -> Result<Self, CrowdError> {
+        Crowd::on(CrowdMesh::Borrowed(mesh), config)
+    }
+
+    /// An empty crowd on a shared mesh, which [`Crowd::set_mesh`] can replace.
+    pub fn with_shared_mesh(mesh: std::sync::Arc<QueryMesh>, config: CrowdConfig) -> Result<Self, CrowdError> {
+        Crowd::on(CrowdMesh::Shared(mesh), config)
+    }
+
+    fn on(mesh: CrowdMesh<'m>, config: CrowdConfig) -> Result<Self, CrowdError> {
         check("goal_radius", config.goal_radius, config.goal_radius >= 0.0, ">= 0")?;
         check("max_overlap", config.max_overlap, (0.0..1.0).contains(&config.max_overlap), "in [0, 1)")?;
         for e in config.snap_extents {
             check("snap_extents", e, e >= 0.0, ">= 0")?;
         }
-        let band = config.layer_band.unwrap_or(mesh.mesh().settings().height);
-        // Infinity is allowed (one plane for all); NaN fails the comparison.
-        if band.is_nan() || band <= 0.0 {
-            return Err(CrowdError::InvalidConfig { name: "layer_band", value: band, limit: "> 0 (or infinite)" });
-        }
-        let mut sim = Simulator::new(config.time_step)?;
-        sim.set_height_band(band as f32)?;
-        for (polygon, heights) in obstacle_outlines(mesh, mesh.mesh().settings().radius) {
-            sim.add_obstacle_at_heights(&polygon, &heights)?;
-        }
-        // An empty step builds the obstacle tree once, before any agent joins.
-        sim.step();
+        let sim = wall_simulator(&mesh, &config)?;
         Ok(Crowd {
+            query: PathQuery::new(&mesh),
             mesh,
             config,
             sim,
@@ -404,12 +438,43 @@ impl<'m> Crowd<'m> {
             velocities: Vec::new(),
             pref_velocities: Vec::new(),
             agents: Vec::new(),
-            query: PathQuery::new(mesh),
             filter: QueryFilter::new(),
             visited: Vec::new(),
             steps: 0,
             last_step_times: CrowdStepTimes::default(),
         })
+    }
+
+    /// Moves the crowd onto another mesh of the same level (a [`DynamicMesh`](crate::DynamicMesh)
+    /// after an update): rebuilds the walls (and the ORCA simulator round them), snaps every agent not on an off-mesh link and every
+    /// goal onto the new mesh (an agent an obstacle now covers goes to the nearest point beside
+    /// it) and re-plans every path. An agent or goal with no mesh within the snap extents stays
+    /// where it is (its path search fails until it is back on the mesh).
+    pub fn set_mesh(&mut self, mesh: std::sync::Arc<QueryMesh>) -> Result<(), CrowdError> {
+        let mesh = CrowdMesh::Shared(mesh);
+        // The walls change, so the simulator is built anew with the agents in their order (its
+        // agent `i` stays crowd agent `i`; only last step's neighbour memory is lost).
+        let mut sim = wall_simulator(&mesh, &self.config)?;
+        for (i, a) in self.agents.iter().enumerate() {
+            let (p, v) = (self.positions[i], self.velocities[i]);
+            sim.add_agent(Vec2::new(p[0] as f32, p[2] as f32), Vec2::new(v[0] as f32, v[1] as f32), a.params)?;
+        }
+        self.sim = sim;
+        self.query = PathQuery::new(&mesh);
+        self.mesh = mesh;
+        for (i, a) in self.agents.iter_mut().enumerate() {
+            if a.on_link.is_none() {
+                if let Ok(p) = self.mesh.nearest_point(self.positions[i], self.config.snap_extents) {
+                    self.positions[i] = p.point;
+                }
+            }
+            if let Ok(g) = self.mesh.nearest_point(a.goal, self.config.snap_extents) {
+                a.goal = g.point;
+            }
+            a.replan = true;
+            a.stalled = 0;
+        }
+        Ok(())
     }
 
     /// Adds an agent at `position` walking to `goal` (both snapped onto the mesh) and returns its
@@ -476,8 +541,8 @@ impl<'m> Crowd<'m> {
     }
 
     /// The mesh the crowd walks on.
-    pub fn mesh(&self) -> &'m QueryMesh {
-        self.mesh
+    pub fn mesh(&self) -> &QueryMesh {
+        &self.mesh
     }
 
     /// The crowd settings.
@@ -687,7 +752,7 @@ impl<'m> Crowd<'m> {
         if !corner_visible {
             let a = &mut self.agents[i];
             let options = PathOptions { allow_partial: true, ..PathOptions::default() };
-            let ok = self.query.find_path_into(self.mesh, pos, goal, &self.filter, options, &mut a.path).is_ok();
+            let ok = self.query.find_path_into(&self.mesh, pos, goal, &self.filter, options, &mut a.path).is_ok();
             a.replan = false;
             // Corner 0 is the start itself (unless a link takes off right there).
             a.corner = if a.path.link_at(0).is_some() { 0 } else { 1.min(a.path.points.len().saturating_sub(1)) };

@@ -1,0 +1,663 @@
+//! Carving base polygons into pieces with shared vertices, and assembling the carved navmesh.
+//!
+//! A piece is a ring of corners (a base vertex or a new point), each with the *support* of the
+//! edge leaving it: the base edge it lies on, the obstacle edge line that cut it, or a diagonal
+//! of a repair. Points are shared by value: a point cut on a base edge is computed from the
+//! edge's two base vertices in ascending index order, a point cut on a chord from the chord's
+//! ends in a fixed order, so every polygon that computes it gets the same bits, and the assembly
+//! gives equal points one vertex.
+
+use super::geometry::{crossing, interiors_overlap, strictly_inside};
+use crate::asset::{EdgeLink, NavMeshData, Outline, PolygonData};
+use crate::geom::{self, orient2d, Point2};
+use crate::query::QueryMesh;
+use crate::tolerance::LINK_POINT_SLACK;
+use std::collections::{BTreeMap, HashMap};
+
+/// No polygon (a wall across a base edge).
+const NONE: u32 = u32::MAX;
+/// Most vertices of a polygon the asset format allows.
+const MAX_VERTICES: usize = 12;
+
+/// A corner of a piece.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Corner {
+    /// A vertex of the base mesh.
+    Base(u32),
+    /// A point made by carving `[x, y, z]`.
+    New([f64; 3]),
+}
+
+/// What the edge leaving a corner lies on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) enum Support {
+    /// Base edge `from → to` (as in its base polygon) and the base polygon across it (`NONE`:
+    /// a wall).
+    Base { from: u32, to: u32, across: u32 },
+    /// Edge `edge` of the dilated obstacle `obstacle`.
+    Line { obstacle: u64, edge: u32 },
+    /// A diagonal added to make a ring convex or small enough.
+    Diagonal,
+}
+
+/// The points on each support (see [`scope`]), with where they lie along it.
+type PointsBySupport = BTreeMap<(u32, u32, u64, u32), Vec<(f64, Corner)>>;
+
+/// A convex piece of a carved base polygon.
+pub(crate) type Piece = Vec<(Corner, Support)>;
+
+/// One obstacle carving a polygon: its id and dilated outline.
+pub(crate) struct Cutter<'a> {
+    pub(crate) id: u64,
+    pub(crate) outline: &'a [Point2],
+}
+
+fn position(data: &NavMeshData, c: Corner) -> [f64; 3] {
+    match c {
+        Corner::Base(v) => data.vertices[v as usize],
+        Corner::New(p) => p,
+    }
+}
+
+fn xz(p: [f64; 3]) -> Point2 {
+    [p[0], p[2]]
+}
+
+/// The key of a corner for sharing: base vertices by index, new points by their bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+enum Key {
+    Base(u32),
+    New([u64; 3]),
+}
+
+fn key(c: Corner) -> Key {
+    match c {
+        Corner::Base(v) => Key::Base(v),
+        Corner::New(p) => Key::New(p.map(|x| (x + 0.0).to_bits())),
+    }
+}
+
+/// Base polygon `poly` as a piece.
+pub(crate) fn base_piece(data: &NavMeshData, poly: u32) -> Piece {
+    let p = data.polygons[poly as usize];
+    let (first, n) = (p.first as usize, p.vertex_count as usize);
+    (0..n)
+        .map(|k| {
+            let (from, to) = (data.polygon_vertices[first + k], data.polygon_vertices[first + (k + 1) % n]);
+            let across = match data.edge_links[first + k] {
+                EdgeLink::Polygon(q) => q,
+                EdgeLink::Wall => NONE,
+            };
+            (Corner::Base(from), Support::Base { from, to, across })
+        })
+        .collect()
+}
+
+/// Base polygon `poly` minus the cutters, as convex pieces (before the shared points of other
+/// polygons are inserted): each cutter in turn is subtracted from every piece whose interior it
+/// overlaps by successive half-plane splits along its edge lines.
+pub(crate) fn carve_polygon(mesh: &QueryMesh, poly: u32, cutters: &[Cutter<'_>]) -> Vec<Piece> {
+    let data = mesh.mesh().data();
+    let mut lines: BTreeMap<(u64, u32), (Point2, Point2)> = BTreeMap::new();
+    for c in cutters {
+        let n = c.outline.len();
+        for k in 0..n {
+            lines.insert((c.id, k as u32), (c.outline[k], c.outline[(k + 1) % n]));
+        }
+    }
+    let mut pieces = vec![base_piece(data, poly)];
+    for cutter in cutters {
+        let mut next = Vec::with_capacity(pieces.len() + 4);
+        for piece in pieces {
+            let pts: Vec<Point2> = piece.iter().map(|&(c, _)| xz(position(data, c))).collect();
+            if !interiors_overlap(&pts, cutter.outline) {
+                next.push(piece);
+                continue;
+            }
+            let mut rest = piece;
+            let n = cutter.outline.len();
+            for k in 0..n {
+                let (o0, o1) = (cutter.outline[k], cutter.outline[(k + 1) % n]);
+                let sides: Vec<f64> = rest.iter().map(|&(c, _)| orient2d(o0, o1, xz(position(data, c)))).collect();
+                if sides.iter().all(|&s| s >= 0.0) {
+                    continue;
+                }
+                if sides.iter().all(|&s| s <= 0.0) {
+                    next.push(std::mem::take(&mut rest));
+                    break;
+                }
+                let line = Support::Line { obstacle: cutter.id, edge: k as u32 };
+                let (right, left) = split(mesh, poly, &rest, &sides, &lines, line);
+                next.push(right);
+                rest = left;
+            }
+            // What is left lies inside the cutter.
+        }
+        pieces = next;
+    }
+    pieces
+}
+
+/// Splits a piece by the line `o0 → o1` into the parts right (outside the cutter) and left of
+/// it, given each corner's exact side.
+fn split(
+    mesh: &QueryMesh,
+    poly: u32,
+    piece: &Piece,
+    sides: &[f64],
+    lines: &BTreeMap<(u64, u32), (Point2, Point2)>,
+    line: Support,
+) -> (Piece, Piece) {
+    let n = piece.len();
+    // The cut point of each edge crossed strictly, computed once for both parts.
+    let cuts: Vec<Option<Corner>> = (0..n)
+        .map(|i| {
+            let j = (i + 1) % n;
+            let (sa, sb) = (sides[i], sides[j]);
+            ((sa < 0.0 && sb > 0.0) || (sa > 0.0 && sb < 0.0))
+                .then(|| cut_point(mesh, poly, piece[i], piece[j].0, lines, line))
+        })
+        .collect();
+    let mut parts = (Vec::new(), Vec::new());
+    for (sign, part) in [(-1.0, &mut parts.0), (1.0, &mut parts.1)] {
+        for i in 0..n {
+            let j = (i + 1) % n;
+            let (a, b) = (sides[i] * sign, sides[j] * sign);
+            let (corner, support) = piece[i];
+            if a >= 0.0 {
+                if b >= 0.0 {
+                    part.push((corner, support));
+                } else if a > 0.0 {
+                    part.push((corner, support));
+                    part.push((cuts[i].expect("a strict crossing"), line));
+                } else {
+                    part.push((corner, line));
+                }
+            } else if b > 0.0 {
+                part.push((cuts[i].expect("a strict crossing"), support));
+            }
+        }
+    }
+    parts
+}
+
+/// Where the cutting line `line` crosses the edge leaving `from` (towards `to`), computed from
+/// what the edge lies on rather than from its ends, so that every piece meeting the same two
+/// supports gets the same bits: on a base edge, along the whole base edge from its
+/// lower-numbered vertex, the height interpolated along it; on another obstacle line, the
+/// crossing of the two lines (the shared corner itself for two edges of one obstacle), the height
+/// from the base polygon's surface; on anything else, along the edge from its lexicographically
+/// smaller end.
+fn cut_point(
+    mesh: &QueryMesh,
+    poly: u32,
+    (from, support): (Corner, Support),
+    to: Corner,
+    lines: &BTreeMap<(u64, u32), (Point2, Point2)>,
+    line: Support,
+) -> Corner {
+    let data = mesh.mesh().data();
+    let Support::Line { obstacle, edge } = line else { unreachable!("cuts are along obstacle lines") };
+    let (o0, o1) = lines[&(obstacle, edge)];
+    let side = |p: [f64; 3]| orient2d(o0, o1, xz(p));
+    let on_surface = |p: Point2| {
+        let y = mesh.surface_height(poly, p);
+        Corner::New([p[0], if y.is_finite() { y } else { 0.0 }, p[1]])
+    };
+    match support {
+        Support::Base { from: a, to: b, .. } => {
+            let (lo, hi) = (a.min(b), a.max(b));
+            let (pa, pb) = (data.vertices[lo as usize], data.vertices[hi as usize]);
+            let (sa, sb) = (side(pa), side(pb));
+            if (sa < 0.0 && sb > 0.0) || (sa > 0.0 && sb < 0.0) {
+                return Corner::New(crossing(pa, pb, sa, sb).0);
+            }
+        }
+        Support::Line { obstacle: other, edge: other_edge } => {
+            if other == obstacle {
+                if let Some(n) = lines.range((obstacle, 0)..=(obstacle, u32::MAX)).next_back().map(|(k, _)| k.1 + 1) {
+                    // Two edges of one obstacle meet at its corner.
+                    if (other_edge + 1) % n == edge {
+                        return on_surface(o0);
+                    }
+                    if (edge + 1) % n == other_edge {
+                        return on_surface(o1);
+                    }
+                }
+            }
+            let (first, second) = if (other, other_edge) < (obstacle, edge) {
+                (lines[&(other, other_edge)], (o0, o1))
+            } else {
+                ((o0, o1), lines[&(other, other_edge)])
+            };
+            let sa = orient2d(second.0, second.1, first.0);
+            let sb = orient2d(second.0, second.1, first.1);
+            if sa != sb {
+                let t = sa / (sa - sb);
+                let d = [first.1[0] - first.0[0], first.1[1] - first.0[1]];
+                return on_surface([first.0[0] + d[0] * t, first.0[1] + d[1] * t]);
+            }
+        }
+        Support::Diagonal => {}
+    }
+    let (mut pa, mut pb) = (position(data, from), position(data, to));
+    if (pb[0], pb[2]) < (pa[0], pa[2]) {
+        std::mem::swap(&mut pa, &mut pb);
+    }
+    let (p, _) = crossing(pa, pb, side(pa), side(pb));
+    on_surface(xz(p))
+}
+
+/// Where a point lies along a support, for ordering the points on it.
+fn along(data: &NavMeshData, support: Support, lines: &BTreeMap<(u64, u32), (Point2, Point2)>, p: Point2) -> f64 {
+    let (o, d) = match support {
+        Support::Base { from, to, .. } => {
+            let (a, b) = (xz(data.vertices[from.min(to) as usize]), xz(data.vertices[from.max(to) as usize]));
+            (a, [b[0] - a[0], b[1] - a[1]])
+        }
+        Support::Line { obstacle, edge } => match lines.get(&(obstacle, edge)) {
+            Some(&(a, b)) => (a, [b[0] - a[0], b[1] - a[1]]),
+            None => return 0.0,
+        },
+        Support::Diagonal => return 0.0,
+    };
+    (p[0] - o[0]) * d[0] + (p[1] - o[1]) * d[1]
+}
+
+/// The scope of a support's point list: base edges are shared by two base polygons (keyed by
+/// their ends in ascending order), obstacle lines belong to one base polygon.
+fn scope(poly: u32, s: Support) -> Option<(u32, u32, u64, u32)> {
+    match s {
+        Support::Base { from, to, .. } => Some((NONE, from.min(to), u64::from(from.max(to)), 0)),
+        Support::Line { obstacle, edge } => Some((poly, NONE, obstacle, edge)),
+        Support::Diagonal => None,
+    }
+}
+
+/// Inserts into every edge of `ring` the points of its support lying strictly between its ends.
+fn insert_points(
+    data: &NavMeshData,
+    poly: u32,
+    ring: &Piece,
+    on_support: &PointsBySupport,
+    lines: &BTreeMap<(u64, u32), (Point2, Point2)>,
+) -> Piece {
+    let mut out = Vec::with_capacity(ring.len() + 4);
+    for i in 0..ring.len() {
+        let (c, s) = ring[i];
+        out.push((c, s));
+        let Some(list) = scope(poly, s).and_then(|k| on_support.get(&k)) else { continue };
+        let next = ring[(i + 1) % ring.len()].0;
+        let (ta, tb) = (along(data, s, lines, xz(position(data, c))), along(data, s, lines, xz(position(data, next))));
+        let (lo, hi) = (ta.min(tb), ta.max(tb));
+        let between = list.iter().filter(|(t, _)| lo < *t && *t < hi).map(|&(t, p)| (t, p));
+        let mut extra: Vec<(f64, Corner)> = between.collect();
+        if ta > tb {
+            extra.reverse();
+        }
+        out.extend(extra.into_iter().map(|(_, p)| (p, s)));
+    }
+    out
+}
+
+/// Most rings [`make_convex`] examines for one input ring: its search for diagonals backtracks,
+/// and a ring that cannot be split (points within ulps of degenerate) would otherwise make it
+/// try exponentially many; convex rings and the usual repairs need a handful.
+const MAKE_CONVEX_BUDGET: usize = 256;
+
+/// Splits a ring into convex counter-clockwise rings of at most [`MAX_VERTICES`] by diagonals
+/// between its own corners (no new points), or `None` when no such split is found within
+/// [`MAKE_CONVEX_BUDGET`].
+fn make_convex(data: &NavMeshData, ring: Piece) -> Option<Vec<Piece>> {
+    split_convex(data, ring, &mut MAKE_CONVEX_BUDGET.clone())
+}
+
+fn split_convex(data: &NavMeshData, ring: Piece, budget: &mut usize) -> Option<Vec<Piece>> {
+    if *budget == 0 {
+        return None;
+    }
+    *budget -= 1;
+    let mut ring = ring;
+    // Consecutive corners at one point make a zero-length edge: keep the later one.
+    let mut k = 0;
+    while ring.len() > 1 && k < ring.len() {
+        let next = (k + 1) % ring.len();
+        if position(data, ring[k].0) == position(data, ring[next].0) {
+            ring.remove(k);
+        } else {
+            k += 1;
+        }
+    }
+    let pts: Vec<Point2> = ring.iter().map(|&(c, _)| xz(position(data, c))).collect();
+    let n = pts.len();
+    if n < 3 {
+        return None;
+    }
+    if n <= MAX_VERTICES && geom::is_convex_ccw(&pts) {
+        return Some(vec![ring]);
+    }
+    let turn = |i: usize, j: usize, k: usize| orient2d(pts[i % n], pts[j % n], pts[k % n]);
+    let reflex = (0..n).find(|&i| turn(i + n - 1, i, i + 1) < 0.0);
+    let starts: Vec<usize> = match reflex {
+        Some(i) => vec![i],
+        None => (0..n).collect(),
+    };
+    for &i in &starts {
+        // Diagonals to the far side first (balanced parts).
+        let mut ends: Vec<usize> = (2..n - 1).map(|d| (i + d) % n).collect();
+        ends.sort_by_key(|&j| ((j + n - i) % n).abs_diff(n / 2));
+        for j in ends {
+            // Both parts keep a non-negative turn at both ends of the diagonal.
+            let ok = turn(j, i, i + 1) >= 0.0
+                && turn(j + n - 1, j, i) >= 0.0
+                && turn(i, j, j + 1) >= 0.0
+                && turn(i + n - 1, i, j) >= 0.0;
+            if !ok {
+                continue;
+            }
+            let len_a = (j + n - i) % n + 1;
+            let mut a: Piece = (0..len_a).map(|d| ring[(i + d) % n]).collect();
+            a.last_mut().expect("three or more").1 = Support::Diagonal;
+            let len_b = (i + n - j) % n + 1;
+            let mut b: Piece = (0..len_b).map(|d| ring[(j + d) % n]).collect();
+            b.last_mut().expect("three or more").1 = Support::Diagonal;
+            if let Some(mut pa) = split_convex(data, a, budget) {
+                if let Some(pb) = split_convex(data, b, budget) {
+                    pa.extend(pb);
+                    return Some(pa);
+                }
+            }
+            if *budget == 0 {
+                return None;
+            }
+        }
+    }
+    None
+}
+
+/// What the assembly of a carved mesh found besides the mesh.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct AssemblyCounts {
+    pub(crate) polygons_out: usize,
+    pub(crate) dropped_slivers: usize,
+    pub(crate) unmatched_rings: usize,
+    pub(crate) disabled_links: usize,
+}
+
+/// The carved navmesh data: every base polygon in order, replaced by its pieces where carved
+/// (and by its ring with the points of its carved neighbours inserted where it borders one),
+/// portals matched by shared vertices, walls and links recomputed, no visibility graph.
+pub(crate) fn assemble(
+    mesh: &QueryMesh,
+    carved: &BTreeMap<u32, Vec<Piece>>,
+    cutters_of: &dyn Fn(u32) -> Vec<(u64, Vec<Point2>)>,
+) -> (NavMeshData, AssemblyCounts) {
+    let base = mesh.mesh().data();
+    let mut counts = AssemblyCounts::default();
+    let n_base = base.polygons.len();
+    // Obstacle lines by id and edge, for ordering points along them.
+    let mut lines: BTreeMap<(u64, u32), (Point2, Point2)> = BTreeMap::new();
+    for &poly in carved.keys() {
+        for (id, outline) in cutters_of(poly) {
+            for k in 0..outline.len() {
+                lines.insert((id, k as u32), (outline[k], outline[(k + 1) % outline.len()]));
+            }
+        }
+    }
+    // Rewritten: carved polygons and their base neighbours.
+    let mut rewritten = vec![false; n_base];
+    for &poly in carved.keys() {
+        rewritten[poly as usize] = true;
+        for (_, s) in base_piece(base, poly) {
+            if let Support::Base { across, .. } = s {
+                if across != NONE {
+                    rewritten[across as usize] = true;
+                }
+            }
+        }
+    }
+    // The points on every support, from the carved pieces.
+    let mut on_support: PointsBySupport = BTreeMap::new();
+    for (&poly, pieces) in carved {
+        for piece in pieces {
+            for i in 0..piece.len() {
+                let (c, s) = piece[i];
+                let Some(scope_key) = scope(poly, s) else { continue };
+                let next = piece[(i + 1) % piece.len()].0;
+                let list = on_support.entry(scope_key).or_default();
+                for p in [c, next] {
+                    let t = along(base, s, &lines, xz(position(base, p)));
+                    list.push((t, p));
+                }
+            }
+        }
+    }
+    for list in on_support.values_mut() {
+        list.sort_by(|a, b| a.0.total_cmp(&b.0).then(key(a.1).cmp(&key(b.1))));
+        list.dedup_by(|a, b| key(a.1) == key(b.1));
+    }
+    // Final rings per base polygon.
+    let mut rings: Vec<(u32, Piece)> = Vec::with_capacity(n_base + 16);
+    for poly in 0..n_base as u32 {
+        if !rewritten[poly as usize] {
+            rings.push((poly, base_piece(base, poly)));
+            continue;
+        }
+        let raw = match carved.get(&poly) {
+            Some(pieces) => pieces.clone(),
+            None => vec![base_piece(base, poly)],
+        };
+        for piece in raw {
+            let full = insert_points(base, poly, &piece, &on_support, &lines);
+            match make_convex(base, full) {
+                Some(parts) => rings.extend(parts.into_iter().map(|p| (poly, p))),
+                None => match make_convex(base, piece) {
+                    // The inserted points could not be kept convex: the edges they split stay
+                    // unmatched (walls) on this side.
+                    Some(parts) => {
+                        counts.unmatched_rings += 1;
+                        rings.extend(parts.into_iter().map(|p| (poly, p)));
+                    }
+                    None => counts.dropped_slivers += 1,
+                },
+            }
+        }
+    }
+    // Vertices: the base ones, then new points in order of first use.
+    let mut vertices = base.vertices.clone();
+    let mut new_ids: HashMap<[u64; 3], u32> = HashMap::new();
+    let mut id_of = |c: Corner, vertices: &mut Vec<[f64; 3]>| -> u32 {
+        match c {
+            Corner::Base(v) => v,
+            Corner::New(p) => *new_ids.entry(p.map(|x| (x + 0.0).to_bits())).or_insert_with(|| {
+                vertices.push(p);
+                (vertices.len() - 1) as u32
+            }),
+        }
+    };
+    let mut polygons = Vec::with_capacity(rings.len());
+    let mut polygon_vertices = Vec::new();
+    let mut supports = Vec::new();
+    let mut origin = Vec::with_capacity(rings.len());
+    let mut first_of = vec![0u32; n_base + 1];
+    let mut next_base = 0usize;
+    for (i, (poly, ring)) in rings.iter().enumerate() {
+        while next_base <= *poly as usize {
+            first_of[next_base] = i as u32;
+            next_base += 1;
+        }
+        let b = base.polygons[*poly as usize];
+        polygons.push(PolygonData {
+            first: polygon_vertices.len() as u32,
+            vertex_count: ring.len() as u8,
+            area: b.area,
+            layer: b.layer,
+        });
+        for &(c, s) in ring {
+            polygon_vertices.push(id_of(c, &mut vertices));
+            supports.push(s);
+        }
+        origin.push(*poly);
+    }
+    while next_base <= n_base {
+        first_of[next_base] = rings.len() as u32;
+        next_base += 1;
+    }
+    counts.polygons_out = polygons.len();
+    // Portals: the reversed edge in the polygon the support says lies across.
+    let edge = |p: &PolygonData, k: usize| {
+        let n = p.vertex_count as usize;
+        (polygon_vertices[p.first as usize + k], polygon_vertices[p.first as usize + (k + 1) % n])
+    };
+    let mut by_edge: HashMap<(u32, u32), Vec<u32>> = HashMap::new();
+    for (i, p) in polygons.iter().enumerate() {
+        if rewritten[origin[i] as usize] {
+            for k in 0..p.vertex_count as usize {
+                by_edge.entry(edge(p, k)).or_default().push(i as u32);
+            }
+        }
+    }
+    let mut edge_links = Vec::with_capacity(polygon_vertices.len());
+    for (i, p) in polygons.iter().enumerate() {
+        for k in 0..p.vertex_count as usize {
+            let (u, v) = edge(p, k);
+            let expected = match supports[p.first as usize + k] {
+                Support::Base { across, .. } => across,
+                _ => origin[i],
+            };
+            let link = if expected == NONE {
+                EdgeLink::Wall
+            } else if !rewritten[expected as usize] {
+                EdgeLink::Polygon(first_of[expected as usize])
+            } else {
+                match by_edge.get(&(v, u)).and_then(|c| c.iter().find(|&&q| origin[q as usize] == expected)) {
+                    Some(&q) if q as usize != i => EdgeLink::Polygon(q),
+                    _ => EdgeLink::Wall,
+                }
+            };
+            edge_links.push(link);
+        }
+    }
+    let mut data = NavMeshData {
+        settings: base.settings.clone(),
+        vertices,
+        polygons,
+        polygon_vertices,
+        edge_links,
+        areas: base.areas.clone(),
+        outlines: Vec::new(),
+        links: Vec::new(),
+        visibility: None,
+        tiles: base.tiles.clone(),
+        partial: base.partial.clone(),
+    };
+    data.outlines = outlines(&data);
+    for t in &mut data.tiles {
+        let (a, b) = (t.first_polygon as usize, t.first_polygon as usize + t.polygon_count as usize);
+        t.first_polygon = first_of[a];
+        t.polygon_count = first_of[b] - first_of[a];
+        // The stitched slots name vertices of the baked polygons; a carved mesh is no input
+        // to an incremental bake.
+        t.stitched.clear();
+    }
+    // Off-mesh links: re-attached to the piece under each end; disabled while an end is
+    // covered.
+    for l in &base.links {
+        let attach = |poly: u32, at: [f64; 3]| -> Option<u32> {
+            let (a, b) = (first_of[poly as usize], first_of[poly as usize + 1]);
+            if !rewritten[poly as usize] {
+                return Some(a);
+            }
+            let p = xz(at);
+            let ring_of = |q: u32| -> Vec<Point2> {
+                let pd = data.polygons[q as usize];
+                let run = &data.polygon_vertices[pd.first as usize..pd.first as usize + pd.vertex_count as usize];
+                run.iter().map(|&v| xz(data.vertices[v as usize])).collect()
+            };
+            let contains = |r: &[Point2]| (0..r.len()).all(|k| orient2d(r[k], r[(k + 1) % r.len()], p) >= 0.0);
+            if let Some(q) = (a..b).find(|&q| contains(&ring_of(q))) {
+                return Some(q);
+            }
+            if cutters_of(poly).iter().any(|(_, o)| strictly_inside(o, p)) {
+                return None;
+            }
+            (a..b).find(|&q| {
+                let r = ring_of(q);
+                let bb = super::geometry::bounds(&r);
+                p[0] >= bb[0] - LINK_POINT_SLACK
+                    && p[0] <= bb[2] + LINK_POINT_SLACK
+                    && p[1] >= bb[1] - LINK_POINT_SLACK
+                    && p[1] <= bb[3] + LINK_POINT_SLACK
+            })
+        };
+        match (attach(l.start_polygon, l.start), attach(l.end_polygon, l.end)) {
+            (Some(s), Some(e)) => {
+                let mut l = *l;
+                (l.start_polygon, l.end_polygon) = (s, e);
+                data.links.push(l);
+            }
+            _ => counts.disabled_links += 1,
+        }
+    }
+    (data, counts)
+}
+
+/// The boundary rings of a mesh from its wall edges, walkable side on the left: each ring
+/// follows wall edges end to start, taking at a vertex where several leave the first one met
+/// turning clockwise from the way it came (so a ring never crosses into a region that only
+/// touches it at a vertex).
+pub(crate) fn outlines(data: &NavMeshData) -> Vec<Outline> {
+    let mut walls: Vec<(u32, u32)> = Vec::new();
+    for p in &data.polygons {
+        let (first, n) = (p.first as usize, p.vertex_count as usize);
+        for k in 0..n {
+            if data.edge_links[first + k] == EdgeLink::Wall {
+                walls.push((data.polygon_vertices[first + k], data.polygon_vertices[first + (k + 1) % n]));
+            }
+        }
+    }
+    let mut leaving: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
+    for (i, &(a, _)) in walls.iter().enumerate() {
+        leaving.entry(a).or_default().push(i);
+    }
+    let angle = |a: u32, b: u32| {
+        let (p, q) = (data.vertices[a as usize], data.vertices[b as usize]);
+        (q[2] - p[2]).atan2(q[0] - p[0])
+    };
+    let mut used = vec![false; walls.len()];
+    let mut out = Vec::new();
+    for start in 0..walls.len() {
+        if used[start] {
+            continue;
+        }
+        let mut ring = Vec::new();
+        let mut cur = start;
+        loop {
+            used[cur] = true;
+            let (a, b) = walls[cur];
+            ring.push(a);
+            if b == walls[start].0 {
+                break;
+            }
+            let back = angle(b, a);
+            let next = leaving.get(&b).and_then(|list| {
+                list.iter().copied().filter(|&e| !used[e]).min_by(|&e, &f| {
+                    // Straight back along the edge is the last choice, not the first.
+                    let cw = |e: usize| match (back - angle(b, walls[e].1)).rem_euclid(std::f64::consts::TAU) {
+                        0.0 => std::f64::consts::TAU,
+                        c => c,
+                    };
+                    cw(e).total_cmp(&cw(f)).then(e.cmp(&f))
+                })
+            });
+            match next {
+                Some(e) => cur = e,
+                None => break,
+            }
+        }
+        if ring.len() >= 3 {
+            out.push(Outline { vertices: ring });
+        }
+    }
+    out
+}

@@ -1,0 +1,355 @@
+//! Carved temporary obstacles (`meadow::DynamicMesh`) on the fixture levels: seeded random
+//! sequences of add / move / remove on an untiled level, a multi-layer one (a bridge over a
+//! floor), a tiled one and one with off-mesh links. After every update the carved mesh validates
+//! again (`NavMesh::new`: convex counter-clockwise polygons, symmetric portals), its area equals
+//! the baked area minus the area of each baked polygon covered by the dilated obstacles its
+//! column meets (computed independently, with `i_overlay`) within 1e-6 relative, exact paths
+//! equal the layered brute-force oracle's on the carved mesh and no path point lies inside a
+//! dilated obstacle on its floor; removing every obstacle gives back the baked mesh.
+//!
+//! Longer random sequences than these seeds found pairs where `find_shortest_path` on a carved
+//! mesh misses the oracle's route while `find_path` finds it: the ignored
+//! `known_bug_carved_rooms_exact_path_misses_the_oracle_route` reproduces one.
+
+use i_overlay::core::fill_rule::FillRule;
+use i_overlay::core::overlay_rule::OverlayRule;
+use i_overlay::float::single::SingleFloatOverlay;
+use meadow::geom::{orient2d, signed_area, Point2};
+use meadow::query::{PathQuery, QueryFilter, QueryMesh, ShortestPathQuery};
+use meadow::{BakeSettings, DynamicMesh, NavMesh, Obstacle, ObstacleId};
+use meadow_testkit::layered_oracle::{End, LayeredOracle};
+use meadow_testkit::rng::{Draw, SplitMix64};
+use std::sync::Arc;
+
+fn bake(name: &str, tile_size: f64) -> NavMesh {
+    let mut settings = BakeSettings::DEFAULT;
+    settings.tile_size = tile_size;
+    meadow_bake::bake_file(meadow_suite::level(name), &settings).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// A random convex obstacle (a rotated rectangle or triangle, 0.3 to 2.5 m across) at a random
+/// point of the base mesh (one in eight far off it), from 0.1 m below the surface to 2 m above.
+fn random_obstacle(base: &QueryMesh, rng: &mut SplitMix64) -> Obstacle {
+    let at = base.random_point(rng).expect("the level has area").point;
+    let (cx, cz) = if rng.below(8) == 0 { (at[0] + 1e4, at[2]) } else { (at[0], at[2]) };
+    let (a, b) = (rng.uniform(0.15, 1.25), rng.uniform(0.15, 1.25));
+    let turn = rng.uniform(0.0, std::f64::consts::TAU);
+    let corners: Vec<Point2> = if rng.below(3) == 0 {
+        (0..3).map(|k| [a * (turn + k as f64 * 2.1).cos(), a * (turn + k as f64 * 2.1).sin()]).collect()
+    } else {
+        [[-a, -b], [a, -b], [a, b], [-a, b]].to_vec()
+    };
+    let (s, c) = turn.sin_cos();
+    let polygon = corners.iter().map(|p| [cx + p[0] * c - p[1] * s, cz + p[0] * s + p[1] * c]).collect();
+    Obstacle { polygon, y: [at[1] - 0.1, at[1] + 2.0] }
+}
+
+/// Area of i_overlay shapes (outer contour first, holes after, of either winding).
+fn shapes_area(shapes: &[Vec<Vec<[f64; 2]>>]) -> f64 {
+    shapes
+        .iter()
+        .map(|shape| {
+            shape
+                .iter()
+                .enumerate()
+                .map(|(i, c)| if i == 0 { signed_area(c).abs() } else { -signed_area(c).abs() })
+                .sum::<f64>()
+        })
+        .sum()
+}
+
+/// The baked area the live obstacles cover, by the column rule, computed with i_overlay: for
+/// each baked polygon, its intersection with the union of the dilated obstacles whose height
+/// range meets its column (`y_min < highest vertex + agent height`, `y_max > lowest vertex`).
+fn covered_area(world: &DynamicMesh) -> f64 {
+    let nav = world.base().mesh();
+    let height = nav.settings().height;
+    let obstacles: Vec<(Vec<Point2>, [f64; 2])> =
+        world.obstacles().map(|(id, o)| (world.dilated(id).expect("live").to_vec(), o.y)).collect();
+    let mut total = 0.0;
+    for p in 0..nav.polygon_count() {
+        let ring: Vec<Point2> = nav.polygon_points(p).collect();
+        let ys: Vec<f64> = nav.polygon(p).vertices.iter().map(|&v| nav.vertices()[v as usize][1]).collect();
+        let (lo, hi) =
+            (ys.iter().copied().fold(f64::INFINITY, f64::min), ys.iter().copied().fold(f64::NEG_INFINITY, f64::max));
+        let clip: Vec<Vec<[f64; 2]>> =
+            obstacles.iter().filter(|(_, y)| y[0] < hi + height && y[1] > lo).map(|(o, _)| o.clone()).collect();
+        if clip.is_empty() {
+            continue;
+        }
+        let result = vec![ring].overlay(&clip, OverlayRule::Intersect, FillRule::NonZero);
+        total += shapes_area(&result);
+    }
+    total
+}
+
+/// Whether `p` lies inside `ring` deeper than `margin` metres (XZ).
+fn deep_inside(ring: &[Point2], p: Point2, margin: f64) -> bool {
+    (0..ring.len()).all(|k| {
+        let (a, b) = (ring[k], ring[(k + 1) % ring.len()]);
+        let len = (b[0] - a[0]).hypot(b[1] - a[1]);
+        orient2d(a, b, p) > margin * len
+    })
+}
+
+/// Checks the current carved mesh of `world` (see the module docs); `pairs` oracle pairs.
+fn check(name: &str, step: usize, world: &DynamicMesh, rng: &mut SplitMix64, pairs: usize) {
+    let mesh: Arc<QueryMesh> = world.mesh().clone();
+    let nav = mesh.mesh();
+    NavMesh::new(nav.data().clone()).unwrap_or_else(|e| panic!("{name} step {step}: {e}"));
+    let base_area = world.base().mesh().total_area();
+    let expected = base_area - covered_area(world);
+    let area = nav.total_area();
+    assert!(
+        (area - expected).abs() <= 1e-6 * base_area,
+        "{name} step {step}: carved area {area}, expected {expected} (baked {base_area})"
+    );
+    let height = nav.settings().height;
+    let dilated: Vec<(Vec<Point2>, [f64; 2])> =
+        world.obstacles().map(|(id, o)| (world.dilated(id).expect("live").to_vec(), o.y)).collect();
+    let mut oracle = LayeredOracle::new(nav);
+    let filter = QueryFilter::new().without_links();
+    let mut search = ShortestPathQuery::new(&mesh);
+    let mut pq = PathQuery::new(&mesh);
+    for _ in 0..pairs {
+        let (Some(s), Some(g)) = (mesh.random_point(rng), mesh.random_point(rng)) else { return };
+        let start = End::Point { polygon: s.polygon, at: [s.point[0], s.point[2]] };
+        let goal = End::Point { polygon: g.polygon, at: [g.point[0], g.point[2]] };
+        let truth = oracle.shortest(start, goal);
+        let answer = search.find_shortest_path(&mesh, s.point, g.point, &filter);
+        match (&answer, &truth) {
+            (Ok(path), Some(t)) => {
+                let len: f64 = path.points.windows(2).map(|w| (w[1][0] - w[0][0]).hypot(w[1][2] - w[0][2])).sum();
+                assert!(
+                    (len - t.length).abs() <= 1e-9 * t.length.max(1.0),
+                    "{name} step {step}: {:?} -> {:?}: {len} vs the oracle's {}",
+                    s.point,
+                    g.point,
+                    t.length
+                );
+                for found in
+                    [Some(path.clone()), pq.find_path(&mesh, s.point, g.point, &filter).ok()].into_iter().flatten()
+                {
+                    for q in &found.points {
+                        for (o, y) in &dilated {
+                            let on_floor = y[0] < q[1] + height && y[1] > q[1];
+                            assert!(
+                                !(on_floor && deep_inside(o, [q[0], q[2]], 1e-7)),
+                                "{name} step {step}: path point {q:?} inside obstacle {o:?}"
+                            );
+                        }
+                    }
+                }
+            }
+            (Err(_), None) => {}
+            (a, t) => panic!("{name} step {step}: {:?} -> {:?}: {a:?}, the oracle {t:?}", s.point, g.point),
+        }
+    }
+}
+
+/// `steps` seeded random changes on `nav`, checked after every update; then all removed.
+fn random_sequence(name: &str, nav: NavMesh, seed: u64, steps: usize) -> (usize, usize) {
+    let base_data = nav.data().clone();
+    let mut world = DynamicMesh::new(nav);
+    let base = world.base().clone();
+    let mut rng = SplitMix64::new(seed);
+    let mut live: Vec<ObstacleId> = Vec::new();
+    let (mut most_carved, mut most_polygons) = (0, 0);
+    for step in 0..steps {
+        let op = if live.is_empty() { 0 } else { rng.below(if live.len() < 6 { 5 } else { 3 }) };
+        match op {
+            0 | 3 | 4 => live.push(world.add_obstacle(random_obstacle(&base, &mut rng)).expect("a valid obstacle")),
+            1 => {
+                let id = live[rng.below(live.len())];
+                world.move_obstacle(id, random_obstacle(&base, &mut rng)).expect("a live obstacle");
+            }
+            _ => {
+                let id = live.swap_remove(rng.below(live.len()));
+                world.remove_obstacle(id).expect("a live obstacle");
+            }
+        }
+        let stats = world.update();
+        assert!(stats.rejected.is_none(), "{name} step {step}: {stats:?}");
+        // Every inserted point kept convex, every portal matched; no piece lost to rounding.
+        assert_eq!((stats.unmatched_rings, stats.dropped_slivers), (0, 0), "{name} step {step}: {stats:?}");
+        most_carved = most_carved.max(stats.carved_polygons);
+        most_polygons = most_polygons.max(stats.polygons);
+        check(name, step, &world, &mut rng, 4);
+    }
+    for id in live {
+        world.remove_obstacle(id).expect("a live obstacle");
+    }
+    world.update();
+    assert!(Arc::ptr_eq(world.mesh(), &base), "{name}: not the baked mesh after removing every obstacle");
+    assert_eq!(world.mesh().mesh().data(), &base_data, "{name}: not the baked data");
+    println!("{name}: at most {most_carved} baked polygons carved, {most_polygons} polygons");
+    (most_carved, most_polygons)
+}
+
+#[test]
+fn random_obstacles_on_an_untiled_level() {
+    let (carved, _) = random_sequence("box_floor", bake("box_floor.glb", 0.0), 1, 80);
+    assert!(carved > 0);
+}
+
+#[test]
+fn random_obstacles_on_a_multi_layer_level() {
+    let nav = bake("bridge.glb", 0.0);
+    assert!(nav.polygons().map(|p| p.layer).max() > Some(0), "bridge.glb has layers");
+    random_sequence("bridge", nav, 2, 80);
+}
+
+#[test]
+fn random_obstacles_on_a_tiled_level() {
+    let nav = bake("rooms.glb", 4.0);
+    assert!(!nav.data().tiles.is_empty());
+    random_sequence("rooms (4 m tiles)", nav, 3, 80);
+}
+
+#[test]
+fn random_obstacles_on_a_level_with_links() {
+    let nav = bake("links_gap.glb", 0.0);
+    assert!(!nav.links().is_empty());
+    random_sequence("links_gap", nav, 4, 60);
+}
+
+/// A bridge deck over a floor: an obstacle on the floor under the deck carves the floor only, one
+/// on the deck carves the deck only.
+#[test]
+fn the_column_rule_leaves_other_floors_alone() {
+    let nav = bake("bridge.glb", 0.0);
+    let mut world = DynamicMesh::new(nav);
+    let layer_of = |world: &DynamicMesh, id| {
+        let mut layers: Vec<u16> =
+            world.carved_by(id).expect("live").iter().map(|&p| world.base().mesh().polygon(p as usize).layer).collect();
+        layers.dedup();
+        layers
+    };
+    let square =
+        |y: f64| Obstacle { polygon: vec![[-0.5, -0.5], [0.5, -0.5], [0.5, 0.5], [-0.5, 0.5]], y: [y - 0.1, y + 2.0] };
+    let below = world.add_obstacle(square(0.0)).unwrap();
+    let above = world.add_obstacle(square(3.0)).unwrap();
+    let (lb, la) = (layer_of(&world, below), layer_of(&world, above));
+    assert_eq!((lb.len(), la.len()), (1, 1), "{lb:?} {la:?}");
+    assert_ne!(lb, la);
+    world.remove_obstacle(above).unwrap();
+    world.update();
+    let near = |world: &DynamicMesh, y: f64| world.mesh().nearest_point([0.0, y, 0.0], [0.1, 0.5, 0.1]).is_ok();
+    assert!(!near(&world, 0.0) && near(&world, 3.0), "the floor is carved under the deck, the deck is not");
+    world.remove_obstacle(below).unwrap();
+    world.add_obstacle(square(3.0)).unwrap();
+    world.update();
+    assert!(near(&world, 0.0) && !near(&world, 3.0), "the deck is carved, the floor under it is not");
+}
+
+/// Found by a longer random sequence (rooms.glb in 4 m tiles, seed 100, step 15): on the carved
+/// mesh `find_shortest_path` reports the goal unreachable where the layered oracle walks 15.833 m
+/// (`find_path`'s answer is printed).
+#[test]
+#[ignore = "known bug of the exact search on a carved mesh; run with --ignored"]
+fn known_bug_carved_rooms_exact_path_misses_the_oracle_route() {
+    let nav = bake("rooms.glb", 4.0);
+    let mut world = DynamicMesh::new(nav);
+    let base = world.base().clone();
+    let mut rng = SplitMix64::new(100);
+    let mut live: Vec<ObstacleId> = Vec::new();
+    for step in 0..16 {
+        let op = if live.is_empty() { 0 } else { rng.below(if live.len() < 6 { 5 } else { 3 }) };
+        match op {
+            0 | 3 | 4 => live.push(world.add_obstacle(random_obstacle(&base, &mut rng)).expect("a valid obstacle")),
+            1 => {
+                let id = live[rng.below(live.len())];
+                world.move_obstacle(id, random_obstacle(&base, &mut rng)).expect("a live obstacle");
+            }
+            _ => {
+                let id = live.swap_remove(rng.below(live.len()));
+                world.remove_obstacle(id).expect("a live obstacle");
+            }
+        }
+        world.update();
+        if step < 15 {
+            check("rooms", step, &world, &mut rng, 4);
+        }
+    }
+    let mesh = world.mesh().clone();
+    let (s, g) = ([9.140009886165515, 0.0, -3.617243111667402], [-4.22354491161774, 0.0, -0.22737087411495457]);
+    let filter = QueryFilter::new().without_links();
+    let (sl, gl) = (mesh.locate(s).unwrap(), mesh.locate(g).unwrap());
+    let truth = LayeredOracle::new(mesh.mesh())
+        .shortest(
+            End::Point { polygon: sl.polygon, at: [s[0], s[2]] },
+            End::Point { polygon: gl.polygon, at: [g[0], g[2]] },
+        )
+        .expect("reachable");
+    let by_portals = PathQuery::new(&mesh).find_path(&mesh, s, g, &filter).map(|p| p.length);
+    println!("find_path: {by_portals:?}; the oracle: {}", truth.length);
+    let exact = ShortestPathQuery::new(&mesh).find_shortest_path(&mesh, s, g, &filter);
+    let length = exact.map(|p| p.length).unwrap_or(f64::INFINITY);
+    assert!((length - truth.length).abs() < 1e-9 * truth.length, "{length} vs the oracle's {}", truth.length);
+}
+
+/// A crowd on a `DynamicMesh`: a crate dropped across the agents' way after they set off; after
+/// `Crowd::set_mesh` they walk round it, never entering it (grown by the radius), and arrive.
+#[test]
+fn a_crowd_walks_round_an_obstacle_placed_in_its_way() {
+    use meadow::crowd::{Crowd, CrowdConfig};
+    use meadow::orca::AgentParams;
+    let mut world =
+        DynamicMesh::new(NavMesh::load(meadow_suite::repo_root().join("fixtures/assets/box_floor.nav")).unwrap());
+    let mut crowd = Crowd::with_shared_mesh(world.mesh().clone(), CrowdConfig::default()).unwrap();
+    let params = AgentParams {
+        neighbor_dist: 5.0,
+        max_neighbors: 10,
+        time_horizon: 2.0,
+        time_horizon_obst: 1.0,
+        radius: 0.4,
+        max_speed: 2.0,
+    };
+    for k in 0..3 {
+        let z = 4.0 + k as f64;
+        crowd.add_agent([-7.0, 0.0, z], [7.0, 0.0, z], params).unwrap();
+    }
+    for _ in 0..20 {
+        crowd.step();
+    }
+    // A 2 × 4 m crate across all three lanes, ahead of every agent.
+    assert!(crowd.positions().iter().all(|p| p[0] < -2.5), "{:?}", crowd.positions());
+    let id = world
+        .add_obstacle(Obstacle { polygon: vec![[-1.0, 3.0], [1.0, 3.0], [1.0, 7.0], [-1.0, 7.0]], y: [-0.1, 1.5] })
+        .unwrap();
+    world.update();
+    crowd.set_mesh(world.mesh().clone()).unwrap();
+    let dilated = world.dilated(id).unwrap().to_vec();
+    let mut steps = 0;
+    while !crowd.all_arrived() && steps < 2000 {
+        crowd.step();
+        steps += 1;
+        for p in crowd.positions() {
+            assert!(!deep_inside(&dilated, [p[0], p[2]], 1e-6), "an agent at {p:?} entered the obstacle");
+        }
+    }
+    assert!(crowd.all_arrived(), "after {steps} steps: {:?}", crowd.positions());
+}
+
+/// links_gap.glb: an obstacle over the west end of the north jump (-1.6, 0, 3) disables that link
+/// while it covers it; moved beside it, the link is back, attached to the piece under its end.
+#[test]
+fn a_covered_link_end_disables_the_link_while_covered() {
+    let nav = bake("links_gap.glb", 0.0);
+    let links = nav.links().len();
+    let mut world = DynamicMesh::new(nav);
+    let boxed =
+        |x0: f64, x1: f64| Obstacle { polygon: vec![[x0, 2.5], [x1, 2.5], [x1, 3.5], [x0, 3.5]], y: [-0.1, 2.0] };
+    let id = world.add_obstacle(boxed(-3.0, -2.0)).unwrap();
+    let stats = world.update();
+    assert_eq!((stats.disabled_links, world.mesh().mesh().links().len()), (1, links - 1), "{stats:?}");
+    world.move_obstacle(id, boxed(-6.0, -4.5)).unwrap();
+    let stats = world.update();
+    assert!(stats.carved_polygons > 0);
+    assert_eq!((stats.disabled_links, world.mesh().mesh().links().len()), (0, links), "{stats:?}");
+    let mesh = world.mesh().clone();
+    let path = ShortestPathQuery::new(&mesh)
+        .find_shortest_path(&mesh, [-5.0, 0.0, -3.0], [5.0, 0.0, -3.0], &QueryFilter::new())
+        .unwrap();
+    assert_eq!(path.links.iter().map(|l| l.id).collect::<Vec<_>>(), vec![11], "the north jump: {:?}", path.points);
+}
