@@ -3,6 +3,8 @@
 //! obstacles and pairs in the same order.
 
 use crate::obstacles::BoxObstacle;
+use meadow::query::{Path, PathOptions, PathQuery, QueryFilter};
+use meadow::{DynamicMesh, NavMesh, Obstacle, ObstacleError, ObstacleId};
 use std::time::Instant;
 
 /// A navigation mesh with temporary obstacles, as the carving benchmark drives it.
@@ -29,6 +31,60 @@ pub trait DynamicNavigation {
     /// Bytes the side holds for its mesh and obstacles, where it can tell.
     fn memory_bytes(&self) -> Option<usize> {
         None
+    }
+}
+
+/// Meadow's side: a [`DynamicMesh`] carving its baked mesh, and `find_path` on the carved mesh.
+pub struct MeadowCarving {
+    mesh: DynamicMesh,
+    query: PathQuery,
+    out: Path,
+}
+
+impl MeadowCarving {
+    /// A dynamic mesh over `mesh`, with no obstacle yet.
+    pub fn new(mesh: NavMesh) -> MeadowCarving {
+        let mesh = DynamicMesh::new(mesh);
+        let query = PathQuery::new(mesh.mesh());
+        MeadowCarving { mesh, query, out: Path::default() }
+    }
+
+    /// The Meadow obstacle of a benchmark box.
+    fn obstacle(b: &BoxObstacle) -> Obstacle {
+        Obstacle { polygon: b.polygon_xz(), y: b.y_range() }
+    }
+}
+
+impl DynamicNavigation for MeadowCarving {
+    type Handle = ObstacleId;
+    type Error = ObstacleError;
+
+    fn add(&mut self, obstacle: &BoxObstacle) -> Result<ObstacleId, ObstacleError> {
+        self.mesh.add_obstacle(Self::obstacle(obstacle))
+    }
+
+    fn move_to(&mut self, handle: &mut ObstacleId, obstacle: &BoxObstacle) -> Result<(), ObstacleError> {
+        self.mesh.move_obstacle(*handle, Self::obstacle(obstacle))
+    }
+
+    fn remove(&mut self, handle: ObstacleId) -> Result<(), ObstacleError> {
+        self.mesh.remove_obstacle(handle)
+    }
+
+    fn update(&mut self) -> Result<(), ObstacleError> {
+        self.mesh.update();
+        Ok(())
+    }
+
+    /// The 3D length of `find_path`'s string-pulled path, as Detour's side measures its own.
+    fn path(&mut self, from: [f64; 3], to: [f64; 3]) -> Option<f64> {
+        let mesh = self.mesh.mesh();
+        self.query.find_path_into(mesh, from, to, &QueryFilter::new(), PathOptions::default(), &mut self.out).ok()?;
+        Some(self.out.points.windows(2).map(|w| (0..3).map(|k| (w[1][k] - w[0][k]).powi(2)).sum::<f64>().sqrt()).sum())
+    }
+
+    fn polygon_count(&self) -> usize {
+        self.mesh.mesh().mesh().polygon_count()
     }
 }
 

@@ -1,6 +1,7 @@
 //! Temporary obstacles: time per add, move and remove (each with the update that makes queries
 //! see it) with 1, 10 and 100 obstacles, and path query time with none and with 100, for each
-//! side on the same levels, obstacles and pairs. The side so far: Detour's tile cache
+//! side on the same levels, obstacles and pairs. Meadow's side is a `DynamicMesh` over the
+//! level's default bake, with `find_path` on the carved mesh. Detour's side is its tile cache
 //! (RecastDemo's temporary obstacle sample: cell 0.3, cell height 0.2, tiles of 32 cells, the
 //! demo agent, layers compressed with LZ4, box obstacles grown by the agent radius; it has no
 //! move, so a move is a remove and an add; `update` is called until it reports the navmesh up to
@@ -41,7 +42,7 @@ mod bench {
     use meadow::query::QueryMesh;
     use meadow::BakeSettings;
     use meadow_bake::{ingest, NoProgress};
-    use meadow_bench::carving::{measure, DynamicNavigation, Measured, OBSTACLE_COUNTS};
+    use meadow_bench::carving::{measure, DynamicNavigation, MeadowCarving, Measured, OBSTACLE_COUNTS};
     use meadow_bench::detour::tile_cache::{LayerCompression, TileCacheMesh};
     use meadow_bench::detour::RecastSettings;
     use meadow_bench::obstacles::{box_obstacles, move_targets};
@@ -179,8 +180,10 @@ mod bench {
                 pairs: meadow_bench::seeded_pairs(&mesh, pair_count),
                 runs,
             };
-            let rows =
-                [side("Detour tile cache", || TileCacheMesh::build(&scene, &RecastSettings::DEMO, compression), &work)];
+            let rows = [
+                side("Detour tile cache", || TileCacheMesh::build(&scene, &RecastSettings::DEMO, compression), &work),
+                side("Meadow DynamicMesh", || Ok::<_, String>(MeadowCarving::new(mesh.mesh().clone())), &work),
+            ];
             for row in rows {
                 let m = match &row.result {
                     Ok(m) => m,
