@@ -143,7 +143,7 @@ pub struct EditTimes {
 
 /// The least number of edits of each kind timed per obstacle count, so one obstacle gets as
 /// many samples as a hundred.
-const MIN_SAMPLES: usize = 100;
+pub const MIN_SAMPLES: usize = 100;
 
 /// Times edits with `count` obstacles: `repetitions` rounds (more when `count` is small: at
 /// least [`MIN_SAMPLES`] edits of each kind) of: add `count` obstacles of `placed` one after the

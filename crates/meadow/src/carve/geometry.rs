@@ -112,7 +112,7 @@ pub(crate) fn crossing(a: [f64; 3], b: [f64; 3], sa: f64, sb: f64) -> ([f64; 3],
 /// `piece` right of each edge line of `cut` in turn, the rest carried on to the next line and
 /// finally dropped (it lies inside `cut`). Classification is exact; cut points are rounded.
 /// Pieces that rounding left degenerate (not strictly convex) are dropped. The plain-point
-/// version of what [`super::pieces`] does with shared vertices, for tests and the proptest.
+/// version of what the carving (module `pieces`) does with shared vertices, for tests and the proptest.
 pub fn convex_minus_convex(piece: &[Point2], cut: &[Point2]) -> Vec<Vec<Point2>> {
     let mut out = Vec::new();
     let mut rest: Vec<Point2> = piece.to_vec();
