@@ -99,6 +99,14 @@ struct RecastInput {
     areas: Vec<u8>,
 }
 
+/// The bounds of tile `(x, y)` of side `tile` from `bmin`, grown by `pad` in XZ, spanning the
+/// input's height range `bmin[1]..bmax[1]`.
+fn tile_box(bmin: [f32; 3], bmax: [f32; 3], tile: f32, pad: f32, (x, y): (i32, i32)) -> ([f32; 3], [f32; 3]) {
+    let lo = [bmin[0] + x as f32 * tile - pad, bmin[1], bmin[2] + y as f32 * tile - pad];
+    let hi = [bmin[0] + (x + 1) as f32 * tile + pad, bmax[1], bmin[2] + (y + 1) as f32 * tile + pad];
+    (lo, hi)
+}
+
 impl RecastInput {
     fn new(scene: &Scene, s: &RecastSettings) -> Result<RecastInput, BakeFailed> {
         let mut verts: Vec<f32> = Vec::with_capacity(scene.triangles.len() * 9);
@@ -157,6 +165,17 @@ impl RecastInput {
             }
         }
         buckets
+    }
+
+    /// Copies the triangles of `bucket` (one of [`Self::tile_buckets`]) and their areas into
+    /// `tris` and `areas`, replacing what they held.
+    fn gather(&self, bucket: &[usize], tris: &mut Vec<i32>, areas: &mut Vec<u8>) {
+        tris.clear();
+        areas.clear();
+        for &t in bucket {
+            tris.extend_from_slice(&self.tris[t * 3..t * 3 + 3]);
+            areas.push(self.areas[t]);
+        }
     }
 
     /// The input's bounds and its grid size in cells of `cell_size`.
@@ -393,14 +412,8 @@ impl DetourMesh {
                     if bucket.is_empty() {
                         continue;
                     }
-                    tris.clear();
-                    areas.clear();
-                    for &t in bucket {
-                        tris.extend_from_slice(&input.tris[t * 3..t * 3 + 3]);
-                        areas.push(input.areas[t]);
-                    }
-                    let lo = [bmin[0] + x as f32 * tile - pad, bmin[1], bmin[2] + y as f32 * tile - pad];
-                    let hi = [bmin[0] + (x + 1) as f32 * tile + pad, bmax[1], bmin[2] + (y + 1) as f32 * tile + pad];
+                    input.gather(bucket, &mut tris, &mut areas);
+                    let (lo, hi) = tile_box(bmin, bmax, tile, pad, (x, y));
                     let side = tile_cells + 2 * border;
                     let m = Intermediates::new()?;
                     let built = build_tile(&m, (&input.verts, &tris, &areas), (lo, hi, side, side, border), s)

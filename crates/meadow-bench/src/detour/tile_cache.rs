@@ -11,7 +11,7 @@
 //! allocator only saves the per-build `malloc` calls). The virtual classes come from the sys
 //! crate's forwarding wrappers, with their methods written here.
 
-use super::{check, BakeFailed, DetourMesh, Intermediates, RecastInput, RecastSettings};
+use super::{check, tile_box, BakeFailed, DetourMesh, Intermediates, RecastInput, RecastSettings};
 use crate::carving::DynamicNavigation;
 use crate::obstacles::BoxObstacle;
 use meadow_bake::ingest::Scene;
@@ -313,14 +313,8 @@ impl TileCacheMesh {
                     if bucket.is_empty() {
                         continue;
                     }
-                    tris.clear();
-                    areas.clear();
-                    for &t in bucket {
-                        tris.extend_from_slice(&input.tris[t * 3..t * 3 + 3]);
-                        areas.push(input.areas[t]);
-                    }
-                    let lo = [bmin[0] + x as f32 * tile - pad, bmin[1], bmin[2] + y as f32 * tile - pad];
-                    let hi = [bmin[0] + (x + 1) as f32 * tile + pad, bmax[1], bmin[2] + (y + 1) as f32 * tile + pad];
+                    input.gather(bucket, &mut tris, &mut areas);
+                    let (lo, hi) = tile_box(bmin, bmax, tile, pad, (x, y));
                     tiles.push(tile_layers(
                         callbacks.compressor,
                         (&input.verts, &tris, &areas),
