@@ -147,6 +147,23 @@ fn check(name: &str, step: usize, world: &DynamicMesh, rng: &mut SplitMix64, pai
     }
 }
 
+/// One seeded random change: an add (more likely while few obstacles are live), a move or a
+/// removal of a live obstacle.
+fn random_change(world: &mut DynamicMesh, base: &QueryMesh, rng: &mut SplitMix64, live: &mut Vec<ObstacleId>) {
+    let op = if live.is_empty() { 0 } else { rng.below(if live.len() < 6 { 5 } else { 3 }) };
+    match op {
+        0 | 3 | 4 => live.push(world.add_obstacle(random_obstacle(base, rng)).expect("a valid obstacle")),
+        1 => {
+            let id = live[rng.below(live.len())];
+            world.move_obstacle(id, random_obstacle(base, rng)).expect("a live obstacle");
+        }
+        _ => {
+            let id = live.swap_remove(rng.below(live.len()));
+            world.remove_obstacle(id).expect("a live obstacle");
+        }
+    }
+}
+
 /// `steps` seeded random changes on `nav`, checked after every update; then all removed.
 fn random_sequence(name: &str, nav: NavMesh, seed: u64, steps: usize) -> (usize, usize) {
     let base_data = nav.data().clone();
@@ -156,18 +173,7 @@ fn random_sequence(name: &str, nav: NavMesh, seed: u64, steps: usize) -> (usize,
     let mut live: Vec<ObstacleId> = Vec::new();
     let (mut most_carved, mut most_polygons) = (0, 0);
     for step in 0..steps {
-        let op = if live.is_empty() { 0 } else { rng.below(if live.len() < 6 { 5 } else { 3 }) };
-        match op {
-            0 | 3 | 4 => live.push(world.add_obstacle(random_obstacle(&base, &mut rng)).expect("a valid obstacle")),
-            1 => {
-                let id = live[rng.below(live.len())];
-                world.move_obstacle(id, random_obstacle(&base, &mut rng)).expect("a live obstacle");
-            }
-            _ => {
-                let id = live.swap_remove(rng.below(live.len()));
-                world.remove_obstacle(id).expect("a live obstacle");
-            }
-        }
+        random_change(&mut world, &base, &mut rng, &mut live);
         let stats = world.update();
         assert!(stats.rejected.is_none(), "{name} step {step}: {stats:?}");
         // Every inserted point kept convex, every portal matched; no piece lost to rounding.
@@ -254,18 +260,7 @@ fn known_bug_carved_rooms_exact_path_misses_the_oracle_route() {
     let mut rng = SplitMix64::new(100);
     let mut live: Vec<ObstacleId> = Vec::new();
     for step in 0..16 {
-        let op = if live.is_empty() { 0 } else { rng.below(if live.len() < 6 { 5 } else { 3 }) };
-        match op {
-            0 | 3 | 4 => live.push(world.add_obstacle(random_obstacle(&base, &mut rng)).expect("a valid obstacle")),
-            1 => {
-                let id = live[rng.below(live.len())];
-                world.move_obstacle(id, random_obstacle(&base, &mut rng)).expect("a live obstacle");
-            }
-            _ => {
-                let id = live.swap_remove(rng.below(live.len()));
-                world.remove_obstacle(id).expect("a live obstacle");
-            }
-        }
+        random_change(&mut world, &base, &mut rng, &mut live);
         world.update();
         if step < 15 {
             check("rooms", step, &world, &mut rng, 4);
