@@ -57,7 +57,7 @@ use crate::tolerance::SHORTEST_ROOT_SLACK;
 pub(crate) use fans::VertexFans;
 use fans::{corner_bits, vertex_at};
 pub(crate) use fans::{CORNER, PINCH};
-use geometry::{ahead, clip, end_on_far, via_interval};
+use geometry::{ahead, clip, end_on_far, thin_wedge_mouth, via_interval, wedge_open};
 use path::straight_segment;
 
 use super::links::LinkState;
@@ -741,10 +741,14 @@ impl ShortestPathQuery {
         }
     }
 
-    /// Adds an interval node to `succ` unless it is a point that is not a corner vertex (a ray
-    /// through a point reaches nothing the neighbouring intervals do not, except turning there).
+    /// Adds an interval node to `succ` unless it is a point that is not a corner vertex and
+    /// whose wedge is a single ray (a ray through a point reaches nothing the neighbouring
+    /// intervals do not, except turning there). A point interval whose exact wedge is open is
+    /// kept: carved meshes put chains of nearly collinear vertices along an obstacle's side, and
+    /// the only way round such a chain can be a wedge thinner than one rounding step, whose
+    /// ends round to the same point.
     fn offer(&mut self, s: &Search, node: Node, a: Point2, b: Point2) {
-        if node.ia == node.ib {
+        if node.ia == node.ib && !wedge_open(node.ra, node.rb) {
             let at_vertex = node.ia == a || node.ia == b;
             if !at_vertex || a == b {
                 return;
@@ -896,8 +900,8 @@ impl ShortestPathQuery {
             let walk = (q, first + (j + len - 1) % len, false);
             self.turn(s, v, n.g + dist2(r, b), Some((r, b, 1.0)), Some(walk), idx);
         }
-        if ia == ib {
-            return; // a point interval exists only to turn at its vertex
+        if ia == ib && !wedge_open(n.ra, n.rb) {
+            return; // a point interval with a one-ray wedge exists only to turn at its vertex
         }
         // Seen end-on, the wedge is a ray along the edge's line: only pieces ahead of it count.
         let end_on = end_on_far(r, a, b, ia, ib);
@@ -918,7 +922,11 @@ impl ShortestPathQuery {
                 continue;
             }
             let Some((u1, w1)) = clip(u, w, n.ra[0], n.ra[1], 1.0) else { continue };
-            let Some((u2, w2)) = clip(u1, w1, n.rb[0], n.rb[1], -1.0) else { continue };
+            let Some((u2, w2)) =
+                clip(u1, w1, n.rb[0], n.rb[1], -1.0).or_else(|| thin_wedge_mouth(r, n.ra, n.rb, (u, w), (u1, w1)))
+            else {
+                continue;
+            };
             if end_on.is_some_and(|far| !(ahead(r, far, u2) && ahead(r, far, w2))) {
                 continue;
             }

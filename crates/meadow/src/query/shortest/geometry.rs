@@ -19,6 +19,45 @@ pub(super) fn clip(u: Point2, v: Point2, p0: Point2, p1: Point2, side: f64) -> O
     }
 }
 
+/// Whether a wedge bounded by the lines `ra` and `rb` (each through two exact points, both
+/// through the root) has an interior: its lines differ. An interval whose computed ends rounded
+/// to one point can still be the mouth of such a wedge when the wedge is thinner than a rounding
+/// step there; what lies beyond it is decided on the exact lines, not on the rounded ends.
+#[inline]
+pub(super) fn wedge_open(ra: [Point2; 2], rb: [Point2; 2]) -> bool {
+    orient2d(ra[0], ra[1], rb[0]) != 0.0 || orient2d(ra[0], ra[1], rb[1]) != 0.0
+}
+
+/// The piece of edge `u -> w` in the wedge from `root` between lines `ra` and `rb` when clipping it to the right boundary gave
+/// `clipped` and clipping that to the left boundary left nothing: a point where the edge crosses
+/// the right boundary ahead of the root, or `None`.
+///
+/// The first clip is exact (it tests the edge's own ends), the second tests the end the first
+/// one computed, which is rounded. In a wedge thinner than a rounding step there, the rounded
+/// crossing can fall outside the left boundary although the exact one is on the wedge's closed
+/// boundary; chains of nearly collinear vertices along a carved obstacle's side make such
+/// wedges, and the only way past the chain runs through them. The exact crossing lies on the
+/// right boundary line, which passes through the root, so it is in the closed wedge exactly when
+/// the wedge is open and the crossing is ahead of the root along that line (a test that is
+/// robust unless the crossing is within rounding of the root itself).
+pub(super) fn thin_wedge_mouth(
+    root: Point2,
+    ra: [Point2; 2],
+    rb: [Point2; 2],
+    (u, w): (Point2, Point2),
+    clipped: (Point2, Point2),
+) -> Option<(Point2, Point2)> {
+    // (Only the right end can have moved onto the right boundary when the edge runs right to
+    // left across the wedge's mouth; anything else is no thin-wedge case.)
+    if clipped.0 == u || clipped.1 != w {
+        return None;
+    }
+    let crossing = clipped.0;
+    let d = [ra[1][0] - ra[0][0], ra[1][1] - ra[0][1]];
+    let ahead = (crossing[0] - root[0]) * d[0] + (crossing[1] - root[1]) * d[1] > 0.0;
+    (ahead && wedge_open(ra, rb)).then_some((crossing, crossing))
+}
+
 /// The far end of interval `[ia, ib]` on edge `a -> b` when the root lies on the edge's line (the
 /// interval is seen end-on), else `None`.
 ///
