@@ -17,7 +17,7 @@ use std::collections::{BTreeMap, HashMap};
 /// No polygon (a wall across a base edge).
 const NONE: u32 = u32::MAX;
 /// Most vertices of a polygon the asset format allows.
-const MAX_VERTICES: usize = 12;
+pub(super) const MAX_VERTICES: usize = 12;
 
 /// A corner of a piece.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -308,7 +308,7 @@ const MAKE_CONVEX_BUDGET: usize = 256;
 /// Splits a ring into convex counter-clockwise rings of at most [`MAX_VERTICES`] by diagonals
 /// between its own corners (no new points), or `None` when no such split is found within
 /// [`MAKE_CONVEX_BUDGET`].
-fn make_convex(data: &NavMeshData, ring: Piece) -> Option<Vec<Piece>> {
+pub(super) fn make_convex(data: &NavMeshData, ring: Piece) -> Option<Vec<Piece>> {
     split_convex(data, ring, &mut MAKE_CONVEX_BUDGET.clone())
 }
 
@@ -352,7 +352,12 @@ fn split_convex(data: &NavMeshData, ring: Piece, budget: &mut usize) -> Option<V
                 && turn(j + n - 1, j, i) >= 0.0
                 && turn(i, j, j + 1) >= 0.0
                 && turn(i + n - 1, i, j) >= 0.0;
-            if !ok {
+            // Neither part may be flat: a diagonal along a run of points in line (the points
+            // carved neighbours insert into one edge) would leave a part of zero area, which no
+            // split makes convex, and trying its splits would spend the budget.
+            let flat = |from: usize, to: usize| (from + 1..to).all(|k| turn(i, j, k) == 0.0);
+            let (jj, ii) = (if j > i { j } else { j + n }, if i > j { i } else { i + n });
+            if !ok || flat(i, jj) || flat(j, ii) {
                 continue;
             }
             let len_a = (j + n - i) % n + 1;

@@ -167,3 +167,56 @@ fn bad_obstacles_are_refused_and_far_ones_are_no_ops() {
     assert_eq!(world.remove_obstacle(unknown), Err(ObstacleError::UnknownObstacle { id: unknown }));
     assert_eq!(world.move_obstacle(unknown, tri(ok, [0.0, 1.0])), Err(ObstacleError::UnknownObstacle { id: unknown }));
 }
+
+/// `ring` (points in XZ, counter-clockwise) split by `make_convex`: every part convex,
+/// counter-clockwise and within the vertex limit, the parts' areas summing to the ring's, and
+/// every point of the ring kept as a corner of some part (the points carved neighbours insert
+/// must stay, or their shared edges would not match).
+fn assert_splits(ring: &[Point2]) {
+    let data = two_squares().data().clone();
+    let piece: pieces::Piece =
+        ring.iter().map(|p| (pieces::Corner::New([p[0], 0.0, p[1]]), pieces::Support::Diagonal)).collect();
+    let parts = pieces::make_convex(&data, piece).unwrap_or_else(|| panic!("no convex split of {} points", ring.len()));
+    let mut area = 0.0;
+    for part in &parts {
+        let pts: Vec<Point2> = part
+            .iter()
+            .map(|&(c, _)| match c {
+                pieces::Corner::New(p) => [p[0], p[2]],
+                pieces::Corner::Base(_) => unreachable!(),
+            })
+            .collect();
+        assert!(pts.len() <= pieces::MAX_VERTICES && crate::geom::is_convex_ccw(&pts), "{pts:?}");
+        area += crate::geom::signed_area(&pts);
+    }
+    let whole = crate::geom::signed_area(ring);
+    assert!((area - whole).abs() < 1e-12 * whole, "{area} vs {whole}");
+    for p in ring {
+        let kept = parts.iter().flatten().any(|&(c, _)| c == pieces::Corner::New([p[0], 0.0, p[1]]));
+        assert!(kept, "{p:?} lost");
+    }
+}
+
+/// A carved tile corner: a square whose sides hold many points in line, inserted by carved
+/// neighbours (more corners than one polygon may have, none of them reflex). Splitting it along
+/// a run of points in line used to leave flat parts and spend the search's budget.
+#[test]
+fn rings_with_long_runs_of_points_in_line_split_into_small_convex_parts() {
+    for extra in [4usize, 9, 13, 25] {
+        let mut ring = vec![[0.0, 0.0]];
+        ring.extend((1..=extra).map(|k| [-4.0 * (k as f64 / (extra + 1) as f64).powf(1.3), 0.0]));
+        ring.extend([[-4.0, 0.0], [-4.0, -4.0], [0.0, -4.0]]);
+        ring.extend((1..=extra).map(|k| [0.0, -4.0 + 4.0 * (k as f64 / (extra + 1) as f64).sqrt()]));
+        assert_splits(&ring);
+    }
+    // Points computed along a slanted side are in line only up to rounding: some of them are
+    // reflex by a few ulps.
+    for extra in [6usize, 15, 30] {
+        let mut ring = vec![[0.0, 0.0], [4.1, 0.0], [4.1, 3.3]];
+        ring.extend((1..=extra).rev().map(|k| {
+            let t = k as f64 / (extra + 1) as f64 + 1e-3 * (k as f64).sin();
+            [4.1 * t, 3.3 * t]
+        }));
+        assert_splits(&ring);
+    }
+}
