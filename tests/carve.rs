@@ -379,3 +379,25 @@ fn random_obstacles_on_more_seeds_of_tiled_and_layered_levels() {
         random_sequence("bridge", bake("bridge.glb", 0.0), seed, 60);
     }
 }
+
+/// A longer campaign of the same seeded sequences (60 changes each) on four fixtures, for seeds
+/// `CARVE_STRESS_FIRST` (default 100) onwards, `CARVE_STRESS_SEEDS` (default 10) of them:
+/// `CARVE_STRESS_FIRST=10 CARVE_STRESS_SEEDS=140 cargo test --release --test carve -- --ignored stress`.
+/// Every failing sequence is listed before the test fails.
+#[test]
+#[ignore = "a longer random campaign; run with --ignored"]
+fn stress_random_obstacle_sequences() {
+    let env = |name: &str, default: u64| std::env::var(name).ok().and_then(|s| s.parse().ok()).unwrap_or(default);
+    let (first, count) = (env("CARVE_STRESS_FIRST", 100), env("CARVE_STRESS_SEEDS", 10));
+    let mut failures = Vec::new();
+    for seed in first..first + count {
+        for (name, tile) in [("box_floor.glb", 0.0), ("bridge.glb", 0.0), ("rooms.glb", 4.0), ("links_gap.glb", 0.0)] {
+            let nav = bake(name, tile);
+            if let Err(e) = std::panic::catch_unwind(|| random_sequence(name, nav, seed, 60)) {
+                let message = e.downcast_ref::<String>().cloned().unwrap_or_default();
+                failures.push(format!("{name} seed {seed}: {message}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} failing sequences:\n{}", failures.len(), failures.join("\n"));
+}
