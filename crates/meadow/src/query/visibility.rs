@@ -421,8 +421,51 @@ impl VisibilitySearch {
         if f.side == Side::Start && self.goal_poly[f.poly as usize] == gen && window.contains(other) {
             self.offer_goal(dist2(p, other), start_id(n), n);
         }
-        window_corners(mesh, &f, &window, |slot, w| self.report(table, mesh, f.side, p, other, slot, w, gen));
-        window_children(mesh, p, &f, |child, ia, ib| self.push_window(child, ia, ib, ends));
+        let len = mesh.poly_len(f.poly);
+        if len > WINDOW_POLYGON_MAX {
+            window_corners(mesh, &f, &window, |slot, w| self.report(table, mesh, f.side, p, other, slot, w, gen));
+            window_children(mesh, p, &f, |child, ia, ib| self.push_window(child, ia, ib, ends));
+            return;
+        }
+        // One pass of `window_corners` and `window_children` that takes each vertex's side of
+        // the two rays once (the separate passes take it up to three times): the same exact
+        // tests on the same arguments, so the same windows and intervals.
+        let first = mesh.poly_first(f.poly);
+        let (r, l) = (f.right, f.left);
+        let mut at = [[0.0; 2]; WINDOW_POLYGON_MAX];
+        let mut sides = [[0.0; 2]; WINDOW_POLYGON_MAX];
+        for k in 0..len {
+            let w = xz(mesh.edge_endpoints(first + k).0);
+            let side = [orient2d(p, r, w), orient2d(p, l, w)];
+            at[k] = w;
+            sides[k] = side;
+            if window.contains_by_sides(w, side) {
+                self.report(table, mesh, f.side, p, other, first + k, w, gen);
+            }
+        }
+        for k in 0..len {
+            let h = first + k;
+            if h as u32 == f.entry {
+                continue;
+            }
+            let j = if k + 1 == len { 0 } else { k + 1 };
+            let (a, b) = (at[k], at[j]);
+            let ([ra, la], [rb, lb]) = (sides[k], sides[j]);
+            // As `window_children`: crossed forwards only, and only where the window meets it.
+            if rb < 0.0 || la > 0.0 || orient2d(a, b, p) <= 0.0 {
+                continue;
+            }
+            let nr = if ra > 0.0 { a } else { r };
+            let nl = if lb < 0.0 { b } else { l };
+            if orient2d(p, nr, nl) < 0.0 {
+                continue;
+            }
+            let Some(q) = mesh.edge_neighbour(h) else { continue };
+            let ia = if nr == a { a } else { lerp_at(a, b, ra, rb) };
+            let ib = if nl == b { b } else { lerp_at(a, b, la, lb) };
+            let child = Frame { poly: q, entry: mesh.half_edges[h].twin, right: nr, left: nl, side: f.side };
+            self.push_window(child, ia, ib, ends);
+        }
     }
 
     /// Queues window `f`, whose interval on its entry portal runs from `ia` (right) to `ib`,
@@ -514,6 +557,10 @@ impl VisibilitySearch {
         path.length = polyline_length(&path.points);
     }
 }
+
+/// Most polygon vertices [`VisibilitySearch::open_window`] handles in its one-pass form (on the
+/// stack); larger polygons take the separate passes. Assets keep polygons to 12 vertices.
+const WINDOW_POLYGON_MAX: usize = 16;
 
 /// Most walks [`walk_to`] tries for one leg (each branch where the leg passes a vertex shared
 /// by several polygons holding its direction is one more).
@@ -784,6 +831,15 @@ impl Window {
     #[inline]
     fn of(p: Point2, f: &Frame) -> Window {
         Window { p, right: f.right, left: f.left, degenerate: orient2d(p, f.right, f.left) == 0.0 }
+    }
+
+    /// [`Window::contains`] given `w`'s sides of the right and left rays
+    /// (`orient2d(p, right, w)`, `orient2d(p, left, w)`).
+    #[inline]
+    fn contains_by_sides(&self, w: Point2, [r, l]: [f64; 2]) -> bool {
+        let (p, right) = (self.p, self.right);
+        let forward = || (w[0] - p[0]) * (right[0] - p[0]) + (w[1] - p[1]) * (right[1] - p[1]) > 0.0;
+        r >= 0.0 && l <= 0.0 && (!self.degenerate || forward())
     }
 
     /// Whether point `w` lies in the window (its rays included).
