@@ -280,7 +280,8 @@ impl ShortestPathQuery {
     /// ([`NavMesh::visibility`](crate::NavMesh::visibility)), the filter excludes no area the
     /// mesh has, and no off-mesh link can be taken (the mesh has none, baked or added, or the
     /// filter switches links off), the path is searched over the graph (one best-first search
-    /// over the windows the start and goal see and the graph's corners), unless
+    /// over the windows the start sees and the graph's corners, each corner taken joined to the
+    /// goal by one ray through the mesh), unless
     /// [`ShortestPathQuery::use_visibility_graph`] turned that off; otherwise by the search
     /// described in the module docs
     /// ([`ShortestPathQuery::find_shortest_path_by_search`]). Both give Euclidean-shortest

@@ -6,18 +6,22 @@
 //! A taut path turns only at corners and its legs between corners are graph edges, so only its
 //! first and last legs need work at query time. A goal the start sees is answered with the
 //! straight segment. Otherwise one best-first search runs over three kinds of entries:
-//! visibility windows seen from the start and from the goal (each step through a portal
-//! narrows an angular window between two rays from the end through exact mesh vertices, so
-//! every in/out decision is an exact orientation test, like Polyanya's observable successors),
-//! the graph's corner nodes, and the goal. Every entry is keyed by a lower bound of the paths
-//! through it: a window by the shortest way from its end through its interval on the portal to
-//! the other end, a corner by its cost plus the straight distance to the goal. A corner vertex
-//! of a polygon reached inside a window is seen; it is kept only where the path can turn taut
-//! there (both wall neighbours of the corner on one side of the sight line, the rule the bake
-//! keeps edges by). Seen from the start it gets its cost; seen from the goal, its last leg.
-//! Windows whose key exceeds the answer are never opened, so the walks stay near the corridor
-//! instead of covering everything the ends see. The corridor is then recovered by walking each
-//! leg through the mesh.
+//! visibility windows seen from the start (each step through a portal narrows an angular
+//! window between two rays from the start through exact mesh vertices, so every in/out decision
+//! is an exact orientation test, like Polyanya's observable successors), the graph's corner
+//! nodes, and the goal. Every entry is keyed by a lower bound of the paths through it: a window
+//! by the shortest way from the start through its interval on the portal to the goal, a corner
+//! by its cost plus the straight distance to the goal. A corner vertex of a polygon reached
+//! inside a window is seen; it is kept only where the path can turn taut there (both wall
+//! neighbours of the corner on one side of the sight line, the rule the bake keeps edges by),
+//! and gets its cost. Windows whose key exceeds the answer are never opened, so the walk stays
+//! near the corridor instead of covering everything the start sees.
+//!
+//! The last leg is found lazily: when a corner's cost is final, and a path can turn taut there
+//! towards the goal, one ray walked through the mesh from the corner tells whether it sees the
+//! goal, and the goal is offered through it. Far fewer corners are taken than the goal sees
+//! windows, so this costs less than a second window walk from the goal (which it replaced).
+//! The corridor is then recovered by walking each leg through the mesh.
 //!
 //! Pinch vertices (several wedges at one vertex) are a node per wedge, taut in every direction;
 //! a path may pass through the point where walkable sectors touch, so the nodes of one vertex
@@ -120,15 +124,6 @@ struct Frame {
     entry: u32,
     right: Point2,
     left: Point2,
-    /// The end the window is seen from.
-    side: Side,
-}
-
-/// The end of a query a visibility window is seen from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Side {
-    Start,
-    Goal,
 }
 
 /// The two ends of a query in XZ.
@@ -136,17 +131,6 @@ enum Side {
 struct Ends {
     start: Point2,
     goal: Point2,
-}
-
-impl Ends {
-    /// The end windows on `side` are seen from, then the other end.
-    #[inline]
-    fn from(self, side: Side) -> (Point2, Point2) {
-        match side {
-            Side::Start => (self.start, self.goal),
-            Side::Goal => (self.goal, self.start),
-        }
-    }
 }
 
 /// Reusable memory of graph queries (stamped per query, never cleared).
@@ -158,9 +142,6 @@ pub(crate) struct VisibilitySearch {
     stamp: Vec<u32>,
     parent: Vec<u32>,
     closed: Vec<u32>,
-    /// Per node: distance to the goal when the node sees it (valid when `goal_stamp` is current).
-    goal_d: Vec<f64>,
-    goal_stamp: Vec<u32>,
     /// Per polygon: stamped when it holds the goal.
     goal_poly: Vec<u32>,
     /// Cost of the best path to the goal found so far, and the node it arrives from.
@@ -191,8 +172,6 @@ impl VisibilitySearch {
             self.stamp.resize(want, 0);
             self.parent.resize(want, NONE);
             self.closed.resize(want, 0);
-            self.goal_d.resize(want, 0.0);
-            self.goal_stamp.resize(want, 0);
         }
     }
 
@@ -201,7 +180,7 @@ impl VisibilitySearch {
         self.reserve(n, polygons);
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
-            for v in [&mut self.stamp, &mut self.closed, &mut self.goal_stamp, &mut self.goal_poly] {
+            for v in [&mut self.stamp, &mut self.closed, &mut self.goal_poly] {
                 v.fill(0);
             }
             self.generation = 1;
@@ -244,20 +223,16 @@ impl VisibilitySearch {
         self.goal_parent = NONE;
         self.frame_base = goal_id(n) + 1;
         let ends = Ends { start: sp, goal: gp };
-        // The polygons holding the goal (a start window reaching one sees the goal), then the
-        // polygons holding each end, seen whole.
+        // The polygons holding the goal (a start window or a ray from a corner reaching one
+        // sees the goal), then the polygons holding the start, seen whole.
         seeds(mesh, fans, goal, &mut self.seeds, &mut self.stack);
         for &q in &self.seeds {
             self.goal_poly[q as usize] = gen;
         }
-        for i in 0..self.seeds.len() {
-            let q = self.seeds[i];
-            self.open_root(mesh, table, ends, Side::Goal, q, gen);
-        }
         seeds(mesh, fans, start, &mut self.seeds, &mut self.stack);
         for i in 0..self.seeds.len() {
             let q = self.seeds[i];
-            self.open_root(mesh, table, ends, Side::Start, q, gen);
+            self.open_root(mesh, table, ends, q, gen);
         }
         let Some(()) = self.best_first(mesh, graph, table, ends, gen) else { return false };
         if self.goal_parent == start_id(n) {
@@ -278,18 +253,20 @@ impl VisibilitySearch {
     }
 
     /// One best-first search over three kinds of entries, all keyed by a lower bound of the
-    /// length of any path through them: visibility windows from the start and from the goal
-    /// (the shortest way from one end through the window's interval to the other end), corner
-    /// nodes (their cost plus the straight distance to the goal) and the goal itself (the
-    /// cost of the best path found to it). A window is opened only when no path found so far
-    /// is shorter than every path through it, so the walks stay near the corridor instead of
-    /// covering all the mesh the ends see. `None` when the goal is not reached.
+    /// length of any path through them: visibility windows from the start (the shortest way
+    /// from the start through the window's interval to the goal), corner nodes (their cost
+    /// plus the straight distance to the goal) and the goal itself (the cost of the best path
+    /// found to it). A window is opened only when no path found so far is shorter than every
+    /// path through it, so the walk stays near the corridor instead of covering all the mesh
+    /// the start sees. A corner taken offers the goal when a ray from it reaches the goal and
+    /// the path can turn taut there. `None` when the goal is not reached.
     ///
     /// Why the first goal entry taken is optimal: every key is a lower bound of the paths it
-    /// stands for, and a corner is taken only after every window that could improve it: a
+    /// stands for, and a corner is taken only after every window that could improve it (a
     /// start window that sees corner `c` has a key at most `|s c| + |c g|`, which is at most
-    /// the corner's own key, and likewise a goal window that sees `c`; a goal window taken
-    /// after `c` (an exact tie) still offers the goal through `c` from `c`'s final cost.
+    /// the corner's own key), so its cost is final when it is taken. The last corner `c` of a
+    /// shortest path sees the goal taut, so taking it offers the goal at the optimum, before
+    /// anything keyed above the optimum is taken.
     fn best_first(
         &mut self,
         mesh: &QueryMesh,
@@ -328,8 +305,15 @@ impl VisibilitySearch {
             }
             self.closed[ui] = gen;
             let gu = self.g[ui];
-            if self.goal_stamp[ui] == gen {
-                self.offer_goal(gu + self.goal_d[ui], u, n);
+            // The last leg: a ray from the corner to the goal, where it would improve the best
+            // path found and a path can turn taut there.
+            let at = pos(u);
+            let via = gu + dist2(at, ends.goal);
+            if via < self.goal_cost
+                && taut_from(table, verts, ends.goal, u, at)
+                && self.sees_goal(mesh, graph.corners[ui], at, ends.goal, gen)
+            {
+                self.offer_goal(via, u, n);
             }
             // The other wedges of a pinch vertex, at no cost.
             let mut sib = table.sibling[ui];
@@ -348,6 +332,20 @@ impl VisibilitySearch {
         None
     }
 
+    /// Whether corner vertex `v` (point `a`) sees the goal `b`: the segment walks the mesh from a
+    /// polygon round `v` holding its direction to a polygon holding the goal. Where it passes a
+    /// vertex (grazing a wall's end, along a wall, or where polygons touch at a point), every
+    /// polygon round that vertex holding the direction is tried, as the windows of the search
+    /// see along their rays.
+    fn sees_goal(&mut self, mesh: &QueryMesh, v: u32, a: Point2, b: Point2, gen: u32) -> bool {
+        let mut budget = WALK_BRANCHES;
+        let fans = mesh.vertex_fans();
+        fans.fan(v).iter().any(|&(q, slot)| {
+            holds_direction(mesh, q, slot as usize, a, b)
+                && reaches_marked(mesh, q, a, b, &self.goal_poly, gen, &mut budget)
+        })
+    }
+
     /// Offers the goal at cost `g` through node `from` (the start or a corner that sees it).
     fn offer_goal(&mut self, g: f64, from: u32, n: usize) {
         if g < self.goal_cost {
@@ -357,78 +355,103 @@ impl VisibilitySearch {
         }
     }
 
-    /// A corner node seen from one end at distance `d` (taut there): from the start, its cost;
-    /// from the goal, its last leg (and the goal offered through it once its cost is final).
-    fn seen(&mut self, side: Side, node: u32, d: f64, h: f64, gen: u32, n: usize) {
-        let i = node as usize;
-        match side {
-            Side::Start => self.relax(node, d, start_id(n), h, gen),
-            Side::Goal => {
-                if self.goal_stamp[i] != gen || d < self.goal_d[i] {
-                    self.goal_d[i] = d;
-                    self.goal_stamp[i] = gen;
-                    if self.closed[i] == gen {
-                        self.offer_goal(self.g[i] + d, node, n);
-                    }
-                }
-            }
-        }
-    }
-
-    /// Sees polygon `poly`, which holds the end on `side`, whole: reports its corners and
-    /// opens a window through each of its portals.
-    fn open_root(&mut self, mesh: &QueryMesh, table: &CornerTable, ends: Ends, side: Side, poly: u32, gen: u32) {
-        let (p, other) = ends.from(side);
+    /// Sees polygon `poly`, which holds the start, whole: reports its corners and opens a
+    /// window through each of its portals.
+    fn open_root(&mut self, mesh: &QueryMesh, table: &CornerTable, ends: Ends, poly: u32, gen: u32) {
+        let (p, other) = (ends.start, ends.goal);
         let n = table.walls.len();
-        if side == Side::Start && self.goal_poly[poly as usize] == gen {
+        if self.goal_poly[poly as usize] == gen {
             self.offer_goal(dist2(p, other), start_id(n), n);
         }
-        root_step(mesh, p, poly, side, |slot, a, child| {
-            self.report(table, mesh, side, p, other, slot, a, gen);
+        root_step(mesh, p, poly, |slot, a, child| {
+            self.report(table, mesh, p, other, slot, a, gen);
             if let Some((f, a, b)) = child {
                 self.push_window(f, a, b, ends);
             }
         });
     }
 
-    /// Reports the corner node at half-edge slot `slot` (vertex point `w`) when the end `p`
-    /// sees it taut: both its walls on one side of the sight line.
+    /// Reports the corner node at half-edge slot `slot` (vertex point `w`) when the start `p`
+    /// sees it taut (both its walls on one side of the sight line): its cost is at most the
+    /// sight line.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     fn report(
         &mut self,
         table: &CornerTable,
         mesh: &QueryMesh,
-        side: Side,
         p: Point2,
-        other: Point2,
+        goal: Point2,
         slot: usize,
         w: Point2,
         gen: u32,
     ) {
         let node = table.slot_node[slot];
         if node != NONE && w != p && taut_from(table, mesh.mesh().vertices(), p, node, w) {
-            self.seen(side, node, dist2(p, w), dist2(w, other), gen, table.walls.len());
+            self.relax(node, dist2(p, w), start_id(table.walls.len()), dist2(w, goal), gen);
         }
     }
 
     /// Opens a window: reports the corners of its polygon inside it, offers the goal when a
     /// start window holds it, and pushes a window through every portal it reaches.
     fn open_window(&mut self, mesh: &QueryMesh, table: &CornerTable, ends: Ends, f: Frame, gen: u32) {
-        let (p, other) = ends.from(f.side);
+        let (p, other) = (ends.start, ends.goal);
         let n = table.walls.len();
         let window = Window::of(p, &f);
-        if f.side == Side::Start && self.goal_poly[f.poly as usize] == gen && window.contains(other) {
+        if self.goal_poly[f.poly as usize] == gen && window.contains(other) {
             self.offer_goal(dist2(p, other), start_id(n), n);
         }
-        window_corners(mesh, &f, &window, |slot, w| self.report(table, mesh, f.side, p, other, slot, w, gen));
-        window_children(mesh, p, &f, |child, ia, ib| self.push_window(child, ia, ib, ends));
+        let len = mesh.poly_len(f.poly);
+        if len > WINDOW_POLYGON_MAX {
+            window_corners(mesh, &f, &window, |slot, w| self.report(table, mesh, p, other, slot, w, gen));
+            window_children(mesh, p, &f, |child, ia, ib| self.push_window(child, ia, ib, ends));
+            return;
+        }
+        // One pass of `window_corners` and `window_children` that takes each vertex's side of
+        // the two rays once (the separate passes take it up to three times): the same exact
+        // tests on the same arguments, so the same windows and intervals.
+        let first = mesh.poly_first(f.poly);
+        let (r, l) = (f.right, f.left);
+        let mut at = [[0.0; 2]; WINDOW_POLYGON_MAX];
+        let mut sides = [[0.0; 2]; WINDOW_POLYGON_MAX];
+        for k in 0..len {
+            let w = xz(mesh.edge_endpoints(first + k).0);
+            let side = [orient2d(p, r, w), orient2d(p, l, w)];
+            at[k] = w;
+            sides[k] = side;
+            if window.contains_by_sides(w, side) {
+                self.report(table, mesh, p, other, first + k, w, gen);
+            }
+        }
+        for k in 0..len {
+            let h = first + k;
+            if h as u32 == f.entry {
+                continue;
+            }
+            let j = if k + 1 == len { 0 } else { k + 1 };
+            let (a, b) = (at[k], at[j]);
+            let ([ra, la], [rb, lb]) = (sides[k], sides[j]);
+            // As `window_children`: crossed forwards only, and only where the window meets it.
+            if rb < 0.0 || la > 0.0 || orient2d(a, b, p) <= 0.0 {
+                continue;
+            }
+            let nr = if ra > 0.0 { a } else { r };
+            let nl = if lb < 0.0 { b } else { l };
+            if orient2d(p, nr, nl) < 0.0 {
+                continue;
+            }
+            let Some(q) = mesh.edge_neighbour(h) else { continue };
+            let ia = if nr == a { a } else { lerp_at(a, b, ra, rb) };
+            let ib = if nl == b { b } else { lerp_at(a, b, la, lb) };
+            let child = Frame { poly: q, entry: mesh.half_edges[h].twin, right: nr, left: nl };
+            self.push_window(child, ia, ib, ends);
+        }
     }
 
     /// Queues window `f`, whose interval on its entry portal runs from `ia` (right) to `ib`,
     /// keyed by the shortest way from its end through the interval to the other end.
     fn push_window(&mut self, f: Frame, ia: Point2, ib: Point2, ends: Ends) {
-        let (p, other) = ends.from(f.side);
+        let (p, other) = (ends.start, ends.goal);
         let key =
             if ia == ib { dist2(p, ia) + dist2(ia, other) } else { via_interval(p, ia, ib, [p, ia], [p, ib], other).0 };
         // Nothing through the window can beat the path already found.
@@ -514,6 +537,10 @@ impl VisibilitySearch {
         path.length = polyline_length(&path.points);
     }
 }
+
+/// Most polygon vertices [`VisibilitySearch::open_window`] handles in its one-pass form (on the
+/// stack); larger polygons take the separate passes. Assets keep polygons to 12 vertices.
+const WINDOW_POLYGON_MAX: usize = 16;
 
 /// Most walks [`walk_to`] tries for one leg (each branch where the leg passes a vertex shared
 /// by several polygons holding its direction is one more).
@@ -616,6 +643,45 @@ fn walk_to(
     }
     corridor.truncate(mark);
     false
+}
+
+/// Whether the segment `a -> b` walks from polygon `from` (which holds `a`) to a polygon whose
+/// entry in `marks` is `gen`, trying each polygon round a vertex it passes that holds its
+/// direction (depth first, one walk per unit of `budget`).
+fn reaches_marked(
+    mesh: &QueryMesh,
+    from: u32,
+    a: Point2,
+    b: Point2,
+    marks: &[u32],
+    gen: u32,
+    budget: &mut u32,
+) -> bool {
+    if *budget == 0 {
+        return false;
+    }
+    *budget -= 1;
+    let data = mesh.mesh().data();
+    match mesh.walk_segment(from, a, b, |_| {}) {
+        WalkEnd::Clear(poly) => marks[poly as usize] == gen,
+        WalkEnd::Hit(poly, k, _) => {
+            // The vertex of the hit edge on the segment, farthest along it.
+            let first = mesh.poly_first(poly);
+            let len = mesh.poly_len(poly);
+            let along = |x: Point2| (x[0] - a[0]) * (b[0] - a[0]) + (x[1] - a[1]) * (b[1] - a[1]);
+            let resume = [k, (k + 1) % len]
+                .map(|j| data.polygon_vertices[first + j])
+                .into_iter()
+                .map(|v| (v, xz(mesh.mesh().vertices()[v as usize])))
+                .filter(|&(_, x)| x != a && orient2d(a, b, x) == 0.0 && along(x) > 0.0)
+                .max_by(|&(_, x), &(_, y)| along(x).total_cmp(&along(y)));
+            let Some((v, x)) = resume else { return false };
+            mesh.vertex_fans().fan(v).iter().any(|&(q, slot)| {
+                holds_direction(mesh, q, slot as usize, x, b) && reaches_marked(mesh, q, x, b, marks, gen, budget)
+            })
+        }
+        WalkEnd::Limit => false,
+    }
 }
 
 /// Whether `target` is the mesh vertex `v`.
@@ -754,7 +820,6 @@ fn root_step(
     mesh: &QueryMesh,
     p: Point2,
     poly: u32,
-    side: Side,
     mut step: impl FnMut(usize, Point2, Option<(Frame, Point2, Point2)>),
 ) {
     let first = mesh.poly_first(poly);
@@ -764,7 +829,7 @@ fn root_step(
         let child = (orient2d(a, b, p) > 0.0)
             .then(|| mesh.edge_neighbour(first + k))
             .flatten()
-            .map(|q| (Frame { poly: q, entry: mesh.half_edges[first + k].twin, right: a, left: b, side }, a, b));
+            .map(|q| (Frame { poly: q, entry: mesh.half_edges[first + k].twin, right: a, left: b }, a, b));
         step(first + k, a, child);
     }
 }
@@ -784,6 +849,15 @@ impl Window {
     #[inline]
     fn of(p: Point2, f: &Frame) -> Window {
         Window { p, right: f.right, left: f.left, degenerate: orient2d(p, f.right, f.left) == 0.0 }
+    }
+
+    /// [`Window::contains`] given `w`'s sides of the right and left rays
+    /// (`orient2d(p, right, w)`, `orient2d(p, left, w)`).
+    #[inline]
+    fn contains_by_sides(&self, w: Point2, [r, l]: [f64; 2]) -> bool {
+        let (p, right) = (self.p, self.right);
+        let forward = || (w[0] - p[0]) * (right[0] - p[0]) + (w[1] - p[1]) * (right[1] - p[1]) > 0.0;
+        r >= 0.0 && l <= 0.0 && (!self.degenerate || forward())
     }
 
     /// Whether point `w` lies in the window (its rays included).
@@ -838,7 +912,7 @@ fn window_children(mesh: &QueryMesh, p: Point2, f: &Frame, mut child: impl FnMut
         // portal's own ends.
         let ia = if nr == a { a } else { lerp_at(a, b, orient2d(p, nr, a), orient2d(p, nr, b)) };
         let ib = if nl == b { b } else { lerp_at(a, b, orient2d(p, nl, a), orient2d(p, nl, b)) };
-        child(Frame { poly: q, entry: mesh.half_edges[h].twin, right: nr, left: nl, side: f.side }, ia, ib);
+        child(Frame { poly: q, entry: mesh.half_edges[h].twin, right: nr, left: nl }, ia, ib);
     }
 }
 
@@ -871,7 +945,7 @@ fn visible_corners(
     for &poly in seeds {
         // A polygon holding `p` is seen whole; each portal starts a window.
         sees_goal |= holds_goal(poly);
-        root_step(mesh, p, poly, Side::Start, |slot, a, child| {
+        root_step(mesh, p, poly, |slot, a, child| {
             report(slot, a);
             frames.extend(child.map(|c| c.0));
         });
