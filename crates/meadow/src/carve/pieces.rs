@@ -582,10 +582,14 @@ pub(crate) fn assemble(
     let mut counts = AssemblyCounts::default();
     let n_base = base.polygons.len();
     // Obstacle lines by id and index, for ordering points along them.
+    // (Once per obstacle: one may carve many polygons.)
     let mut lines = CutLines::new();
+    let mut planned = std::collections::BTreeSet::new();
     for &poly in carved.keys() {
         for (id, outline) in cutters_of(poly) {
-            plan_cuts(id, &outline, &mut lines);
+            if planned.insert(id) {
+                plan_cuts(id, &outline, &mut lines);
+            }
         }
     }
     // Rewritten: carved polygons and their base neighbours.
