@@ -70,7 +70,7 @@ pub use geometry::convex_minus_convex;
 
 use crate::asset::{NavMesh, ValidationError};
 use crate::geom::Point2;
-use crate::query::QueryMesh;
+use crate::query::{Derivation, QueryMesh};
 use pieces::{Cutter, Piece};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -340,16 +340,18 @@ impl DynamicMesh {
                 .map(|s| s.iter().map(|id| (*id, self.obstacles[id].dilated.clone())).collect())
                 .unwrap_or_default()
         };
-        let (data, counts) = pieces::assemble(&self.base, &self.pieces, &cutters_of);
+        let assembled = pieces::assemble(&self.base, &self.pieces, &cutters_of);
+        let counts = assembled.counts;
         stats.dropped_slivers = counts.dropped_slivers;
         stats.unmatched_rings = counts.unmatched_rings;
         stats.disabled_links = counts.disabled_links;
-        let checked = NavMesh::new(data);
+        let checked = NavMesh::new_trusted(assembled.data);
         stats.assemble_time = since(started);
         match checked {
             Ok(nav) => {
                 let started = clock();
-                self.current = Arc::new(QueryMesh::new(nav));
+                let how = Derivation { first_of: &assembled.first_of, rewritten: &assembled.rewritten };
+                self.current = Arc::new(QueryMesh::derive(&self.base, nav, &how));
                 stats.query_mesh_time = since(started);
             }
             Err(e) => stats.rejected = Some(e),
@@ -366,7 +368,14 @@ impl DynamicMesh {
         let bounds = geometry::bounds(&dilated);
         let nav = self.base.mesh();
         let height = settings.height;
-        let carves = (0..nav.polygon_count() as u32)
+        // The base locate grid lists every polygon whose interior meets a cell, so the cells
+        // under the obstacle's bounds hold every polygon it can overlap.
+        let mut candidates = Vec::new();
+        self.base.locate_index().for_each_candidate(&bounds, |p| candidates.push(p));
+        candidates.sort_unstable();
+        candidates.dedup();
+        let carves = candidates
+            .into_iter()
             .filter(|&p| {
                 let [lo, hi] = self.heights[p as usize];
                 geometry::boxes_overlap(&self.bounds[p as usize], &bounds)

@@ -384,6 +384,19 @@ pub(crate) struct AssemblyCounts {
     pub(crate) disabled_links: usize,
 }
 
+/// The carved navmesh data and how its polygons come from the base polygons.
+pub(crate) struct Assembled {
+    /// The carved navmesh data.
+    pub(crate) data: NavMeshData,
+    /// What the assembly found besides the mesh.
+    pub(crate) counts: AssemblyCounts,
+    /// Per base polygon (and one past the last): its first polygon in `data`.
+    pub(crate) first_of: Vec<u32>,
+    /// Per base polygon: whether it was rewritten (carved, or a carved polygon's neighbour);
+    /// the others are one polygon each, their base ring unchanged.
+    pub(crate) rewritten: Vec<bool>,
+}
+
 /// The carved navmesh data: every base polygon in order, replaced by its pieces where carved
 /// (and by its ring with the points of its carved neighbours inserted where it borders one),
 /// portals matched by shared vertices, walls and links recomputed, no visibility graph.
@@ -391,7 +404,7 @@ pub(crate) fn assemble(
     mesh: &QueryMesh,
     carved: &BTreeMap<u32, Vec<Piece>>,
     cutters_of: &dyn Fn(u32) -> Vec<(u64, Vec<Point2>)>,
-) -> (NavMeshData, AssemblyCounts) {
+) -> Assembled {
     let base = mesh.mesh().data();
     let mut counts = AssemblyCounts::default();
     let n_base = base.polygons.len();
@@ -436,11 +449,11 @@ pub(crate) fn assemble(
         list.sort_by(|a, b| a.0.total_cmp(&b.0).then(key(a.1).cmp(&key(b.1))));
         list.dedup_by(|a, b| key(a.1) == key(b.1));
     }
-    // Final rings per base polygon.
-    let mut rings: Vec<(u32, Piece)> = Vec::with_capacity(n_base + 16);
+    // Final rings per base polygon (`None`: the base ring, copied below without a piece).
+    let mut rings: Vec<(u32, Option<Piece>)> = Vec::with_capacity(n_base + 16);
     for poly in 0..n_base as u32 {
         if !rewritten[poly as usize] {
-            rings.push((poly, base_piece(base, poly)));
+            rings.push((poly, None));
             continue;
         }
         let raw = match carved.get(&poly) {
@@ -450,13 +463,13 @@ pub(crate) fn assemble(
         for piece in raw {
             let full = insert_points(base, poly, &piece, &on_support, &lines);
             match make_convex(base, full) {
-                Some(parts) => rings.extend(parts.into_iter().map(|p| (poly, p))),
+                Some(parts) => rings.extend(parts.into_iter().map(|p| (poly, Some(p)))),
                 None => match make_convex(base, piece) {
                     // The inserted points could not be kept convex: the edges they split stay
                     // unmatched (walls) on this side.
                     Some(parts) => {
                         counts.unmatched_rings += 1;
-                        rings.extend(parts.into_iter().map(|p| (poly, p)));
+                        rings.extend(parts.into_iter().map(|p| (poly, Some(p))));
                     }
                     None => counts.dropped_slivers += 1,
                 },
@@ -487,15 +500,29 @@ pub(crate) fn assemble(
             next_base += 1;
         }
         let b = base.polygons[*poly as usize];
-        polygons.push(PolygonData {
-            first: polygon_vertices.len() as u32,
-            vertex_count: ring.len() as u8,
-            area: b.area,
-            layer: b.layer,
-        });
-        for &(c, s) in ring {
-            polygon_vertices.push(id_of(c, &mut vertices));
-            supports.push(s);
+        let first = polygon_vertices.len() as u32;
+        match ring {
+            Some(ring) => {
+                polygons.push(PolygonData { first, vertex_count: ring.len() as u8, ..b });
+                for &(c, s) in ring {
+                    polygon_vertices.push(id_of(c, &mut vertices));
+                    supports.push(s);
+                }
+            }
+            None => {
+                // The base ring unchanged (as `base_piece` gives it).
+                polygons.push(PolygonData { first, ..b });
+                let (bf, n) = (b.first as usize, b.vertex_count as usize);
+                for k in 0..n {
+                    let (from, to) = (base.polygon_vertices[bf + k], base.polygon_vertices[bf + (k + 1) % n]);
+                    let across = match base.edge_links[bf + k] {
+                        EdgeLink::Polygon(q) => q,
+                        EdgeLink::Wall => NONE,
+                    };
+                    polygon_vertices.push(from);
+                    supports.push(Support::Base { from, to, across });
+                }
+            }
         }
         origin.push(*poly);
     }
@@ -599,7 +626,7 @@ pub(crate) fn assemble(
             _ => counts.disabled_links += 1,
         }
     }
-    (data, counts)
+    Assembled { data, counts, first_of, rewritten }
 }
 
 /// The boundary rings of a mesh from its wall edges, walkable side on the left: each ring

@@ -128,6 +128,53 @@ impl LocateIndex {
         index
     }
 
+    /// The grid of a carved version of the mesh (see [`super::mesh::Derivation`]): the same
+    /// cells, each listing the polygons that replaced its base polygons, those that replaced a
+    /// rewritten one only where they meet the cell (`outline` as in [`LocateIndex::build`], for
+    /// the carved mesh's polygons). A rewritten polygon's replacements lie within it, so every
+    /// cell they meet is one of its cells.
+    pub(crate) fn derive(
+        &self,
+        first_of: &[u32],
+        rewritten: &[bool],
+        mut outline: impl FnMut(usize, &mut Vec<Point2>),
+    ) -> LocateIndex {
+        let mut index = LocateIndex {
+            origin: self.origin,
+            far: self.far,
+            cell_size: self.cell_size,
+            cols: self.cols,
+            rows: self.rows,
+            cell_start: Vec::with_capacity(self.cell_start.len()),
+            cell_polygons: Vec::with_capacity(self.cell_polygons.len() + self.cell_polygons.len() / 4),
+        };
+        if self.cell_start.is_empty() {
+            return index;
+        }
+        let mut ring = Vec::new();
+        index.cell_start.push(0);
+        for cell in 0..self.cols * self.rows {
+            let (col, row) = (cell % self.cols, cell / self.cols);
+            let range = self.cell_start[cell] as usize..self.cell_start[cell + 1] as usize;
+            for &p in &self.cell_polygons[range] {
+                let (a, b) = (first_of[p as usize], first_of[p as usize + 1]);
+                if !rewritten[p as usize] {
+                    index.cell_polygons.push(a);
+                    continue;
+                }
+                for q in a..b {
+                    ring.clear();
+                    outline(q as usize, &mut ring);
+                    if index.cell_overlaps(col, row, &ring) {
+                        index.cell_polygons.push(q);
+                    }
+                }
+            }
+            index.cell_start.push(index.cell_polygons.len() as u32);
+        }
+        index
+    }
+
     /// Whether cell `(col, row)`, grown by a rounding margin, meets the convex counter-clockwise
     /// `ring`: false only when one ring edge has the whole grown cell strictly on its outer
     /// side, so a polygon containing any point that `cell_coord` maps to the cell is kept.

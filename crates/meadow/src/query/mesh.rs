@@ -121,6 +121,72 @@ fn portal_components(data: &crate::asset::NavMeshData) -> Vec<u32> {
     component
 }
 
+/// The per-polygon and per-half-edge tables of a query mesh that a carved mesh copies from its
+/// base for the polygons carving left alone.
+struct Core {
+    index: LocateIndex,
+    poly_bounds: Vec<[f64; 4]>,
+    poly_heights: Vec<[f64; 2]>,
+    edge_owner: Vec<u32>,
+    half_edges: Vec<HalfEdge>,
+    edge_ends: Vec<[[f64; 3]; 2]>,
+}
+
+/// How the polygons of a carved mesh come from those of its base mesh, for
+/// [`QueryMesh::derive`].
+pub(crate) struct Derivation<'a> {
+    /// Per base polygon `p` (and one past the last): the carved mesh's polygons
+    /// `first_of[p]..first_of[p + 1]` replace it (polygon order is kept).
+    pub(crate) first_of: &'a [u32],
+    /// Per base polygon: whether it was rewritten (carved, or given points of a carved
+    /// neighbour). One that was not is exactly one polygon of the carved mesh with the same
+    /// vertex run, and every base polygon across its edges keeps its own number on that edge's
+    /// side of the run (a neighbour that was rewritten still has the same edge as a portal).
+    pub(crate) rewritten: &'a [bool],
+}
+
+/// The half-edge of polygon `q` that is polygon `p`'s edge from `a` to `b`
+/// reversed and links back to `p`, or `NONE` (validation guarantees one for every portal).
+fn find_twin(data: &crate::asset::NavMeshData, p: u32, a: u32, b: u32, q: u32) -> u32 {
+    let qd = data.polygons[q as usize];
+    let (qf, qc) = (qd.first as usize, qd.vertex_count as usize);
+    for j in 0..qc {
+        if data.polygon_vertices[qf + j] == b
+            && data.polygon_vertices[qf + (j + 1) % qc] == a
+            && data.edge_links[qf + j] == EdgeLink::Polygon(p)
+        {
+            return (qf + j) as u32;
+        }
+    }
+    NONE
+}
+
+/// Polygon `pi`'s tables from its vertices: XZ bounds, height range, and per half-edge its
+/// owner, midpoint and ends, written at the polygon's run.
+fn polygon_tables(
+    data: &crate::asset::NavMeshData,
+    pi: usize,
+    edge_owner: &mut [u32],
+    edge_mid: &mut [[f64; 3]],
+    edge_ends: &mut [[[f64; 3]; 2]],
+) -> ([f64; 4], [f64; 2]) {
+    let verts = &data.vertices;
+    let p = data.polygons[pi];
+    let (first, count) = (p.first as usize, p.vertex_count as usize);
+    let mut b = EMPTY_BOUNDS;
+    let mut h = [f64::INFINITY, f64::NEG_INFINITY];
+    for k in 0..count {
+        let a = verts[data.polygon_vertices[first + k] as usize];
+        let c = verts[data.polygon_vertices[first + (k + 1) % count] as usize];
+        grow_bounds(&mut b, a);
+        h = [h[0].min(a[1]), h[1].max(a[1])];
+        edge_owner[first + k] = pi as u32;
+        edge_mid[first + k] = [(a[0] + c[0]) * 0.5, (a[1] + c[1]) * 0.5, (a[2] + c[2]) * 0.5];
+        edge_ends[first + k] = [a, c];
+    }
+    (b, h)
+}
+
 impl QueryMesh {
     /// Builds the query tables for a validated mesh (linear time plus the grid build).
     pub fn new(mesh: NavMesh) -> QueryMesh {
@@ -132,29 +198,10 @@ impl QueryMesh {
         let mut edge_owner = vec![0u32; data.polygon_vertices.len()];
         let mut edge_mid = vec![[0.0; 3]; data.polygon_vertices.len()];
         let mut edge_ends = vec![[[0.0; 3]; 2]; data.polygon_vertices.len()];
-        let mut area_prefix = Vec::with_capacity(n);
-        let mut total = 0.0;
-        for (pi, p) in data.polygons.iter().enumerate() {
-            let first = p.first as usize;
-            let count = p.vertex_count as usize;
-            let mut b = EMPTY_BOUNDS;
-            let mut h = [f64::INFINITY, f64::NEG_INFINITY];
-            let o = verts[data.polygon_vertices[first] as usize];
-            let mut twice_area = 0.0;
-            for k in 0..count {
-                let a = verts[data.polygon_vertices[first + k] as usize];
-                let c = verts[data.polygon_vertices[first + (k + 1) % count] as usize];
-                grow_bounds(&mut b, a);
-                h = [h[0].min(a[1]), h[1].max(a[1])];
-                edge_owner[first + k] = pi as u32;
-                edge_mid[first + k] = [(a[0] + c[0]) * 0.5, (a[1] + c[1]) * 0.5, (a[2] + c[2]) * 0.5];
-                edge_ends[first + k] = [a, c];
-                twice_area += (a[0] - o[0]) * (c[2] - o[2]) - (c[0] - o[0]) * (a[2] - o[2]);
-            }
+        for pi in 0..n {
+            let (b, h) = polygon_tables(data, pi, &mut edge_owner, &mut edge_mid, &mut edge_ends);
             poly_bounds.push(b);
             poly_heights.push(h);
-            total += twice_area * 0.5;
-            area_prefix.push(total);
         }
         // Twins: validation guarantees the neighbour has the reversed edge linking back.
         let mut edge_twin = vec![NONE; data.polygon_vertices.len()];
@@ -165,18 +212,7 @@ impl QueryMesh {
                 let EdgeLink::Polygon(q) = data.edge_links[first + k] else { continue };
                 let a = data.polygon_vertices[first + k];
                 let b = data.polygon_vertices[first + (k + 1) % count];
-                let qd = data.polygons[q as usize];
-                let qf = qd.first as usize;
-                let qc = qd.vertex_count as usize;
-                for j in 0..qc {
-                    if data.polygon_vertices[qf + j] == b
-                        && data.polygon_vertices[qf + (j + 1) % qc] == a
-                        && data.edge_links[qf + j] == EdgeLink::Polygon(pi as u32)
-                    {
-                        edge_twin[first + k] = (qf + j) as u32;
-                        break;
-                    }
-                }
+                edge_twin[first + k] = find_twin(data, pi as u32, a, b, q);
             }
         }
         let index = LocateIndex::build(&poly_bounds, |pi, ring| {
@@ -194,6 +230,105 @@ impl QueryMesh {
                 twin: edge_twin[h],
             })
             .collect();
+        QueryMesh::finish(mesh, Core { index, poly_bounds, poly_heights, edge_owner, half_edges, edge_ends })
+    }
+
+    /// The query mesh of `mesh`, a carved version of `base` (see [`Derivation`]): the tables of
+    /// polygons carving left alone are copied from `base` (their half-edges' neighbours and
+    /// twins renumbered), those of the rewritten ones computed, and the locate grid is `base`'s
+    /// grid with each rewritten polygon replaced by its polygons in the cells they meet. Every
+    /// query answers as on [`QueryMesh::new`] of the same mesh (tests compare them); only the
+    /// grid's dimensions (the base's) differ.
+    pub(crate) fn derive(base: &QueryMesh, mesh: NavMesh, how: &Derivation<'_>) -> QueryMesh {
+        let data = mesh.data();
+        let base_data = base.mesh.data();
+        let n = data.polygons.len();
+        let h_count = data.polygon_vertices.len();
+        let mut poly_bounds = Vec::with_capacity(n);
+        let mut poly_heights = Vec::with_capacity(n);
+        let mut edge_owner = vec![0u32; h_count];
+        let mut edge_mid = vec![[0.0; 3]; h_count];
+        let mut edge_ends = vec![[[0.0; 3]; 2]; h_count];
+        let mut edge_twin = vec![NONE; h_count];
+        for (bp, &rewritten) in how.rewritten.iter().enumerate() {
+            let (from, to) = (how.first_of[bp] as usize, how.first_of[bp + 1] as usize);
+            if rewritten {
+                for pi in from..to {
+                    let (b, h) = polygon_tables(data, pi, &mut edge_owner, &mut edge_mid, &mut edge_ends);
+                    poly_bounds.push(b);
+                    poly_heights.push(h);
+                }
+                continue;
+            }
+            // One polygon, the base run copied.
+            let (old, new) = (base_data.polygons[bp], data.polygons[from]);
+            let (of, nf, count) = (old.first as usize, new.first as usize, old.vertex_count as usize);
+            poly_bounds.push(base.poly_bounds[bp]);
+            poly_heights.push(base.poly_heights[bp]);
+            edge_owner[nf..nf + count].fill(from as u32);
+            edge_ends[nf..nf + count].copy_from_slice(&base.edge_ends[of..of + count]);
+            for k in 0..count {
+                edge_mid[nf + k] = base.half_edges[of + k].mid;
+                let old_q = base.half_edges[of + k].neighbour;
+                if old_q != NONE && !how.rewritten[old_q as usize] {
+                    // The neighbour is copied too: its twin half-edge moved with its run.
+                    let old_twin = base.half_edges[of + k].twin as usize;
+                    let q_old_first = base_data.polygons[old_q as usize].first as usize;
+                    let q_new_first = data.polygons[how.first_of[old_q as usize] as usize].first as usize;
+                    edge_twin[nf + k] = (q_new_first + old_twin - q_old_first) as u32;
+                }
+            }
+        }
+        // Twins of the rewritten polygons' portals and of the portals into them.
+        for (pi, p) in data.polygons.iter().enumerate() {
+            let (first, count) = (p.first as usize, p.vertex_count as usize);
+            for k in 0..count {
+                let EdgeLink::Polygon(q) = data.edge_links[first + k] else { continue };
+                if edge_twin[first + k] == NONE {
+                    let a = data.polygon_vertices[first + k];
+                    let b = data.polygon_vertices[first + (k + 1) % count];
+                    edge_twin[first + k] = find_twin(data, pi as u32, a, b, q);
+                }
+            }
+        }
+        let verts = &data.vertices;
+        let index = base.index.derive(how.first_of, how.rewritten, |pi, ring| {
+            let p = data.polygons[pi];
+            let run = &data.polygon_vertices[p.first as usize..p.first as usize + p.vertex_count as usize];
+            ring.extend(run.iter().map(|&v| {
+                let q = verts[v as usize];
+                [q[0], q[2]]
+            }));
+        });
+        let half_edges = (0..h_count)
+            .map(|h| HalfEdge {
+                mid: edge_mid[h],
+                neighbour: if let EdgeLink::Polygon(q) = data.edge_links[h] { q } else { NONE },
+                twin: edge_twin[h],
+            })
+            .collect();
+        QueryMesh::finish(mesh, Core { index, poly_bounds, poly_heights, edge_owner, half_edges, edge_ends })
+    }
+
+    /// The tables every query mesh computes from its core tables and outlines: area prefix sums,
+    /// walls at vertices, islands, components, portal runs and the link snapshot.
+    fn finish(mesh: NavMesh, core: Core) -> QueryMesh {
+        let Core { index, poly_bounds, poly_heights, edge_owner, half_edges, edge_ends } = core;
+        let data = mesh.data();
+        let verts = mesh.vertices();
+        let mut area_prefix = Vec::with_capacity(data.polygons.len());
+        let mut total = 0.0;
+        for p in &data.polygons {
+            let first = p.first as usize;
+            let ends = &edge_ends[first..first + p.vertex_count as usize];
+            let o = ends[0][0];
+            let mut twice_area = 0.0;
+            for &[a, c] in ends {
+                twice_area += (a[0] - o[0]) * (c[2] - o[2]) - (c[0] - o[0]) * (a[2] - o[2]);
+            }
+            total += twice_area * 0.5;
+            area_prefix.push(total);
+        }
         let mut wall_degree = vec![0u32; verts.len()];
         for p in &data.polygons {
             let (first, n) = (p.first as usize, p.vertex_count as usize);
