@@ -158,7 +158,7 @@ fn same_answers(name: &str, step: usize, world: &DynamicMesh, points: usize, pai
     let scratch = QueryMesh::new(derived.mesh().clone());
     let Some((lo, hi)) = derived.mesh().bounds() else { return };
     let mut rng = SplitMix64::new(0x5EED_0000 + step as u64);
-    let mut draw = |rng: &mut SplitMix64| {
+    let draw = |rng: &mut SplitMix64| {
         let t = [rng.next_f64(), rng.next_f64(), rng.next_f64()];
         [0, 1, 2].map(|k| lo[k] - 1.0 + t[k] * (hi[k] - lo[k] + 2.0))
     };

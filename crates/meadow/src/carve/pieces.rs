@@ -643,10 +643,21 @@ pub(crate) fn outlines(data: &NavMeshData) -> Vec<Outline> {
             }
         }
     }
-    let mut leaving: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
-    for (i, &(a, _)) in walls.iter().enumerate() {
-        leaving.entry(a).or_default().push(i);
+    // The walls leaving each vertex, in wall order (compressed sparse rows).
+    let mut leaving_start = vec![0u32; data.vertices.len() + 1];
+    for &(a, _) in &walls {
+        leaving_start[a as usize + 1] += 1;
     }
+    for v in 0..data.vertices.len() {
+        leaving_start[v + 1] += leaving_start[v];
+    }
+    let mut fill = leaving_start.clone();
+    let mut leaving_list = vec![0usize; walls.len()];
+    for (i, &(a, _)) in walls.iter().enumerate() {
+        leaving_list[fill[a as usize] as usize] = i;
+        fill[a as usize] += 1;
+    }
+    let leaving = |v: u32| &leaving_list[leaving_start[v as usize] as usize..leaving_start[v as usize + 1] as usize];
     let angle = |a: u32, b: u32| {
         let (p, q) = (data.vertices[a as usize], data.vertices[b as usize]);
         (q[2] - p[2]).atan2(q[0] - p[0])
@@ -667,15 +678,13 @@ pub(crate) fn outlines(data: &NavMeshData) -> Vec<Outline> {
                 break;
             }
             let back = angle(b, a);
-            let next = leaving.get(&b).and_then(|list| {
-                list.iter().copied().filter(|&e| !used[e]).min_by(|&e, &f| {
-                    // Straight back along the edge is the last choice, not the first.
-                    let cw = |e: usize| match (back - angle(b, walls[e].1)).rem_euclid(std::f64::consts::TAU) {
-                        0.0 => std::f64::consts::TAU,
-                        c => c,
-                    };
-                    cw(e).total_cmp(&cw(f)).then(e.cmp(&f))
-                })
+            let next = leaving(b).iter().copied().filter(|&e| !used[e]).min_by(|&e, &f| {
+                // Straight back along the edge is the last choice, not the first.
+                let cw = |e: usize| match (back - angle(b, walls[e].1)).rem_euclid(std::f64::consts::TAU) {
+                    0.0 => std::f64::consts::TAU,
+                    c => c,
+                };
+                cw(e).total_cmp(&cw(f)).then(e.cmp(&f))
             });
             match next {
                 Some(e) => cur = e,
