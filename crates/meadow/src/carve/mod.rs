@@ -193,6 +193,15 @@ pub struct DynamicMesh {
     dirty: BTreeSet<u32>,
     changed: usize,
     current: Arc<QueryMesh>,
+    /// Per base polygon beside or under an obstacle: its final rings in `current` (the cache
+    /// the assembly keeps).
+    rings: BTreeMap<u32, pieces::Rings>,
+    /// How `current`'s polygons come from the base polygons: per base polygon (and one past
+    /// the last) its first polygon, and per polygon its base polygon (`None`: `current` is the
+    /// base mesh).
+    layout: Option<(Vec<u32>, Vec<u32>)>,
+    /// Set when the last assembly was rejected, so that the next one computes every ring.
+    reassemble_all: bool,
 }
 
 /// The time now, where the target has a clock (`Instant::now` panics on
@@ -243,6 +252,9 @@ impl DynamicMesh {
             pieces: BTreeMap::new(),
             dirty: BTreeSet::new(),
             changed: 0,
+            rings: BTreeMap::new(),
+            layout: None,
+            reassemble_all: false,
         }
     }
 
@@ -315,7 +327,7 @@ impl DynamicMesh {
         let started = clock();
         let dirty = std::mem::take(&mut self.dirty);
         stats.recarved_polygons = dirty.len();
-        for poly in dirty {
+        for &poly in &dirty {
             let ids: Vec<u64> = self.carvers.get(&poly).map(|s| s.iter().copied().collect()).unwrap_or_default();
             if ids.is_empty() {
                 self.pieces.remove(&poly);
@@ -330,6 +342,8 @@ impl DynamicMesh {
         stats.carved_polygons = self.pieces.len();
         if self.pieces.is_empty() {
             self.current = self.base.clone();
+            self.layout = None;
+            self.rings.clear();
             stats.polygons = self.current.mesh().polygon_count();
             return stats;
         }
@@ -340,7 +354,9 @@ impl DynamicMesh {
                 .map(|s| s.iter().map(|id| (*id, self.obstacles[id].dilated.clone())).collect())
                 .unwrap_or_default()
         };
-        let assembled = pieces::assemble(&self.base, &self.pieces, &cutters_of);
+        // After a rejected mesh the cached rings are not those of `current`: assemble them all.
+        let changed = (!self.reassemble_all).then_some(&dirty);
+        let assembled = pieces::assemble(&self.base, &self.pieces, &cutters_of, changed, &mut self.rings);
         let counts = assembled.counts;
         stats.dropped_slivers = counts.dropped_slivers;
         stats.unmatched_rings = counts.unmatched_rings;
@@ -350,11 +366,30 @@ impl DynamicMesh {
         match checked {
             Ok(nav) => {
                 let started = clock();
-                let how = Derivation { first_of: &assembled.first_of, rewritten: &assembled.rewritten };
-                self.current = Arc::new(QueryMesh::derive(&self.base, nav, &how));
+                let identity: Vec<u32>;
+                let (before, before_origin) = match &self.layout {
+                    Some((first_of, origin)) => (first_of.as_slice(), origin.as_slice()),
+                    None => {
+                        identity = (0..=self.base.mesh().polygon_count() as u32).collect();
+                        (identity.as_slice(), &identity[..identity.len() - 1])
+                    }
+                };
+                let how = Derivation {
+                    before,
+                    before_origin,
+                    after: &assembled.first_of,
+                    changed: &assembled.changed,
+                };
+                let derived = QueryMesh::derive(&self.current, self.base.locate_index(), nav, &how);
+                self.current = Arc::new(derived);
+                self.layout = Some((assembled.first_of, assembled.origin));
+                self.reassemble_all = false;
                 stats.query_mesh_time = since(started);
             }
-            Err(e) => stats.rejected = Some(e),
+            Err(e) => {
+                stats.rejected = Some(e);
+                self.reassemble_all = true;
+            }
         }
         stats.polygons = self.current.mesh().polygon_count();
         stats

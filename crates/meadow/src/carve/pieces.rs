@@ -12,7 +12,7 @@ use crate::asset::{EdgeLink, NavMeshData, Outline, PolygonData};
 use crate::geom::{self, orient2d, Point2};
 use crate::query::QueryMesh;
 use crate::tolerance::LINK_POINT_SLACK;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// No polygon (a wall across a base edge).
 const NONE: u32 = u32::MAX;
@@ -384,6 +384,15 @@ pub(crate) struct AssemblyCounts {
     pub(crate) disabled_links: usize,
 }
 
+/// The final rings of a rewritten base polygon (its pieces with the points of the pieces around
+/// it inserted, made convex), kept between updates while neither it nor a neighbour changes.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Rings {
+    rings: Vec<Piece>,
+    unmatched_rings: usize,
+    dropped_slivers: usize,
+}
+
 /// The carved navmesh data and how its polygons come from the base polygons.
 pub(crate) struct Assembled {
     /// The carved navmesh data.
@@ -392,47 +401,104 @@ pub(crate) struct Assembled {
     pub(crate) counts: AssemblyCounts,
     /// Per base polygon (and one past the last): its first polygon in `data`.
     pub(crate) first_of: Vec<u32>,
-    /// Per base polygon: whether it was rewritten (carved, or a carved polygon's neighbour);
-    /// the others are one polygon each, their base ring unchanged.
-    pub(crate) rewritten: Vec<bool>,
+    /// Per polygon of `data`: the base polygon it comes from.
+    pub(crate) origin: Vec<u32>,
+    /// Per base polygon: whether its rings were computed again (a changed polygon or the
+    /// neighbour of one, or every rewritten one for a full assembly); the others have the rings
+    /// of the previous assembly (a polygon neither carved nor beside a carved one: its base
+    /// ring).
+    pub(crate) changed: Vec<bool>,
+}
+
+/// The base polygons across polygon `poly`'s portals.
+fn base_neighbours(base: &NavMeshData, poly: u32) -> impl Iterator<Item = u32> + '_ {
+    let p = base.polygons[poly as usize];
+    base.edge_links[p.first as usize..p.first as usize + p.vertex_count as usize].iter().filter_map(|l| match *l {
+        EdgeLink::Polygon(q) => Some(q),
+        EdgeLink::Wall => None,
+    })
 }
 
 /// The carved navmesh data: every base polygon in order, replaced by its pieces where carved
 /// (and by its ring with the points of its carved neighbours inserted where it borders one),
 /// portals matched by shared vertices, walls and links recomputed, no visibility graph.
+///
+/// `cache` holds the final rings of the rewritten base polygons (carved, or beside a carved
+/// one) of the previous assembly; only those of `changed` polygons (whose pieces changed) and
+/// their neighbours are computed again (all of them when `changed` is `None`), as a polygon's
+/// rings depend only on its own pieces and those of its neighbours.
 pub(crate) fn assemble(
     mesh: &QueryMesh,
     carved: &BTreeMap<u32, Vec<Piece>>,
     cutters_of: &dyn Fn(u32) -> Vec<(u64, Vec<Point2>)>,
+    changed: Option<&BTreeSet<u32>>,
+    cache: &mut BTreeMap<u32, Rings>,
 ) -> Assembled {
     let base = mesh.mesh().data();
     let mut counts = AssemblyCounts::default();
     let n_base = base.polygons.len();
+    // Rewritten: carved polygons and their base neighbours.
+    let mut rewritten = vec![false; n_base];
+    for &poly in carved.keys() {
+        rewritten[poly as usize] = true;
+        for q in base_neighbours(base, poly) {
+            rewritten[q as usize] = true;
+        }
+    }
+    // Stale: the rewritten polygons whose rings are computed again.
+    let mut recomputed = vec![false; n_base];
+    match changed {
+        Some(changed) => {
+            for p in changed.iter().flat_map(|&p| std::iter::once(p).chain(base_neighbours(base, p))) {
+                recomputed[p as usize] = true;
+            }
+        }
+        None => {
+            cache.clear();
+            recomputed.clone_from(&rewritten);
+        }
+    }
+    // A cached polygon no longer rewritten gets its base ring back: it changed too.
+    let mut dropped = Vec::new();
+    cache.retain(|&p, _| {
+        let keep = rewritten[p as usize] && !recomputed[p as usize];
+        if !keep {
+            dropped.push(p);
+        }
+        keep
+    });
+    for p in dropped {
+        recomputed[p as usize] = true;
+    }
+    // A rewritten polygon without cached rings is computed (whatever `changed` says).
+    for p in 0..n_base {
+        if rewritten[p] && !cache.contains_key(&(p as u32)) {
+            recomputed[p] = true;
+        }
+    }
+    let stale: Vec<u32> = (0..n_base as u32).filter(|&p| recomputed[p as usize] && rewritten[p as usize]).collect();
+    // The carved polygons whose points the stale ones take: themselves and their neighbours.
+    let mut sources: Vec<u32> = stale
+        .iter()
+        .flat_map(|&p| std::iter::once(p).chain(base_neighbours(base, p)))
+        .filter(|p| carved.contains_key(p))
+        .collect();
+    sources.sort_unstable();
+    sources.dedup();
     // Obstacle lines by id and edge, for ordering points along them.
     let mut lines: BTreeMap<(u64, u32), (Point2, Point2)> = BTreeMap::new();
-    for &poly in carved.keys() {
+    for &poly in &sources {
         for (id, outline) in cutters_of(poly) {
             for k in 0..outline.len() {
                 lines.insert((id, k as u32), (outline[k], outline[(k + 1) % outline.len()]));
             }
         }
     }
-    // Rewritten: carved polygons and their base neighbours.
-    let mut rewritten = vec![false; n_base];
-    for &poly in carved.keys() {
-        rewritten[poly as usize] = true;
-        for (_, s) in base_piece(base, poly) {
-            if let Support::Base { across, .. } = s {
-                if across != NONE {
-                    rewritten[across as usize] = true;
-                }
-            }
-        }
-    }
-    // The points on every support, from the carved pieces.
+    // The points on every support of a stale polygon, from the carved pieces (a base edge's
+    // from both polygons beside it, an obstacle line's from its own polygon).
     let mut on_support: PointsBySupport = BTreeMap::new();
-    for (&poly, pieces) in carved {
-        for piece in pieces {
+    for &poly in &sources {
+        for piece in &carved[&poly] {
             for i in 0..piece.len() {
                 let (c, s) = piece[i];
                 let Some(scope_key) = scope(poly, s) else { continue };
@@ -449,31 +515,40 @@ pub(crate) fn assemble(
         list.sort_by(|a, b| a.0.total_cmp(&b.0).then(key(a.1).cmp(&key(b.1))));
         list.dedup_by(|a, b| key(a.1) == key(b.1));
     }
-    // Final rings per base polygon (`None`: the base ring, copied below without a piece).
-    let mut rings: Vec<(u32, Option<Piece>)> = Vec::with_capacity(n_base + 16);
-    for poly in 0..n_base as u32 {
-        if !rewritten[poly as usize] {
-            rings.push((poly, None));
-            continue;
-        }
+    // Final rings of the stale polygons.
+    for &poly in &stale {
         let raw = match carved.get(&poly) {
             Some(pieces) => pieces.clone(),
             None => vec![base_piece(base, poly)],
         };
+        let mut out = Rings::default();
         for piece in raw {
             let full = insert_points(base, poly, &piece, &on_support, &lines);
             match make_convex(base, full) {
-                Some(parts) => rings.extend(parts.into_iter().map(|p| (poly, Some(p)))),
+                Some(parts) => out.rings.extend(parts),
                 None => match make_convex(base, piece) {
                     // The inserted points could not be kept convex: the edges they split stay
                     // unmatched (walls) on this side.
                     Some(parts) => {
-                        counts.unmatched_rings += 1;
-                        rings.extend(parts.into_iter().map(|p| (poly, Some(p))));
+                        out.unmatched_rings += 1;
+                        out.rings.extend(parts);
                     }
-                    None => counts.dropped_slivers += 1,
+                    None => out.dropped_slivers += 1,
                 },
             }
+        }
+        cache.insert(poly, out);
+    }
+    for r in cache.values() {
+        counts.unmatched_rings += r.unmatched_rings;
+        counts.dropped_slivers += r.dropped_slivers;
+    }
+    // Final rings per base polygon (`None`: the base ring, copied below without a piece).
+    let mut rings: Vec<(u32, Option<&Piece>)> = Vec::with_capacity(n_base + 16);
+    for poly in 0..n_base as u32 {
+        match cache.get(&poly) {
+            Some(r) => rings.extend(r.rings.iter().map(|p| (poly, Some(p)))),
+            None => rings.push((poly, None)),
         }
     }
     // Vertices: the base ones, then new points in order of first use.
@@ -504,7 +579,7 @@ pub(crate) fn assemble(
         match ring {
             Some(ring) => {
                 polygons.push(PolygonData { first, vertex_count: ring.len() as u8, ..b });
-                for &(c, s) in ring {
+                for &(c, s) in ring.iter() {
                     polygon_vertices.push(id_of(c, &mut vertices));
                     supports.push(s);
                 }
@@ -626,7 +701,7 @@ pub(crate) fn assemble(
             _ => counts.disabled_links += 1,
         }
     }
-    Assembled { data, counts, first_of, rewritten }
+    Assembled { data, counts, first_of, origin, changed: recomputed }
 }
 
 /// The boundary rings of a mesh from its wall edges, walkable side on the left: each ring

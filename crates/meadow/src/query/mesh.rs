@@ -132,17 +132,21 @@ struct Core {
     edge_ends: Vec<[[f64; 3]; 2]>,
 }
 
-/// How the polygons of a carved mesh come from those of its base mesh, for
-/// [`QueryMesh::derive`].
+/// How the polygons of a carved mesh come from those of its base mesh and of the previous
+/// carved mesh (or the base mesh itself), for [`QueryMesh::derive`]. Both keep the base
+/// polygons' order, each replaced by a run of polygons.
 pub(crate) struct Derivation<'a> {
-    /// Per base polygon `p` (and one past the last): the carved mesh's polygons
-    /// `first_of[p]..first_of[p + 1]` replace it (polygon order is kept).
-    pub(crate) first_of: &'a [u32],
-    /// Per base polygon: whether it was rewritten (carved, or given points of a carved
-    /// neighbour). One that was not is exactly one polygon of the carved mesh with the same
-    /// vertex run, and every base polygon across its edges keeps its own number on that edge's
-    /// side of the run (a neighbour that was rewritten still has the same edge as a portal).
-    pub(crate) rewritten: &'a [bool],
+    /// Per base polygon `p` (and one past the last): its polygons in the previous mesh are
+    /// `before[p]..before[p + 1]`.
+    pub(crate) before: &'a [u32],
+    /// Per polygon of the previous mesh: its base polygon.
+    pub(crate) before_origin: &'a [u32],
+    /// Per base polygon (and one past the last): its polygons in the new mesh.
+    pub(crate) after: &'a [u32],
+    /// Per base polygon: whether its polygons changed. Those of one that did not are the
+    /// previous ones (same vertex runs, same order); only what lies across their edges may
+    /// have been renumbered or replaced.
+    pub(crate) changed: &'a [bool],
 }
 
 /// The half-edge of polygon `q` that is polygon `p`'s edge from `a` to `b`
@@ -233,15 +237,21 @@ impl QueryMesh {
         QueryMesh::finish(mesh, Core { index, poly_bounds, poly_heights, edge_owner, half_edges, edge_ends })
     }
 
-    /// The query mesh of `mesh`, a carved version of `base` (see [`Derivation`]): the tables of
-    /// polygons carving left alone are copied from `base` (their half-edges' neighbours and
-    /// twins renumbered), those of the rewritten ones computed, and the locate grid is `base`'s
-    /// grid with each rewritten polygon replaced by its polygons in the cells they meet. Every
-    /// query answers as on [`QueryMesh::new`] of the same mesh (tests compare them); only the
-    /// grid's dimensions (the base's) differ.
-    pub(crate) fn derive(base: &QueryMesh, mesh: NavMesh, how: &Derivation<'_>) -> QueryMesh {
+    /// The query mesh of `mesh`, a carved version of the base mesh whose previous version is
+    /// `previous` (see [`Derivation`]): the tables of polygons that did not change are copied
+    /// from `previous` (their half-edges' twins renumbered), those of the changed ones
+    /// computed, and the locate grid keeps the base grid's cells (`base_index`), copying the
+    /// lists of `previous` and testing the changed polygons against the cells of their base
+    /// polygon. Every query answers as on [`QueryMesh::new`] of the same mesh (tests compare
+    /// them); only the grid's dimensions (the base's) differ.
+    pub(crate) fn derive(
+        previous: &QueryMesh,
+        base_index: &LocateIndex,
+        mesh: NavMesh,
+        how: &Derivation<'_>,
+    ) -> QueryMesh {
         let data = mesh.data();
-        let base_data = base.mesh.data();
+        let prev_data = previous.mesh.data();
         let n = data.polygons.len();
         let h_count = data.polygon_vertices.len();
         let mut poly_bounds = Vec::with_capacity(n);
@@ -250,9 +260,9 @@ impl QueryMesh {
         let mut edge_mid = vec![[0.0; 3]; h_count];
         let mut edge_ends = vec![[[0.0; 3]; 2]; h_count];
         let mut edge_twin = vec![NONE; h_count];
-        for (bp, &rewritten) in how.rewritten.iter().enumerate() {
-            let (from, to) = (how.first_of[bp] as usize, how.first_of[bp + 1] as usize);
-            if rewritten {
+        for (bp, &changed) in how.changed.iter().enumerate() {
+            let (from, to) = (how.after[bp] as usize, how.after[bp + 1] as usize);
+            if changed {
                 for pi in from..to {
                     let (b, h) = polygon_tables(data, pi, &mut edge_owner, &mut edge_mid, &mut edge_ends);
                     poly_bounds.push(b);
@@ -260,26 +270,35 @@ impl QueryMesh {
                 }
                 continue;
             }
-            // One polygon, the base run copied.
-            let (old, new) = (base_data.polygons[bp], data.polygons[from]);
-            let (of, nf, count) = (old.first as usize, new.first as usize, old.vertex_count as usize);
-            poly_bounds.push(base.poly_bounds[bp]);
-            poly_heights.push(base.poly_heights[bp]);
-            edge_owner[nf..nf + count].fill(from as u32);
-            edge_ends[nf..nf + count].copy_from_slice(&base.edge_ends[of..of + count]);
-            for k in 0..count {
-                edge_mid[nf + k] = base.half_edges[of + k].mid;
-                let old_q = base.half_edges[of + k].neighbour;
-                if old_q != NONE && !how.rewritten[old_q as usize] {
-                    // The neighbour is copied too: its twin half-edge moved with its run.
-                    let old_twin = base.half_edges[of + k].twin as usize;
-                    let q_old_first = base_data.polygons[old_q as usize].first as usize;
-                    let q_new_first = data.polygons[how.first_of[old_q as usize] as usize].first as usize;
-                    edge_twin[nf + k] = (q_new_first + old_twin - q_old_first) as u32;
+            // The previous polygons, copied.
+            let prev_from = how.before[bp] as usize;
+            for (pi, qi) in (from..to).zip(prev_from..) {
+                let (old, new) = (prev_data.polygons[qi], data.polygons[pi]);
+                let (of, nf, count) = (old.first as usize, new.first as usize, old.vertex_count as usize);
+                poly_bounds.push(previous.poly_bounds[qi]);
+                poly_heights.push(previous.poly_heights[qi]);
+                edge_owner[nf..nf + count].fill(pi as u32);
+                edge_ends[nf..nf + count].copy_from_slice(&previous.edge_ends[of..of + count]);
+                for k in 0..count {
+                    let half = previous.half_edges[of + k];
+                    edge_mid[nf + k] = half.mid;
+                    if half.twin == NONE || data.edge_links[nf + k] == EdgeLink::Wall {
+                        continue;
+                    }
+                    let q = previous.edge_owner[half.twin as usize] as usize;
+                    let bq = how.before_origin[q] as usize;
+                    if !how.changed[bq] {
+                        // The polygon across did not change either: its twin half-edge moved
+                        // with its run.
+                        let q_new = how.after[bq] as usize + (q - how.before[bq] as usize);
+                        let (q_old_first, q_new_first) =
+                            (prev_data.polygons[q].first as usize, data.polygons[q_new].first as usize);
+                        edge_twin[nf + k] = (q_new_first + half.twin as usize - q_old_first) as u32;
+                    }
                 }
             }
         }
-        // Twins of the rewritten polygons' portals and of the portals into them.
+        // Twins of the changed polygons' portals and of the portals into them.
         for (pi, p) in data.polygons.iter().enumerate() {
             let (first, count) = (p.first as usize, p.vertex_count as usize);
             for k in 0..count {
@@ -292,7 +311,7 @@ impl QueryMesh {
             }
         }
         let verts = &data.vertices;
-        let index = base.index.derive(how.first_of, how.rewritten, |pi, ring| {
+        let index = previous.index.derive(base_index, how, |pi, ring| {
             let p = data.polygons[pi];
             let run = &data.polygon_vertices[p.first as usize..p.first as usize + p.vertex_count as usize];
             ring.extend(run.iter().map(|&v| {
@@ -598,6 +617,38 @@ impl QueryMesh {
     pub(crate) fn poly_edges(&self, poly: u32) -> &[[[f64; 3]; 2]] {
         let p = self.mesh.data().polygons[poly as usize];
         &self.edge_ends[p.first as usize..p.first as usize + p.vertex_count as usize]
+    }
+}
+
+#[cfg(test)]
+impl QueryMesh {
+    /// The first table (other than the locate grid and lazily built ones) in which `self`
+    /// and `other` differ, bit for bit, or `None`.
+    pub(crate) fn first_table_difference(&self, other: &QueryMesh) -> Option<&'static str> {
+        let bits4 = |v: &[[f64; 4]]| v.iter().map(|b| b.map(f64::to_bits)).collect::<Vec<_>>();
+        let bits2 = |v: &[[f64; 2]]| v.iter().map(|b| b.map(f64::to_bits)).collect::<Vec<_>>();
+        let half = |v: &[HalfEdge]| v.iter().map(|h| (h.mid.map(f64::to_bits), h.neighbour, h.twin)).collect::<Vec<_>>();
+        let ends = |v: &[[[f64; 3]; 2]]| v.iter().map(|e| e.map(|p| p.map(f64::to_bits))).collect::<Vec<_>>();
+        let disks = |v: &[(Point2, f64)]| v.iter().map(|(c, r)| (c.map(f64::to_bits), r.to_bits())).collect::<Vec<_>>();
+        let prefix = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        [
+            ("mesh", self.mesh == other.mesh),
+            ("poly_bounds", bits4(&self.poly_bounds) == bits4(&other.poly_bounds)),
+            ("poly_heights", bits2(&self.poly_heights) == bits2(&other.poly_heights)),
+            ("edge_owner", self.edge_owner == other.edge_owner),
+            ("half_edges", half(&self.half_edges) == half(&other.half_edges)),
+            ("portal_runs", self.portal_runs == other.portal_runs),
+            ("edge_ends", ends(&self.edge_ends) == ends(&other.edge_ends)),
+            ("area_prefix", prefix(&self.area_prefix) == prefix(&other.area_prefix)),
+            ("on_wall", self.on_wall == other.on_wall),
+            ("island_of", self.island_of == other.island_of),
+            ("island_disks", disks(&self.island_disks) == disks(&other.island_disks)),
+            ("component", self.component == other.component),
+            ("simple_hole", self.simple_hole == other.simple_hole),
+        ]
+        .into_iter()
+        .find(|&(_, same)| !same)
+        .map(|(name, _)| name)
     }
 }
 
