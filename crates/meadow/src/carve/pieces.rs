@@ -43,6 +43,40 @@ pub(crate) enum Support {
 /// The points on each support (see [`scope`]), with where they lie along it.
 type PointsBySupport = BTreeMap<(u32, u32, u64, u32), Vec<(f64, Corner)>>;
 
+/// A fast hasher for the assembly's maps of integer keys (vertex ids, point bits): a
+/// multiply-rotate mix, as the assembly hashes every corner of the mesh on each update and
+/// std's SipHash made that most of its time. Maps keyed by it are only looked up, never
+/// iterated, so outputs do not depend on it.
+#[derive(Clone, Copy, Default)]
+struct IntHasher(u64);
+
+impl std::hash::Hasher for IntHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        // The golden-ratio multiplier of Fibonacci hashing; the rotation spreads the high bits.
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+type IntMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<IntHasher>>;
+
 /// A convex piece of a carved base polygon.
 pub(crate) type Piece = Vec<(Corner, Support)>;
 
@@ -553,7 +587,7 @@ pub(crate) fn assemble(
     }
     // Vertices: the base ones, then new points in order of first use.
     let mut vertices = base.vertices.clone();
-    let mut new_ids: HashMap<[u64; 3], u32> = HashMap::new();
+    let mut new_ids: IntMap<[u64; 3], u32> = IntMap::default();
     let mut id_of = |c: Corner, vertices: &mut Vec<[f64; 3]>| -> u32 {
         match c {
             Corner::Base(v) => v,
@@ -611,14 +645,34 @@ pub(crate) fn assemble(
         let n = p.vertex_count as usize;
         (polygon_vertices[p.first as usize + k], polygon_vertices[p.first as usize + (k + 1) % n])
     };
-    let mut by_edge: HashMap<(u32, u32), Vec<u32>> = HashMap::new();
+    // The polygons with each directed edge, as chains through `edge_polygons`: `by_edge`
+    // holds the last entry, `same_edge` each entry's predecessor (`NONE` ends a chain; one
+    // polygon per edge in a valid mesh, several only across floors sharing vertices).
+    let mut by_edge: IntMap<(u32, u32), u32> = IntMap::default();
+    let (mut edge_polygons, mut same_edge) = (Vec::new(), Vec::new());
     for (i, p) in polygons.iter().enumerate() {
         if rewritten[origin[i] as usize] {
             for k in 0..p.vertex_count as usize {
-                by_edge.entry(edge(p, k)).or_default().push(i as u32);
+                let previous = by_edge.insert(edge(p, k), edge_polygons.len() as u32);
+                edge_polygons.push(i as u32);
+                same_edge.push(previous.unwrap_or(NONE));
             }
         }
     }
+    // The first polygon (in polygon order) with edge `(a, b)` that comes from base polygon
+    // `from`.
+    let first_with_edge = |a: u32, b: u32, from: u32| -> Option<u32> {
+        let mut found = None;
+        let mut at = by_edge.get(&(a, b)).copied().unwrap_or(NONE);
+        while at != NONE {
+            let q = edge_polygons[at as usize];
+            if origin[q as usize] == from {
+                found = Some(q);
+            }
+            at = same_edge[at as usize];
+        }
+        found
+    };
     let mut edge_links = Vec::with_capacity(polygon_vertices.len());
     for (i, p) in polygons.iter().enumerate() {
         for k in 0..p.vertex_count as usize {
@@ -632,8 +686,8 @@ pub(crate) fn assemble(
             } else if !rewritten[expected as usize] {
                 EdgeLink::Polygon(first_of[expected as usize])
             } else {
-                match by_edge.get(&(v, u)).and_then(|c| c.iter().find(|&&q| origin[q as usize] == expected)) {
-                    Some(&q) if q as usize != i => EdgeLink::Polygon(q),
+                match first_with_edge(v, u, expected) {
+                    Some(q) if q as usize != i => EdgeLink::Polygon(q),
                     _ => EdgeLink::Wall,
                 }
             };
