@@ -5,7 +5,10 @@
 //! the baked area minus the area of each baked polygon covered by the dilated obstacles its
 //! column meets (computed independently, with `i_overlay`) within 1e-6 relative, exact paths
 //! equal the layered brute-force oracle's on the carved mesh and no path point lies inside a
-//! dilated obstacle on its floor; removing every obstacle gives back the baked mesh.
+//! dilated obstacle on its floor; removing every obstacle gives back the baked mesh. The query
+//! mesh `update()` derives from the previous one answers `locate`, `nearest_point`,
+//! `random_point`, `find_path`, `find_shortest_path` and `raycast` exactly as `QueryMesh::new`
+//! of the same navmesh does.
 //!
 //! Longer random sequences than these seeds found pairs where `find_shortest_path` on a carved
 //! mesh misses the oracle's route while `find_path` finds it: the ignored

@@ -59,9 +59,19 @@
 //! - **Nothing left.** With no obstacle carving anything, [`DynamicMesh::mesh`] is the base
 //!   mesh itself (the same `Arc`).
 //!
+//! # What an update costs
 //! [`DynamicMesh::update`] re-carves only the base polygons under changed obstacles (pieces are
-//! cached per base polygon), then assembles the navmesh and builds its [`QueryMesh`];
-//! [`UpdateStats`] reports the time of both parts.
+//! cached per base polygon), and computes the final polygons (pieces with their neighbours'
+//! points inserted, made convex) only for those and their neighbours (kept per base polygon
+//! too). The carved navmesh is then written out whole, in the base polygons' order (a base
+//! polygon's pieces where it was), and its [`QueryMesh`] is derived from the previous one: the
+//! tables of polygons that did not change are copied, the locate grid keeps the base mesh's
+//! cells and tests only the changed polygons against them. Release builds trust the assembly
+//! (debug builds validate every carved mesh as `NavMesh::new` does; the tests validate it after
+//! every update). What is left linear in the mesh size is copying: the navmesh arrays, the
+//! per-polygon and per-half-edge tables, the grid's lists, and the tables a query mesh derives
+//! from its whole portal graph (components, chains, outlines). [`UpdateStats`] reports the time
+//! of each part.
 
 mod geometry;
 mod pieces;
@@ -156,11 +166,12 @@ pub struct UpdateStats {
     pub unmatched_rings: usize,
     /// Time re-carving the changed base polygons.
     pub carve_time: Duration,
-    /// Time assembling and validating the carved navmesh.
+    /// Time assembling the carved navmesh (and validating it, in debug builds).
     pub assemble_time: Duration,
-    /// Time building its [`QueryMesh`].
+    /// Time deriving its [`QueryMesh`].
     pub query_mesh_time: Duration,
-    /// Set when the carved mesh failed validation (a bug): the previous mesh is kept.
+    /// Set when the carved mesh failed validation (a bug; checked in debug builds only): the
+    /// previous mesh is kept.
     pub rejected: Option<ValidationError>,
 }
 
