@@ -385,12 +385,7 @@ impl DynamicMesh {
                         (identity.as_slice(), &identity[..identity.len() - 1])
                     }
                 };
-                let how = Derivation {
-                    before,
-                    before_origin,
-                    after: &assembled.first_of,
-                    changed: &assembled.changed,
-                };
+                let how = Derivation { before, before_origin, after: &assembled.first_of, changed: &assembled.changed };
                 let derived = QueryMesh::derive(&self.current, self.base.locate_index(), nav, &how);
                 self.current = Arc::new(derived);
                 self.layout = Some((assembled.first_of, assembled.origin));

@@ -56,7 +56,12 @@ impl std::hash::Hasher for IntHasher {
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
+        // Arrays of integers arrive here as their bytes: mix them eight at a time.
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.write_u64(u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]));
+        }
+        for &b in chunks.remainder() {
             self.write_u64(u64::from(b));
         }
     }
@@ -587,7 +592,9 @@ pub(crate) fn assemble(
     }
     // Vertices: the base ones, then new points in order of first use.
     let mut vertices = base.vertices.clone();
-    let mut new_ids: IntMap<[u64; 3], u32> = IntMap::default();
+    // At most one new point per corner of the carved rings (most are shared by two).
+    let corners: usize = rings.iter().map(|(_, r)| r.map_or(0, |r| r.len())).sum();
+    let mut new_ids: IntMap<[u64; 3], u32> = IntMap::with_capacity_and_hasher(corners / 2, Default::default());
     let mut id_of = |c: Corner, vertices: &mut Vec<[f64; 3]>| -> u32 {
         match c {
             Corner::Base(v) => v,

@@ -627,7 +627,8 @@ impl QueryMesh {
     pub(crate) fn first_table_difference(&self, other: &QueryMesh) -> Option<&'static str> {
         let bits4 = |v: &[[f64; 4]]| v.iter().map(|b| b.map(f64::to_bits)).collect::<Vec<_>>();
         let bits2 = |v: &[[f64; 2]]| v.iter().map(|b| b.map(f64::to_bits)).collect::<Vec<_>>();
-        let half = |v: &[HalfEdge]| v.iter().map(|h| (h.mid.map(f64::to_bits), h.neighbour, h.twin)).collect::<Vec<_>>();
+        let half =
+            |v: &[HalfEdge]| v.iter().map(|h| (h.mid.map(f64::to_bits), h.neighbour, h.twin)).collect::<Vec<_>>();
         let ends = |v: &[[[f64; 3]; 2]]| v.iter().map(|e| e.map(|p| p.map(f64::to_bits))).collect::<Vec<_>>();
         let disks = |v: &[(Point2, f64)]| v.iter().map(|(c, r)| (c.map(f64::to_bits), r.to_bits())).collect::<Vec<_>>();
         let prefix = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
