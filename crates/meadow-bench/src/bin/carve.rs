@@ -43,7 +43,7 @@ fn thread_cpu_seconds() -> Option<f64> {
     let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
     // SAFETY: `t` is a valid, writable timespec; clock_gettime only writes it.
     let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
-    (rc == 0).then(|| t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9)
+    (rc == 0).then_some(t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9)
 }
 
 /// The clock changes are timed by.
