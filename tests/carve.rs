@@ -5,7 +5,10 @@
 //! the baked area minus the area of each baked polygon covered by the dilated obstacles its
 //! column meets (computed independently, with `i_overlay`) within 1e-6 relative, exact paths
 //! equal the layered brute-force oracle's on the carved mesh and no path point lies inside a
-//! dilated obstacle on its floor; removing every obstacle gives back the baked mesh.
+//! dilated obstacle on its floor; removing every obstacle gives back the baked mesh. The query
+//! mesh `update()` derives from the previous one answers `locate`, `nearest_point`,
+//! `random_point`, `find_path`, `find_shortest_path` and `raycast` exactly as `QueryMesh::new`
+//! of the same navmesh does.
 //!
 //! Longer random sequences than these seeds found pairs where `find_shortest_path` on a carved
 //! mesh missed the oracle's route (wedges thinner than a rounding step along an obstacle's
@@ -147,6 +150,53 @@ fn check(name: &str, step: usize, world: &DynamicMesh, rng: &mut SplitMix64, pai
     }
 }
 
+/// Checks that the carved mesh `update()` derived from the base answers every query as
+/// `QueryMesh::new` of the same navmesh does: same located polygons and points on `points`
+/// random points of the bounding box (on and off the mesh), same nearest points, same random
+/// points from one seed (area prefix sums), and equal `find_path` and `find_shortest_path`
+/// results (lengths, corridors, points) and raycasts on `pairs` random pairs. Draws from its own
+/// generator, so the sequences' other draws stay the same.
+fn same_answers(name: &str, step: usize, world: &DynamicMesh, points: usize, pairs: usize) {
+    let derived: Arc<QueryMesh> = world.mesh().clone();
+    let scratch = QueryMesh::new(derived.mesh().clone());
+    let Some((lo, hi)) = derived.mesh().bounds() else { return };
+    let mut rng = SplitMix64::new(0x5EED_0000 + step as u64);
+    let draw = |rng: &mut SplitMix64| {
+        let t = [rng.next_f64(), rng.next_f64(), rng.next_f64()];
+        [0, 1, 2].map(|k| lo[k] - 1.0 + t[k] * (hi[k] - lo[k] + 2.0))
+    };
+    for _ in 0..points {
+        let p = draw(&mut rng);
+        assert_eq!(derived.locate(p), scratch.locate(p), "{name} step {step}: locate {p:?}");
+        let extents = [1.5, 2.0, 1.5];
+        assert_eq!(
+            derived.nearest_point(p, extents),
+            scratch.nearest_point(p, extents),
+            "{name} step {step}: nearest_point {p:?}"
+        );
+    }
+    let seed = rng.next_u64();
+    let (mut a, mut b) = (SplitMix64::new(seed), SplitMix64::new(seed));
+    let filter = QueryFilter::new();
+    let (mut pq_d, mut pq_s) = (PathQuery::new(&derived), PathQuery::new(&scratch));
+    let (mut sq_d, mut sq_s) = (ShortestPathQuery::new(&derived), ShortestPathQuery::new(&scratch));
+    let (mut seen_d, mut seen_s) = (Vec::new(), Vec::new());
+    for _ in 0..pairs {
+        let (s, g) = (derived.random_point(&mut a), derived.random_point(&mut a));
+        assert_eq!((s, g), (scratch.random_point(&mut b), scratch.random_point(&mut b)), "{name} step {step}");
+        let (Some(s), Some(g)) = (s, g) else { return };
+        let (s, g) = (s.point, g.point);
+        let path_d = pq_d.find_path(&derived, s, g, &filter);
+        assert_eq!(path_d, pq_s.find_path(&scratch, s, g, &filter), "{name} step {step}: find_path {s:?} -> {g:?}");
+        let exact_d = sq_d.find_shortest_path(&derived, s, g, &filter);
+        let exact_s = sq_s.find_shortest_path(&scratch, s, g, &filter);
+        assert_eq!(exact_d, exact_s, "{name} step {step}: find_shortest_path {s:?} -> {g:?}");
+        let ray_d = derived.raycast(s, g, &mut seen_d);
+        assert_eq!(ray_d, scratch.raycast(s, g, &mut seen_s), "{name} step {step}: raycast {s:?} -> {g:?}");
+        assert_eq!(seen_d, seen_s, "{name} step {step}: raycast {s:?} -> {g:?}");
+    }
+}
+
 /// One seeded random change: an add (more likely while few obstacles are live), a move or a
 /// removal of a live obstacle.
 fn random_change(world: &mut DynamicMesh, base: &QueryMesh, rng: &mut SplitMix64, live: &mut Vec<ObstacleId>) {
@@ -181,6 +231,7 @@ fn random_sequence(name: &str, nav: NavMesh, seed: u64, steps: usize) -> (usize,
         most_carved = most_carved.max(stats.carved_polygons);
         most_polygons = most_polygons.max(stats.polygons);
         check(name, step, &world, &mut rng, 4);
+        same_answers(name, step, &world, 200, 10);
     }
     for id in live {
         world.remove_obstacle(id).expect("a live obstacle");

@@ -310,6 +310,15 @@ impl NavMesh {
         Ok(NavMesh { data })
     }
 
+    /// Wraps data the runtime built itself (a carved mesh), validating it only in debug builds:
+    /// release builds trust the builder, whose output the tests validate in full.
+    pub(crate) fn new_trusted(data: NavMeshData) -> Result<NavMesh, ValidationError> {
+        if cfg!(debug_assertions) {
+            validate(&data)?;
+        }
+        Ok(NavMesh { data })
+    }
+
     /// The plain data (for inspection and re-serialisation).
     pub fn data(&self) -> &NavMeshData {
         &self.data

@@ -59,9 +59,19 @@
 //! - **Nothing left.** With no obstacle carving anything, [`DynamicMesh::mesh`] is the base
 //!   mesh itself (the same `Arc`).
 //!
+//! # What an update costs
 //! [`DynamicMesh::update`] re-carves only the base polygons under changed obstacles (pieces are
-//! cached per base polygon), then assembles the navmesh and builds its [`QueryMesh`];
-//! [`UpdateStats`] reports the time of both parts.
+//! cached per base polygon), and computes the final polygons (pieces with their neighbours'
+//! points inserted, made convex) only for those and their neighbours (kept per base polygon
+//! too). The carved navmesh is then written out whole, in the base polygons' order (a base
+//! polygon's pieces where it was), and its [`QueryMesh`] is derived from the previous one: the
+//! tables of polygons that did not change are copied, the locate grid keeps the base mesh's
+//! cells and tests only the changed polygons against them. Release builds trust the assembly
+//! (debug builds validate every carved mesh as `NavMesh::new` does; the tests validate it after
+//! every update). What is left linear in the mesh size is copying: the navmesh arrays, the
+//! per-polygon and per-half-edge tables, the grid's lists, and the tables a query mesh derives
+//! from its whole portal graph (components, chains, outlines). [`UpdateStats`] reports the time
+//! of each part.
 
 mod geometry;
 mod pieces;
@@ -70,7 +80,7 @@ pub use geometry::convex_minus_convex;
 
 use crate::asset::{NavMesh, ValidationError};
 use crate::geom::Point2;
-use crate::query::QueryMesh;
+use crate::query::{Derivation, QueryMesh};
 use pieces::{Cutter, Piece};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -156,11 +166,12 @@ pub struct UpdateStats {
     pub unmatched_rings: usize,
     /// Time re-carving the changed base polygons.
     pub carve_time: Duration,
-    /// Time assembling and validating the carved navmesh.
+    /// Time assembling the carved navmesh (and validating it, in debug builds).
     pub assemble_time: Duration,
-    /// Time building its [`QueryMesh`].
+    /// Time deriving its [`QueryMesh`].
     pub query_mesh_time: Duration,
-    /// Set when the carved mesh failed validation (a bug): the previous mesh is kept.
+    /// Set when the carved mesh failed validation (a bug; checked in debug builds only): the
+    /// previous mesh is kept.
     pub rejected: Option<ValidationError>,
 }
 
@@ -193,6 +204,15 @@ pub struct DynamicMesh {
     dirty: BTreeSet<u32>,
     changed: usize,
     current: Arc<QueryMesh>,
+    /// Per base polygon beside or under an obstacle: its final rings in `current` (the cache
+    /// the assembly keeps).
+    rings: BTreeMap<u32, pieces::Rings>,
+    /// How `current`'s polygons come from the base polygons: per base polygon (and one past
+    /// the last) its first polygon, and per polygon its base polygon (`None`: `current` is the
+    /// base mesh).
+    layout: Option<(Vec<u32>, Vec<u32>)>,
+    /// Set when the last assembly was rejected, so that the next one computes every ring.
+    reassemble_all: bool,
 }
 
 /// The time now, where the target has a clock (`Instant::now` panics on
@@ -243,6 +263,9 @@ impl DynamicMesh {
             pieces: BTreeMap::new(),
             dirty: BTreeSet::new(),
             changed: 0,
+            rings: BTreeMap::new(),
+            layout: None,
+            reassemble_all: false,
         }
     }
 
@@ -315,7 +338,7 @@ impl DynamicMesh {
         let started = clock();
         let dirty = std::mem::take(&mut self.dirty);
         stats.recarved_polygons = dirty.len();
-        for poly in dirty {
+        for &poly in &dirty {
             let ids: Vec<u64> = self.carvers.get(&poly).map(|s| s.iter().copied().collect()).unwrap_or_default();
             if ids.is_empty() {
                 self.pieces.remove(&poly);
@@ -330,6 +353,8 @@ impl DynamicMesh {
         stats.carved_polygons = self.pieces.len();
         if self.pieces.is_empty() {
             self.current = self.base.clone();
+            self.layout = None;
+            self.rings.clear();
             stats.polygons = self.current.mesh().polygon_count();
             return stats;
         }
@@ -340,19 +365,37 @@ impl DynamicMesh {
                 .map(|s| s.iter().map(|id| (*id, self.obstacles[id].dilated.clone())).collect())
                 .unwrap_or_default()
         };
-        let (data, counts) = pieces::assemble(&self.base, &self.pieces, &cutters_of);
+        // After a rejected mesh the cached rings are not those of `current`: assemble them all.
+        let changed = (!self.reassemble_all).then_some(&dirty);
+        let assembled = pieces::assemble(&self.base, &self.pieces, &cutters_of, changed, &mut self.rings);
+        let counts = assembled.counts;
         stats.dropped_slivers = counts.dropped_slivers;
         stats.unmatched_rings = counts.unmatched_rings;
         stats.disabled_links = counts.disabled_links;
-        let checked = NavMesh::new(data);
+        let checked = NavMesh::new_trusted(assembled.data);
         stats.assemble_time = since(started);
         match checked {
             Ok(nav) => {
                 let started = clock();
-                self.current = Arc::new(QueryMesh::new(nav));
+                let identity: Vec<u32>;
+                let (before, before_origin) = match &self.layout {
+                    Some((first_of, origin)) => (first_of.as_slice(), origin.as_slice()),
+                    None => {
+                        identity = (0..=self.base.mesh().polygon_count() as u32).collect();
+                        (identity.as_slice(), &identity[..identity.len() - 1])
+                    }
+                };
+                let how = Derivation { before, before_origin, after: &assembled.first_of, changed: &assembled.changed };
+                let derived = QueryMesh::derive(&self.current, self.base.locate_index(), nav, &how);
+                self.current = Arc::new(derived);
+                self.layout = Some((assembled.first_of, assembled.origin));
+                self.reassemble_all = false;
                 stats.query_mesh_time = since(started);
             }
-            Err(e) => stats.rejected = Some(e),
+            Err(e) => {
+                stats.rejected = Some(e);
+                self.reassemble_all = true;
+            }
         }
         stats.polygons = self.current.mesh().polygon_count();
         stats
@@ -366,7 +409,14 @@ impl DynamicMesh {
         let bounds = geometry::bounds(&dilated);
         let nav = self.base.mesh();
         let height = settings.height;
-        let carves = (0..nav.polygon_count() as u32)
+        // The base locate grid lists every polygon whose interior meets a cell, so the cells
+        // under the obstacle's bounds hold every polygon it can overlap.
+        let mut candidates = Vec::new();
+        self.base.locate_index().for_each_candidate(&bounds, |p| candidates.push(p));
+        candidates.sort_unstable();
+        candidates.dedup();
+        let carves = candidates
+            .into_iter()
             .filter(|&p| {
                 let [lo, hi] = self.heights[p as usize];
                 geometry::boxes_overlap(&self.bounds[p as usize], &bounds)

@@ -12,7 +12,7 @@ use crate::asset::{EdgeLink, NavMeshData, Outline, PolygonData};
 use crate::geom::{self, orient2d, Point2};
 use crate::query::QueryMesh;
 use crate::tolerance::LINK_POINT_SLACK;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// No polygon (a wall across a base edge).
 const NONE: u32 = u32::MAX;
@@ -42,6 +42,45 @@ pub(crate) enum Support {
 
 /// The points on each support (see [`scope`]), with where they lie along it.
 type PointsBySupport = BTreeMap<(u32, u32, u64, u32), Vec<(f64, Corner)>>;
+
+/// A fast hasher for the assembly's maps of integer keys (vertex ids, point bits): a
+/// multiply-rotate mix, as the assembly hashes every corner of the mesh on each update and
+/// std's SipHash made that most of its time. Maps keyed by it are only looked up, never
+/// iterated, so outputs do not depend on it.
+#[derive(Clone, Copy, Default)]
+struct IntHasher(u64);
+
+impl std::hash::Hasher for IntHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Arrays of integers arrive here as their bytes: mix them eight at a time.
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.write_u64(u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]));
+        }
+        for &b in chunks.remainder() {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        // The golden-ratio multiplier of Fibonacci hashing; the rotation spreads the high bits.
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+type IntMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<IntHasher>>;
 
 /// A convex piece of a carved base polygon.
 pub(crate) type Piece = Vec<(Corner, Support)>;
@@ -389,42 +428,121 @@ pub(crate) struct AssemblyCounts {
     pub(crate) disabled_links: usize,
 }
 
+/// The final rings of a rewritten base polygon (its pieces with the points of the pieces around
+/// it inserted, made convex), kept between updates while neither it nor a neighbour changes.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Rings {
+    rings: Vec<Piece>,
+    unmatched_rings: usize,
+    dropped_slivers: usize,
+}
+
+/// The carved navmesh data and how its polygons come from the base polygons.
+pub(crate) struct Assembled {
+    /// The carved navmesh data.
+    pub(crate) data: NavMeshData,
+    /// What the assembly found besides the mesh.
+    pub(crate) counts: AssemblyCounts,
+    /// Per base polygon (and one past the last): its first polygon in `data`.
+    pub(crate) first_of: Vec<u32>,
+    /// Per polygon of `data`: the base polygon it comes from.
+    pub(crate) origin: Vec<u32>,
+    /// Per base polygon: whether its rings were computed again (a changed polygon or the
+    /// neighbour of one, or every rewritten one for a full assembly); the others have the rings
+    /// of the previous assembly (a polygon neither carved nor beside a carved one: its base
+    /// ring).
+    pub(crate) changed: Vec<bool>,
+}
+
+/// The base polygons across polygon `poly`'s portals.
+fn base_neighbours(base: &NavMeshData, poly: u32) -> impl Iterator<Item = u32> + '_ {
+    let p = base.polygons[poly as usize];
+    base.edge_links[p.first as usize..p.first as usize + p.vertex_count as usize].iter().filter_map(|l| match *l {
+        EdgeLink::Polygon(q) => Some(q),
+        EdgeLink::Wall => None,
+    })
+}
+
 /// The carved navmesh data: every base polygon in order, replaced by its pieces where carved
 /// (and by its ring with the points of its carved neighbours inserted where it borders one),
 /// portals matched by shared vertices, walls and links recomputed, no visibility graph.
+///
+/// `cache` holds the final rings of the rewritten base polygons (carved, or beside a carved
+/// one) of the previous assembly; only those of `changed` polygons (whose pieces changed) and
+/// their neighbours are computed again (all of them when `changed` is `None`), as a polygon's
+/// rings depend only on its own pieces and those of its neighbours.
 pub(crate) fn assemble(
     mesh: &QueryMesh,
     carved: &BTreeMap<u32, Vec<Piece>>,
     cutters_of: &dyn Fn(u32) -> Vec<(u64, Vec<Point2>)>,
-) -> (NavMeshData, AssemblyCounts) {
+    changed: Option<&BTreeSet<u32>>,
+    cache: &mut BTreeMap<u32, Rings>,
+) -> Assembled {
     let base = mesh.mesh().data();
     let mut counts = AssemblyCounts::default();
     let n_base = base.polygons.len();
+    // Rewritten: carved polygons and their base neighbours.
+    let mut rewritten = vec![false; n_base];
+    for &poly in carved.keys() {
+        rewritten[poly as usize] = true;
+        for q in base_neighbours(base, poly) {
+            rewritten[q as usize] = true;
+        }
+    }
+    // Stale: the rewritten polygons whose rings are computed again.
+    let mut recomputed = vec![false; n_base];
+    match changed {
+        Some(changed) => {
+            for p in changed.iter().flat_map(|&p| std::iter::once(p).chain(base_neighbours(base, p))) {
+                recomputed[p as usize] = true;
+            }
+        }
+        None => {
+            cache.clear();
+            recomputed.clone_from(&rewritten);
+        }
+    }
+    // A cached polygon no longer rewritten gets its base ring back: it changed too.
+    let mut dropped = Vec::new();
+    cache.retain(|&p, _| {
+        let keep = rewritten[p as usize] && !recomputed[p as usize];
+        if !keep {
+            dropped.push(p);
+        }
+        keep
+    });
+    for p in dropped {
+        recomputed[p as usize] = true;
+    }
+    // A rewritten polygon without cached rings is computed (whatever `changed` says).
+    for p in 0..n_base {
+        if rewritten[p] && !cache.contains_key(&(p as u32)) {
+            recomputed[p] = true;
+        }
+    }
+    let stale: Vec<u32> = (0..n_base as u32).filter(|&p| recomputed[p as usize] && rewritten[p as usize]).collect();
+    // The carved polygons whose points the stale ones take: themselves and their neighbours.
+    let mut sources: Vec<u32> = stale
+        .iter()
+        .flat_map(|&p| std::iter::once(p).chain(base_neighbours(base, p)))
+        .filter(|p| carved.contains_key(p))
+        .collect();
+    sources.sort_unstable();
+    sources.dedup();
     // Obstacle lines by id and edge, for ordering points along them.
     let mut lines: BTreeMap<(u64, u32), (Point2, Point2)> = BTreeMap::new();
-    for &poly in carved.keys() {
+    for &poly in &sources {
         for (id, outline) in cutters_of(poly) {
             for k in 0..outline.len() {
                 lines.insert((id, k as u32), (outline[k], outline[(k + 1) % outline.len()]));
             }
         }
     }
-    // Rewritten: carved polygons and their base neighbours.
-    let mut rewritten = vec![false; n_base];
-    for &poly in carved.keys() {
-        rewritten[poly as usize] = true;
-        for (_, s) in base_piece(base, poly) {
-            if let Support::Base { across, .. } = s {
-                if across != NONE {
-                    rewritten[across as usize] = true;
-                }
-            }
-        }
-    }
-    // The points on every support, from the carved pieces.
+    // The points on every support of a stale polygon, from the carved pieces (a base edge's
+    // from both polygons beside it, an obstacle line's from its own polygon).
     let mut on_support: PointsBySupport = BTreeMap::new();
-    for (&poly, pieces) in carved {
-        for piece in pieces {
+    for &poly in &sources {
+        for piece in &carved[&poly] {
             for i in 0..piece.len() {
                 let (c, s) = piece[i];
                 let Some(scope_key) = scope(poly, s) else { continue };
@@ -441,36 +559,47 @@ pub(crate) fn assemble(
         list.sort_by(|a, b| a.0.total_cmp(&b.0).then(key(a.1).cmp(&key(b.1))));
         list.dedup_by(|a, b| key(a.1) == key(b.1));
     }
-    // Final rings per base polygon.
-    let mut rings: Vec<(u32, Piece)> = Vec::with_capacity(n_base + 16);
-    for poly in 0..n_base as u32 {
-        if !rewritten[poly as usize] {
-            rings.push((poly, base_piece(base, poly)));
-            continue;
-        }
+    // Final rings of the stale polygons.
+    for &poly in &stale {
         let raw = match carved.get(&poly) {
             Some(pieces) => pieces.clone(),
             None => vec![base_piece(base, poly)],
         };
+        let mut out = Rings::default();
         for piece in raw {
             let full = insert_points(base, poly, &piece, &on_support, &lines);
             match make_convex(base, full) {
-                Some(parts) => rings.extend(parts.into_iter().map(|p| (poly, p))),
+                Some(parts) => out.rings.extend(parts),
                 None => match make_convex(base, piece) {
                     // The inserted points could not be kept convex: the edges they split stay
                     // unmatched (walls) on this side.
                     Some(parts) => {
-                        counts.unmatched_rings += 1;
-                        rings.extend(parts.into_iter().map(|p| (poly, p)));
+                        out.unmatched_rings += 1;
+                        out.rings.extend(parts);
                     }
-                    None => counts.dropped_slivers += 1,
+                    None => out.dropped_slivers += 1,
                 },
             }
+        }
+        cache.insert(poly, out);
+    }
+    for r in cache.values() {
+        counts.unmatched_rings += r.unmatched_rings;
+        counts.dropped_slivers += r.dropped_slivers;
+    }
+    // Final rings per base polygon (`None`: the base ring, copied below without a piece).
+    let mut rings: Vec<(u32, Option<&Piece>)> = Vec::with_capacity(n_base + 16);
+    for poly in 0..n_base as u32 {
+        match cache.get(&poly) {
+            Some(r) => rings.extend(r.rings.iter().map(|p| (poly, Some(p)))),
+            None => rings.push((poly, None)),
         }
     }
     // Vertices: the base ones, then new points in order of first use.
     let mut vertices = base.vertices.clone();
-    let mut new_ids: HashMap<[u64; 3], u32> = HashMap::new();
+    // At most one new point per corner of the carved rings (most are shared by two).
+    let corners: usize = rings.iter().map(|(_, r)| r.map_or(0, |r| r.len())).sum();
+    let mut new_ids: IntMap<[u64; 3], u32> = IntMap::with_capacity_and_hasher(corners / 2, Default::default());
     let mut id_of = |c: Corner, vertices: &mut Vec<[f64; 3]>| -> u32 {
         match c {
             Corner::Base(v) => v,
@@ -492,15 +621,29 @@ pub(crate) fn assemble(
             next_base += 1;
         }
         let b = base.polygons[*poly as usize];
-        polygons.push(PolygonData {
-            first: polygon_vertices.len() as u32,
-            vertex_count: ring.len() as u8,
-            area: b.area,
-            layer: b.layer,
-        });
-        for &(c, s) in ring {
-            polygon_vertices.push(id_of(c, &mut vertices));
-            supports.push(s);
+        let first = polygon_vertices.len() as u32;
+        match ring {
+            Some(ring) => {
+                polygons.push(PolygonData { first, vertex_count: ring.len() as u8, ..b });
+                for &(c, s) in ring.iter() {
+                    polygon_vertices.push(id_of(c, &mut vertices));
+                    supports.push(s);
+                }
+            }
+            None => {
+                // The base ring unchanged (as `base_piece` gives it).
+                polygons.push(PolygonData { first, ..b });
+                let (bf, n) = (b.first as usize, b.vertex_count as usize);
+                for k in 0..n {
+                    let (from, to) = (base.polygon_vertices[bf + k], base.polygon_vertices[bf + (k + 1) % n]);
+                    let across = match base.edge_links[bf + k] {
+                        EdgeLink::Polygon(q) => q,
+                        EdgeLink::Wall => NONE,
+                    };
+                    polygon_vertices.push(from);
+                    supports.push(Support::Base { from, to, across });
+                }
+            }
         }
         origin.push(*poly);
     }
@@ -514,14 +657,34 @@ pub(crate) fn assemble(
         let n = p.vertex_count as usize;
         (polygon_vertices[p.first as usize + k], polygon_vertices[p.first as usize + (k + 1) % n])
     };
-    let mut by_edge: HashMap<(u32, u32), Vec<u32>> = HashMap::new();
+    // The polygons with each directed edge, as chains through `edge_polygons`: `by_edge`
+    // holds the last entry, `same_edge` each entry's predecessor (`NONE` ends a chain; one
+    // polygon per edge in a valid mesh, several only across floors sharing vertices).
+    let mut by_edge: IntMap<(u32, u32), u32> = IntMap::default();
+    let (mut edge_polygons, mut same_edge) = (Vec::new(), Vec::new());
     for (i, p) in polygons.iter().enumerate() {
         if rewritten[origin[i] as usize] {
             for k in 0..p.vertex_count as usize {
-                by_edge.entry(edge(p, k)).or_default().push(i as u32);
+                let previous = by_edge.insert(edge(p, k), edge_polygons.len() as u32);
+                edge_polygons.push(i as u32);
+                same_edge.push(previous.unwrap_or(NONE));
             }
         }
     }
+    // The first polygon (in polygon order) with edge `(a, b)` that comes from base polygon
+    // `from`.
+    let first_with_edge = |a: u32, b: u32, from: u32| -> Option<u32> {
+        let mut found = None;
+        let mut at = by_edge.get(&(a, b)).copied().unwrap_or(NONE);
+        while at != NONE {
+            let q = edge_polygons[at as usize];
+            if origin[q as usize] == from {
+                found = Some(q);
+            }
+            at = same_edge[at as usize];
+        }
+        found
+    };
     let mut edge_links = Vec::with_capacity(polygon_vertices.len());
     for (i, p) in polygons.iter().enumerate() {
         for k in 0..p.vertex_count as usize {
@@ -535,8 +698,8 @@ pub(crate) fn assemble(
             } else if !rewritten[expected as usize] {
                 EdgeLink::Polygon(first_of[expected as usize])
             } else {
-                match by_edge.get(&(v, u)).and_then(|c| c.iter().find(|&&q| origin[q as usize] == expected)) {
-                    Some(&q) if q as usize != i => EdgeLink::Polygon(q),
+                match first_with_edge(v, u, expected) {
+                    Some(q) if q as usize != i => EdgeLink::Polygon(q),
                     _ => EdgeLink::Wall,
                 }
             };
@@ -604,7 +767,7 @@ pub(crate) fn assemble(
             _ => counts.disabled_links += 1,
         }
     }
-    (data, counts)
+    Assembled { data, counts, first_of, origin, changed: recomputed }
 }
 
 /// The boundary rings of a mesh from its wall edges, walkable side on the left: each ring
@@ -621,10 +784,21 @@ pub(crate) fn outlines(data: &NavMeshData) -> Vec<Outline> {
             }
         }
     }
-    let mut leaving: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
-    for (i, &(a, _)) in walls.iter().enumerate() {
-        leaving.entry(a).or_default().push(i);
+    // The walls leaving each vertex, in wall order (compressed sparse rows).
+    let mut leaving_start = vec![0u32; data.vertices.len() + 1];
+    for &(a, _) in &walls {
+        leaving_start[a as usize + 1] += 1;
     }
+    for v in 0..data.vertices.len() {
+        leaving_start[v + 1] += leaving_start[v];
+    }
+    let mut fill = leaving_start.clone();
+    let mut leaving_list = vec![0usize; walls.len()];
+    for (i, &(a, _)) in walls.iter().enumerate() {
+        leaving_list[fill[a as usize] as usize] = i;
+        fill[a as usize] += 1;
+    }
+    let leaving = |v: u32| &leaving_list[leaving_start[v as usize] as usize..leaving_start[v as usize + 1] as usize];
     let angle = |a: u32, b: u32| {
         let (p, q) = (data.vertices[a as usize], data.vertices[b as usize]);
         (q[2] - p[2]).atan2(q[0] - p[0])
@@ -645,15 +819,13 @@ pub(crate) fn outlines(data: &NavMeshData) -> Vec<Outline> {
                 break;
             }
             let back = angle(b, a);
-            let next = leaving.get(&b).and_then(|list| {
-                list.iter().copied().filter(|&e| !used[e]).min_by(|&e, &f| {
-                    // Straight back along the edge is the last choice, not the first.
-                    let cw = |e: usize| match (back - angle(b, walls[e].1)).rem_euclid(std::f64::consts::TAU) {
-                        0.0 => std::f64::consts::TAU,
-                        c => c,
-                    };
-                    cw(e).total_cmp(&cw(f)).then(e.cmp(&f))
-                })
+            let next = leaving(b).iter().copied().filter(|&e| !used[e]).min_by(|&e, &f| {
+                // Straight back along the edge is the last choice, not the first.
+                let cw = |e: usize| match (back - angle(b, walls[e].1)).rem_euclid(std::f64::consts::TAU) {
+                    0.0 => std::f64::consts::TAU,
+                    c => c,
+                };
+                cw(e).total_cmp(&cw(f)).then(e.cmp(&f))
             });
             match next {
                 Some(e) => cur = e,

@@ -220,3 +220,70 @@ fn rings_with_long_runs_of_points_in_line_split_into_small_convex_parts() {
         assert_splits(&ring);
     }
 }
+
+/// A seeded random square obstacle (0.2 to 1.4 m across) over the XZ box `lo..hi`.
+fn random_square(rng: &mut crate::query::SplitMix64, lo: [f64; 2], hi: [f64; 2]) -> Obstacle {
+    let c = [lo[0] + rng.next_f64() * (hi[0] - lo[0]), lo[1] + rng.next_f64() * (hi[1] - lo[1])];
+    square_obstacle(c[0], c[1], 0.1 + 0.6 * rng.next_f64(), [-1.0, 1.0])
+}
+
+/// After every update of random add / move / remove sequences, the query mesh `update()`
+/// derived from the previous one (copying what did not change) has the tables of
+/// `QueryMesh::new` on the same navmesh bit for bit, and a second world given only the live
+/// obstacles at once (in id order) builds the same navmesh: the result does not depend on the
+/// history of updates.
+#[test]
+fn derived_query_meshes_equal_fresh_builds_after_every_update() {
+    let bytes = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/assets/box_floor.nav"));
+    let grid: NavMeshData = crate::testmesh::GridSpec { cols: 9, rows: 7, cell: 1.0, ..Default::default() }.build();
+    let mut grid = grid;
+    grid.settings.radius = 0.1;
+    for (name, nav) in [("grid", NavMesh::new(grid).unwrap()), ("box_floor", NavMesh::from_bytes(bytes).unwrap())] {
+        let (lo, hi) = nav.bounds().unwrap();
+        let (lo, hi) = ([lo[0], lo[2]], [hi[0], hi[2]]);
+        let mut world = DynamicMesh::new(nav);
+        let mut rng = crate::query::SplitMix64::new(7);
+        let mut live: Vec<(ObstacleId, Obstacle)> = Vec::new();
+        let mut carved_steps = 0;
+        for step in 0..60 {
+            // Up to three changes per update: adds while few are live, else moves and removals.
+            for _ in 0..1 + rng.next_u64() % 3 {
+                let op = if live.len() < 4 { 0 } else { rng.next_u64() % 3 };
+                match op {
+                    0 => {
+                        let o = random_square(&mut rng, lo, hi);
+                        live.push((world.add_obstacle(o.clone()).unwrap(), o));
+                    }
+                    1 => {
+                        let k = (rng.next_u64() % live.len() as u64) as usize;
+                        let o = random_square(&mut rng, lo, hi);
+                        world.move_obstacle(live[k].0, o.clone()).unwrap();
+                        live[k].1 = o;
+                    }
+                    _ => {
+                        let k = (rng.next_u64() % live.len() as u64) as usize;
+                        world.remove_obstacle(live.swap_remove(k).0).unwrap();
+                    }
+                }
+            }
+            let stats = world.update();
+            assert!(stats.rejected.is_none(), "{name} step {step}: {stats:?}");
+            let mesh = world.mesh();
+            if !Arc::ptr_eq(mesh, world.base()) {
+                carved_steps += 1;
+            }
+            let fresh = QueryMesh::new(mesh.mesh().clone());
+            assert_eq!(mesh.first_table_difference(&fresh), None, "{name} step {step}");
+            // Added in id order, so the obstacles carve in the same order.
+            let mut again = DynamicMesh::from_query_mesh(world.base().clone());
+            let mut by_id = live.clone();
+            by_id.sort_by_key(|(id, _)| *id);
+            for (_, o) in &by_id {
+                again.add_obstacle(o.clone()).unwrap();
+            }
+            again.update();
+            assert_eq!(again.mesh().mesh(), mesh.mesh(), "{name} step {step}: depends on the history");
+        }
+        assert!(carved_steps > 30, "{name}: only {carved_steps} carved steps");
+    }
+}

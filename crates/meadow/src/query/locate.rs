@@ -128,6 +128,63 @@ impl LocateIndex {
         index
     }
 
+    /// The grid of a carved mesh (see [`super::mesh::Derivation`]), `self` being the grid of
+    /// the previous one (or of the base mesh) and `base` the base mesh's: the base grid's
+    /// cells, each listing, per base polygon in it, the previous entries renumbered when the
+    /// polygon did not change, else its new polygons that meet the cell (`outline` as in
+    /// [`LocateIndex::build`], for the carved mesh's polygons). A base polygon's replacements
+    /// lie within it, so every cell they meet is one of its cells.
+    pub(crate) fn derive(
+        &self,
+        base: &LocateIndex,
+        how: &super::mesh::Derivation<'_>,
+        mut outline: impl FnMut(usize, &mut Vec<Point2>),
+    ) -> LocateIndex {
+        let mut index = LocateIndex {
+            origin: base.origin,
+            far: base.far,
+            cell_size: base.cell_size,
+            cols: base.cols,
+            rows: base.rows,
+            cell_start: Vec::with_capacity(base.cell_start.len()),
+            cell_polygons: Vec::with_capacity(self.cell_polygons.len() + 64),
+        };
+        if base.cell_start.is_empty() {
+            return index;
+        }
+        let (before, after) = (how.before, how.after);
+        let mut ring = Vec::new();
+        index.cell_start.push(0);
+        for cell in 0..base.cols * base.rows {
+            let (col, row) = (cell % base.cols, cell / base.cols);
+            let prev = &self.cell_polygons[self.cell_start[cell] as usize..self.cell_start[cell + 1] as usize];
+            let mut j = 0;
+            for &p in &base.cell_polygons[base.cell_start[cell] as usize..base.cell_start[cell + 1] as usize] {
+                let p = p as usize;
+                if how.changed[p] {
+                    for q in after[p]..after[p + 1] {
+                        ring.clear();
+                        outline(q as usize, &mut ring);
+                        if index.cell_overlaps(col, row, &ring) {
+                            index.cell_polygons.push(q);
+                        }
+                    }
+                    continue;
+                }
+                // Both lists are in polygon order, which follows the base polygons' order.
+                while j < prev.len() && prev[j] < before[p] {
+                    j += 1;
+                }
+                while j < prev.len() && prev[j] < before[p + 1] {
+                    index.cell_polygons.push(after[p] + (prev[j] - before[p]));
+                    j += 1;
+                }
+            }
+            index.cell_start.push(index.cell_polygons.len() as u32);
+        }
+        index
+    }
+
     /// Whether cell `(col, row)`, grown by a rounding margin, meets the convex counter-clockwise
     /// `ring`: false only when one ring edge has the whole grown cell strictly on its outer
     /// side, so a polygon containing any point that `cell_coord` maps to the cell is kept.

@@ -121,6 +121,76 @@ fn portal_components(data: &crate::asset::NavMeshData) -> Vec<u32> {
     component
 }
 
+/// The per-polygon and per-half-edge tables of a query mesh that a carved mesh copies from its
+/// base for the polygons carving left alone.
+struct Core {
+    index: LocateIndex,
+    poly_bounds: Vec<[f64; 4]>,
+    poly_heights: Vec<[f64; 2]>,
+    edge_owner: Vec<u32>,
+    half_edges: Vec<HalfEdge>,
+    edge_ends: Vec<[[f64; 3]; 2]>,
+}
+
+/// How the polygons of a carved mesh come from those of its base mesh and of the previous
+/// carved mesh (or the base mesh itself), for [`QueryMesh::derive`]. Both keep the base
+/// polygons' order, each replaced by a run of polygons.
+pub(crate) struct Derivation<'a> {
+    /// Per base polygon `p` (and one past the last): its polygons in the previous mesh are
+    /// `before[p]..before[p + 1]`.
+    pub(crate) before: &'a [u32],
+    /// Per polygon of the previous mesh: its base polygon.
+    pub(crate) before_origin: &'a [u32],
+    /// Per base polygon (and one past the last): its polygons in the new mesh.
+    pub(crate) after: &'a [u32],
+    /// Per base polygon: whether its polygons changed. Those of one that did not are the
+    /// previous ones (same vertex runs, same order); only what lies across their edges may
+    /// have been renumbered or replaced.
+    pub(crate) changed: &'a [bool],
+}
+
+/// The half-edge of polygon `q` that is polygon `p`'s edge from `a` to `b`
+/// reversed and links back to `p`, or `NONE` (validation guarantees one for every portal).
+fn find_twin(data: &crate::asset::NavMeshData, p: u32, a: u32, b: u32, q: u32) -> u32 {
+    let qd = data.polygons[q as usize];
+    let (qf, qc) = (qd.first as usize, qd.vertex_count as usize);
+    for j in 0..qc {
+        if data.polygon_vertices[qf + j] == b
+            && data.polygon_vertices[qf + (j + 1) % qc] == a
+            && data.edge_links[qf + j] == EdgeLink::Polygon(p)
+        {
+            return (qf + j) as u32;
+        }
+    }
+    NONE
+}
+
+/// Polygon `pi`'s tables from its vertices: XZ bounds, height range, and per half-edge its
+/// owner, midpoint and ends, written at the polygon's run.
+fn polygon_tables(
+    data: &crate::asset::NavMeshData,
+    pi: usize,
+    edge_owner: &mut [u32],
+    edge_mid: &mut [[f64; 3]],
+    edge_ends: &mut [[[f64; 3]; 2]],
+) -> ([f64; 4], [f64; 2]) {
+    let verts = &data.vertices;
+    let p = data.polygons[pi];
+    let (first, count) = (p.first as usize, p.vertex_count as usize);
+    let mut b = EMPTY_BOUNDS;
+    let mut h = [f64::INFINITY, f64::NEG_INFINITY];
+    for k in 0..count {
+        let a = verts[data.polygon_vertices[first + k] as usize];
+        let c = verts[data.polygon_vertices[first + (k + 1) % count] as usize];
+        grow_bounds(&mut b, a);
+        h = [h[0].min(a[1]), h[1].max(a[1])];
+        edge_owner[first + k] = pi as u32;
+        edge_mid[first + k] = [(a[0] + c[0]) * 0.5, (a[1] + c[1]) * 0.5, (a[2] + c[2]) * 0.5];
+        edge_ends[first + k] = [a, c];
+    }
+    (b, h)
+}
+
 impl QueryMesh {
     /// Builds the query tables for a validated mesh (linear time plus the grid build).
     pub fn new(mesh: NavMesh) -> QueryMesh {
@@ -132,29 +202,10 @@ impl QueryMesh {
         let mut edge_owner = vec![0u32; data.polygon_vertices.len()];
         let mut edge_mid = vec![[0.0; 3]; data.polygon_vertices.len()];
         let mut edge_ends = vec![[[0.0; 3]; 2]; data.polygon_vertices.len()];
-        let mut area_prefix = Vec::with_capacity(n);
-        let mut total = 0.0;
-        for (pi, p) in data.polygons.iter().enumerate() {
-            let first = p.first as usize;
-            let count = p.vertex_count as usize;
-            let mut b = EMPTY_BOUNDS;
-            let mut h = [f64::INFINITY, f64::NEG_INFINITY];
-            let o = verts[data.polygon_vertices[first] as usize];
-            let mut twice_area = 0.0;
-            for k in 0..count {
-                let a = verts[data.polygon_vertices[first + k] as usize];
-                let c = verts[data.polygon_vertices[first + (k + 1) % count] as usize];
-                grow_bounds(&mut b, a);
-                h = [h[0].min(a[1]), h[1].max(a[1])];
-                edge_owner[first + k] = pi as u32;
-                edge_mid[first + k] = [(a[0] + c[0]) * 0.5, (a[1] + c[1]) * 0.5, (a[2] + c[2]) * 0.5];
-                edge_ends[first + k] = [a, c];
-                twice_area += (a[0] - o[0]) * (c[2] - o[2]) - (c[0] - o[0]) * (a[2] - o[2]);
-            }
+        for pi in 0..n {
+            let (b, h) = polygon_tables(data, pi, &mut edge_owner, &mut edge_mid, &mut edge_ends);
             poly_bounds.push(b);
             poly_heights.push(h);
-            total += twice_area * 0.5;
-            area_prefix.push(total);
         }
         // Twins: validation guarantees the neighbour has the reversed edge linking back.
         let mut edge_twin = vec![NONE; data.polygon_vertices.len()];
@@ -165,18 +216,7 @@ impl QueryMesh {
                 let EdgeLink::Polygon(q) = data.edge_links[first + k] else { continue };
                 let a = data.polygon_vertices[first + k];
                 let b = data.polygon_vertices[first + (k + 1) % count];
-                let qd = data.polygons[q as usize];
-                let qf = qd.first as usize;
-                let qc = qd.vertex_count as usize;
-                for j in 0..qc {
-                    if data.polygon_vertices[qf + j] == b
-                        && data.polygon_vertices[qf + (j + 1) % qc] == a
-                        && data.edge_links[qf + j] == EdgeLink::Polygon(pi as u32)
-                    {
-                        edge_twin[first + k] = (qf + j) as u32;
-                        break;
-                    }
-                }
+                edge_twin[first + k] = find_twin(data, pi as u32, a, b, q);
             }
         }
         let index = LocateIndex::build(&poly_bounds, |pi, ring| {
@@ -194,6 +234,120 @@ impl QueryMesh {
                 twin: edge_twin[h],
             })
             .collect();
+        QueryMesh::finish(mesh, Core { index, poly_bounds, poly_heights, edge_owner, half_edges, edge_ends })
+    }
+
+    /// The query mesh of `mesh`, a carved version of the base mesh whose previous version is
+    /// `previous` (see [`Derivation`]): the tables of polygons that did not change are copied
+    /// from `previous` (their half-edges' twins renumbered), those of the changed ones
+    /// computed, and the locate grid keeps the base grid's cells (`base_index`), copying the
+    /// lists of `previous` and testing the changed polygons against the cells of their base
+    /// polygon. Every query answers as on [`QueryMesh::new`] of the same mesh (tests compare
+    /// them); only the grid's dimensions (the base's) differ.
+    pub(crate) fn derive(
+        previous: &QueryMesh,
+        base_index: &LocateIndex,
+        mesh: NavMesh,
+        how: &Derivation<'_>,
+    ) -> QueryMesh {
+        let data = mesh.data();
+        let prev_data = previous.mesh.data();
+        let n = data.polygons.len();
+        let h_count = data.polygon_vertices.len();
+        let mut poly_bounds = Vec::with_capacity(n);
+        let mut poly_heights = Vec::with_capacity(n);
+        let mut edge_owner = vec![0u32; h_count];
+        let mut edge_mid = vec![[0.0; 3]; h_count];
+        let mut edge_ends = vec![[[0.0; 3]; 2]; h_count];
+        let mut edge_twin = vec![NONE; h_count];
+        for (bp, &changed) in how.changed.iter().enumerate() {
+            let (from, to) = (how.after[bp] as usize, how.after[bp + 1] as usize);
+            if changed {
+                for pi in from..to {
+                    let (b, h) = polygon_tables(data, pi, &mut edge_owner, &mut edge_mid, &mut edge_ends);
+                    poly_bounds.push(b);
+                    poly_heights.push(h);
+                }
+                continue;
+            }
+            // The previous polygons, copied.
+            let prev_from = how.before[bp] as usize;
+            for (pi, qi) in (from..to).zip(prev_from..) {
+                let (old, new) = (prev_data.polygons[qi], data.polygons[pi]);
+                let (of, nf, count) = (old.first as usize, new.first as usize, old.vertex_count as usize);
+                poly_bounds.push(previous.poly_bounds[qi]);
+                poly_heights.push(previous.poly_heights[qi]);
+                edge_owner[nf..nf + count].fill(pi as u32);
+                edge_ends[nf..nf + count].copy_from_slice(&previous.edge_ends[of..of + count]);
+                for k in 0..count {
+                    let half = previous.half_edges[of + k];
+                    edge_mid[nf + k] = half.mid;
+                    if half.twin == NONE || data.edge_links[nf + k] == EdgeLink::Wall {
+                        continue;
+                    }
+                    let q = previous.edge_owner[half.twin as usize] as usize;
+                    let bq = how.before_origin[q] as usize;
+                    if !how.changed[bq] {
+                        // The polygon across did not change either: its twin half-edge moved
+                        // with its run.
+                        let q_new = how.after[bq] as usize + (q - how.before[bq] as usize);
+                        let (q_old_first, q_new_first) =
+                            (prev_data.polygons[q].first as usize, data.polygons[q_new].first as usize);
+                        edge_twin[nf + k] = (q_new_first + half.twin as usize - q_old_first) as u32;
+                    }
+                }
+            }
+        }
+        // Twins of the changed polygons' portals and of the portals into them.
+        for (pi, p) in data.polygons.iter().enumerate() {
+            let (first, count) = (p.first as usize, p.vertex_count as usize);
+            for k in 0..count {
+                let EdgeLink::Polygon(q) = data.edge_links[first + k] else { continue };
+                if edge_twin[first + k] == NONE {
+                    let a = data.polygon_vertices[first + k];
+                    let b = data.polygon_vertices[first + (k + 1) % count];
+                    edge_twin[first + k] = find_twin(data, pi as u32, a, b, q);
+                }
+            }
+        }
+        let verts = &data.vertices;
+        let index = previous.index.derive(base_index, how, |pi, ring| {
+            let p = data.polygons[pi];
+            let run = &data.polygon_vertices[p.first as usize..p.first as usize + p.vertex_count as usize];
+            ring.extend(run.iter().map(|&v| {
+                let q = verts[v as usize];
+                [q[0], q[2]]
+            }));
+        });
+        let half_edges = (0..h_count)
+            .map(|h| HalfEdge {
+                mid: edge_mid[h],
+                neighbour: if let EdgeLink::Polygon(q) = data.edge_links[h] { q } else { NONE },
+                twin: edge_twin[h],
+            })
+            .collect();
+        QueryMesh::finish(mesh, Core { index, poly_bounds, poly_heights, edge_owner, half_edges, edge_ends })
+    }
+
+    /// The tables every query mesh computes from its core tables and outlines: area prefix sums,
+    /// walls at vertices, islands, components, portal runs and the link snapshot.
+    fn finish(mesh: NavMesh, core: Core) -> QueryMesh {
+        let Core { index, poly_bounds, poly_heights, edge_owner, half_edges, edge_ends } = core;
+        let data = mesh.data();
+        let verts = mesh.vertices();
+        let mut area_prefix = Vec::with_capacity(data.polygons.len());
+        let mut total = 0.0;
+        for p in &data.polygons {
+            let first = p.first as usize;
+            let ends = &edge_ends[first..first + p.vertex_count as usize];
+            let o = ends[0][0];
+            let mut twice_area = 0.0;
+            for &[a, c] in ends {
+                twice_area += (a[0] - o[0]) * (c[2] - o[2]) - (c[0] - o[0]) * (a[2] - o[2]);
+            }
+            total += twice_area * 0.5;
+            area_prefix.push(total);
+        }
         let mut wall_degree = vec![0u32; verts.len()];
         for p in &data.polygons {
             let (first, n) = (p.first as usize, p.vertex_count as usize);
@@ -463,6 +617,39 @@ impl QueryMesh {
     pub(crate) fn poly_edges(&self, poly: u32) -> &[[[f64; 3]; 2]] {
         let p = self.mesh.data().polygons[poly as usize];
         &self.edge_ends[p.first as usize..p.first as usize + p.vertex_count as usize]
+    }
+}
+
+#[cfg(test)]
+impl QueryMesh {
+    /// The first table (other than the locate grid and lazily built ones) in which `self`
+    /// and `other` differ, bit for bit, or `None`.
+    pub(crate) fn first_table_difference(&self, other: &QueryMesh) -> Option<&'static str> {
+        let bits4 = |v: &[[f64; 4]]| v.iter().map(|b| b.map(f64::to_bits)).collect::<Vec<_>>();
+        let bits2 = |v: &[[f64; 2]]| v.iter().map(|b| b.map(f64::to_bits)).collect::<Vec<_>>();
+        let half =
+            |v: &[HalfEdge]| v.iter().map(|h| (h.mid.map(f64::to_bits), h.neighbour, h.twin)).collect::<Vec<_>>();
+        let ends = |v: &[[[f64; 3]; 2]]| v.iter().map(|e| e.map(|p| p.map(f64::to_bits))).collect::<Vec<_>>();
+        let disks = |v: &[(Point2, f64)]| v.iter().map(|(c, r)| (c.map(f64::to_bits), r.to_bits())).collect::<Vec<_>>();
+        let prefix = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        [
+            ("mesh", self.mesh == other.mesh),
+            ("poly_bounds", bits4(&self.poly_bounds) == bits4(&other.poly_bounds)),
+            ("poly_heights", bits2(&self.poly_heights) == bits2(&other.poly_heights)),
+            ("edge_owner", self.edge_owner == other.edge_owner),
+            ("half_edges", half(&self.half_edges) == half(&other.half_edges)),
+            ("portal_runs", self.portal_runs == other.portal_runs),
+            ("edge_ends", ends(&self.edge_ends) == ends(&other.edge_ends)),
+            ("area_prefix", prefix(&self.area_prefix) == prefix(&other.area_prefix)),
+            ("on_wall", self.on_wall == other.on_wall),
+            ("island_of", self.island_of == other.island_of),
+            ("island_disks", disks(&self.island_disks) == disks(&other.island_disks)),
+            ("component", self.component == other.component),
+            ("simple_hole", self.simple_hole == other.simple_hole),
+        ]
+        .into_iter()
+        .find(|&(_, same)| !same)
+        .map(|(name, _)| name)
     }
 }
 

@@ -45,7 +45,7 @@ pub use astar::PathQuery;
 pub use links::{LinkError, LinkId, LinkSpec, Links, DEFAULT_LINK_REACH, MAX_LINKS, MAX_LINK_COST};
 pub use locate::LocateIndex;
 pub use mesh::QueryMesh;
-pub(crate) use mesh::MAX_ISLAND_VERTICES;
+pub(crate) use mesh::{Derivation, MAX_ISLAND_VERTICES};
 pub use random::SplitMix64;
 pub use raycast::{RaycastResult, WallHit};
 pub use shortest::ShortestPathQuery;
