@@ -420,6 +420,46 @@ fn a_covered_link_end_disables_the_link_while_covered() {
     assert_eq!(path.links.iter().map(|l| l.id).collect::<Vec<_>>(), vec![11], "the north jump: {:?}", path.points);
 }
 
+/// Links added to or removed from the base mesh at run time are carried into the carved mesh at
+/// the next update, re-attached to the pieces, like the baked ones.
+#[test]
+fn links_changed_on_the_base_follow_into_the_carved_mesh() {
+    let nav = bake("links_gap.glb", 0.0);
+    let baked = nav.links().len();
+    let mut world = DynamicMesh::new(nav);
+    let base = world.base().clone();
+    // An obstacle far from every link end, so that the mesh is carved and no link disabled.
+    world
+        .add_obstacle(Obstacle { polygon: vec![[-6.0, 2.5], [-4.5, 2.5], [-4.5, 3.5], [-6.0, 3.5]], y: [-0.1, 2.0] })
+        .unwrap();
+    assert_eq!(world.update().disabled_links, 0);
+    assert!(!Arc::ptr_eq(world.mesh(), &base));
+    let (s, g) = ([-5.0, 0.0, -3.0], [5.0, 0.0, -3.0]);
+    let crossing = |world: &DynamicMesh| {
+        let mesh = world.mesh().clone();
+        ShortestPathQuery::new(&mesh).find_shortest_path(&mesh, s, g, &QueryFilter::new()).map(|p| p.links.len())
+    };
+    assert!(crossing(&world).is_ok(), "the baked jumps cross the gap");
+    // Every baked link removed from the base: the carved mesh follows after the update.
+    let ids: Vec<_> = base.links().iter().map(|(id, _)| id).collect();
+    for id in ids {
+        base.remove_link(id).unwrap();
+    }
+    assert_eq!(world.mesh().links().len(), baked, "not before the update");
+    world.update();
+    assert_eq!(world.mesh().links().len(), 0);
+    assert!(crossing(&world).is_err(), "no way over the gap without links");
+    // A jump added to the base at run time: carried over and taken.
+    let mut spec = meadow::query::LinkSpec::new([-1.0, 0.0, -3.0], [1.0, 0.0, -3.0]);
+    spec.id = 77;
+    base.add_link(&spec).unwrap();
+    world.update();
+    assert_eq!(world.mesh().links().len(), 1);
+    let mesh = world.mesh().clone();
+    let path = ShortestPathQuery::new(&mesh).find_shortest_path(&mesh, s, g, &QueryFilter::new()).unwrap();
+    assert_eq!(path.links.iter().map(|l| l.id).collect::<Vec<_>>(), vec![77], "{:?}", path.points);
+}
+
 /// More seeds on the two levels where long sequences found faults (unmatched rings on tiled and
 /// layered levels, exact paths missing routes round chains of carved corners): 20 sequences of
 /// 60 steps each, all checked as above.

@@ -50,12 +50,15 @@
 //!   point makes a corner turn the wrong way by an ulp, the ring is split by diagonals between
 //!   its own corners into convex polygons of at most 12 vertices.
 //! - **Walls and links.** Walls (the outlines, which are the crowd's ORCA obstacles) are traced
-//!   again from the wall edges, so every obstacle gets a hole outline. Off-mesh links re-attach
-//!   to the piece under each end; a link with an end strictly inside a dilated obstacle is
-//!   disabled (left out of the carved mesh's link table) while it is covered, and counted in
-//!   [`UpdateStats::disabled_links`]. The baked visibility graph is left out of a carved mesh,
-//!   so `find_shortest_path` runs its search without it. Links added at run time to a
-//!   [`QueryMesh`] with `add_link` are not carried over to the next carved mesh.
+//!   again from the wall edges, so every obstacle gets a hole outline. Off-mesh links (the base
+//!   mesh's current table: baked links and those added or removed at run time on
+//!   [`DynamicMesh::base`], in handle order) re-attach to the piece under each end; a link with
+//!   an end strictly inside a dilated obstacle is disabled (left out of the carved mesh's link
+//!   table) while it is covered, and counted in [`UpdateStats::disabled_links`]. A change of the
+//!   base's links reaches the carved mesh at the next update; links added to a carved mesh
+//!   itself are gone after the next update that rebuilds it, so add them to the base. The baked
+//!   visibility graph is left out of a carved mesh, so `find_shortest_path` runs its search
+//!   without it.
 //! - **Nothing left.** With no obstacle carving anything, [`DynamicMesh::mesh`] is the base
 //!   mesh itself (the same `Arc`).
 //!
@@ -80,7 +83,7 @@ pub use geometry::convex_minus_convex;
 
 use crate::asset::{NavMesh, ValidationError};
 use crate::geom::Point2;
-use crate::query::{Derivation, QueryMesh};
+use crate::query::{Derivation, LinkState, QueryMesh};
 use pieces::{Cutter, Piece};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -213,6 +216,9 @@ pub struct DynamicMesh {
     layout: Option<(Vec<u32>, Vec<u32>)>,
     /// Set when the last assembly was rejected, so that the next one computes every ring.
     reassemble_all: bool,
+    /// The base mesh's link table the current carved mesh was assembled with: links added to
+    /// or removed from the base since then make the next update assemble again.
+    links_seen: Option<Arc<LinkState>>,
 }
 
 /// The time now, where the target has a clock (`Instant::now` panics on
@@ -266,6 +272,7 @@ impl DynamicMesh {
             rings: BTreeMap::new(),
             layout: None,
             reassemble_all: false,
+            links_seen: None,
         }
     }
 
@@ -330,7 +337,11 @@ impl DynamicMesh {
     /// Applies pending changes; queries on `mesh()` see them afterwards.
     pub fn update(&mut self) -> UpdateStats {
         let mut stats = UpdateStats { changed_obstacles: std::mem::take(&mut self.changed), ..UpdateStats::default() };
-        if self.dirty.is_empty() {
+        // Links added to or removed from the base since the carved mesh was assembled: carry
+        // them over (no polygon changes, so only the link table is new).
+        let links_changed = !self.pieces.is_empty()
+            && self.links_seen.as_ref().is_some_and(|seen| !Arc::ptr_eq(seen, &self.base.link_state()));
+        if self.dirty.is_empty() && !links_changed {
             stats.carved_polygons = self.pieces.len();
             stats.polygons = self.current.mesh().polygon_count();
             return stats;
@@ -367,6 +378,7 @@ impl DynamicMesh {
         };
         // After a rejected mesh the cached rings are not those of `current`: assemble them all.
         let changed = (!self.reassemble_all).then_some(&dirty);
+        self.links_seen = Some(self.base.link_state());
         let assembled = pieces::assemble(&self.base, &self.pieces, &cutters_of, changed, &mut self.rings);
         let counts = assembled.counts;
         stats.dropped_slivers = counts.dropped_slivers;

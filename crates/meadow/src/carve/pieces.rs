@@ -728,9 +728,11 @@ pub(crate) fn assemble(
         // to an incremental bake.
         t.stitched.clear();
     }
-    // Off-mesh links: re-attached to the piece under each end; disabled while an end is
+    // Off-mesh links: the base mesh's current table (baked links and those added at run time,
+    // in handle order), each re-attached to the piece under each end; disabled while an end is
     // covered.
-    for l in &base.links {
+    let table = mesh.links();
+    for (_, l) in table.iter() {
         let attach = |poly: u32, at: [f64; 3]| -> Option<u32> {
             let (a, b) = (first_of[poly as usize], first_of[poly as usize + 1]);
             if !rewritten[poly as usize] {

@@ -28,6 +28,7 @@ mod chains;
 mod funnel;
 mod landmarks;
 mod links;
+pub(crate) use links::LinkState;
 mod locate;
 mod mesh;
 mod obstacles;
