@@ -191,6 +191,18 @@ fn polygon_tables(
     (b, h)
 }
 
+/// The packed per-half-edge records the path search reads, from the midpoints, the twins and
+/// the asset's edge links.
+fn half_edges(data: &crate::asset::NavMeshData, edge_mid: &[[f64; 3]], edge_twin: &[u32]) -> Vec<HalfEdge> {
+    (0..edge_mid.len())
+        .map(|h| HalfEdge {
+            mid: edge_mid[h],
+            neighbour: if let EdgeLink::Polygon(q) = data.edge_links[h] { q } else { NONE },
+            twin: edge_twin[h],
+        })
+        .collect()
+}
+
 impl QueryMesh {
     /// Builds the query tables for a validated mesh (linear time plus the grid build).
     pub fn new(mesh: NavMesh) -> QueryMesh {
@@ -227,13 +239,7 @@ impl QueryMesh {
                 [q[0], q[2]]
             }));
         });
-        let half_edges = (0..edge_owner.len())
-            .map(|h| HalfEdge {
-                mid: edge_mid[h],
-                neighbour: if let EdgeLink::Polygon(q) = data.edge_links[h] { q } else { NONE },
-                twin: edge_twin[h],
-            })
-            .collect();
+        let half_edges = half_edges(data, &edge_mid, &edge_twin);
         QueryMesh::finish(mesh, Core { index, poly_bounds, poly_heights, edge_owner, half_edges, edge_ends })
     }
 
@@ -319,13 +325,7 @@ impl QueryMesh {
                 [q[0], q[2]]
             }));
         });
-        let half_edges = (0..h_count)
-            .map(|h| HalfEdge {
-                mid: edge_mid[h],
-                neighbour: if let EdgeLink::Polygon(q) = data.edge_links[h] { q } else { NONE },
-                twin: edge_twin[h],
-            })
-            .collect();
+        let half_edges = half_edges(data, &edge_mid, &edge_twin);
         QueryMesh::finish(mesh, Core { index, poly_bounds, poly_heights, edge_owner, half_edges, edge_ends })
     }
 

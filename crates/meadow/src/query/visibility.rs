@@ -602,22 +602,7 @@ fn walk_to(
     match end {
         WalkEnd::Clear(poly) if holds(poly) => return true,
         WalkEnd::Hit(poly, k, _) => {
-            // The vertex of the hit edge on the leg, farthest along it.
-            let first = mesh.poly_first(poly);
-            let len = mesh.poly_len(poly);
-            let along = |x: Point2| (x[0] - a[0]) * (b[0] - a[0]) + (x[1] - a[1]) * (b[1] - a[1]);
-            let resume = [k, (k + 1) % len]
-                .map(|j| data.polygon_vertices[first + j])
-                .into_iter()
-                .filter(|&v| {
-                    let x = xz(mesh.mesh().vertices()[v as usize]);
-                    x != a && orient2d(a, b, x) == 0.0 && along(x) > 0.0
-                })
-                .max_by(|&v, &w| {
-                    let (x, y) = (xz(mesh.mesh().vertices()[v as usize]), xz(mesh.mesh().vertices()[w as usize]));
-                    along(x).total_cmp(&along(y))
-                });
-            if let Some(v) = resume {
+            if let Some((v, _)) = resume_vertex(mesh, poly, k, a, b) {
                 if target_is_vertex(target, v) {
                     if corridor.last() != Some(&poly) {
                         corridor.push(poly);
@@ -661,27 +646,31 @@ fn reaches_marked(
         return false;
     }
     *budget -= 1;
-    let data = mesh.mesh().data();
     match mesh.walk_segment(from, a, b, |_| {}) {
         WalkEnd::Clear(poly) => marks[poly as usize] == gen,
         WalkEnd::Hit(poly, k, _) => {
-            // The vertex of the hit edge on the segment, farthest along it.
-            let first = mesh.poly_first(poly);
-            let len = mesh.poly_len(poly);
-            let along = |x: Point2| (x[0] - a[0]) * (b[0] - a[0]) + (x[1] - a[1]) * (b[1] - a[1]);
-            let resume = [k, (k + 1) % len]
-                .map(|j| data.polygon_vertices[first + j])
-                .into_iter()
-                .map(|v| (v, xz(mesh.mesh().vertices()[v as usize])))
-                .filter(|&(_, x)| x != a && orient2d(a, b, x) == 0.0 && along(x) > 0.0)
-                .max_by(|&(_, x), &(_, y)| along(x).total_cmp(&along(y)));
-            let Some((v, x)) = resume else { return false };
+            let Some((v, x)) = resume_vertex(mesh, poly, k, a, b) else { return false };
             mesh.vertex_fans().fan(v).iter().any(|&(q, slot)| {
                 holds_direction(mesh, q, slot as usize, x, b) && reaches_marked(mesh, q, x, b, marks, gen, budget)
             })
         }
         WalkEnd::Limit => false,
     }
+}
+
+/// Where a walk along `a -> b` that stopped at edge `k` of polygon `poly` resumes: the vertex of
+/// that edge on the segment, farthest along it (not `a` itself), with its point.
+fn resume_vertex(mesh: &QueryMesh, poly: u32, k: usize, a: Point2, b: Point2) -> Option<(u32, Point2)> {
+    let data = mesh.mesh().data();
+    let first = mesh.poly_first(poly);
+    let len = mesh.poly_len(poly);
+    let along = |x: Point2| (x[0] - a[0]) * (b[0] - a[0]) + (x[1] - a[1]) * (b[1] - a[1]);
+    [k, (k + 1) % len]
+        .map(|j| data.polygon_vertices[first + j])
+        .into_iter()
+        .map(|v| (v, xz(mesh.mesh().vertices()[v as usize])))
+        .filter(|&(_, x)| x != a && orient2d(a, b, x) == 0.0 && along(x) > 0.0)
+        .max_by(|&(_, x), &(_, y)| along(x).total_cmp(&along(y)))
 }
 
 /// Whether `target` is the mesh vertex `v`.
@@ -694,7 +683,6 @@ fn target_is_vertex(target: Target, v: u32) -> bool {
 /// touch only at a vertex; it resumes there, from the polygon round that vertex that holds the
 /// leg's direction.
 fn walk_leg(mesh: &QueryMesh, mut from: u32, mut a: Point2, b: Point2, corridor: &mut Vec<u32>) {
-    let data = mesh.mesh().data();
     for _ in 0..64 {
         if corridor.last() != Some(&from) {
             corridor.push(from);
@@ -705,16 +693,7 @@ fn walk_leg(mesh: &QueryMesh, mut from: u32, mut a: Point2, b: Point2, corridor:
             }
         });
         let WalkEnd::Hit(poly, k, _) = end else { return };
-        // The vertex of the hit edge on the leg, farthest along it.
-        let first = mesh.poly_first(poly);
-        let len = mesh.poly_len(poly);
-        let along = |x: Point2| (x[0] - a[0]) * (b[0] - a[0]) + (x[1] - a[1]) * (b[1] - a[1]);
-        let resume = [k, (k + 1) % len]
-            .map(|j| xz(mesh.mesh().vertices()[data.polygon_vertices[first + j] as usize]))
-            .into_iter()
-            .filter(|&x| x != a && orient2d(a, b, x) == 0.0 && along(x) > 0.0)
-            .max_by(|x, y| along(*x).total_cmp(&along(*y)));
-        let Some(x) = resume else { return };
+        let Some((_, x)) = resume_vertex(mesh, poly, k, a, b) else { return };
         if corridor.last() != Some(&poly) {
             corridor.push(poly);
         }
