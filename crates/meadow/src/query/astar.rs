@@ -162,7 +162,8 @@ impl PathQuery {
     }
 
     /// How many search nodes (portals, the start, link take-offs) the last query's A* expanded:
-    /// the work a query did, for benchmarks and for comparing meshes.
+    /// the work a query did, for benchmarks and for comparing meshes (0 when it needed no
+    /// search).
     pub fn last_expanded(&self) -> u32 {
         self.expanded
     }
@@ -244,6 +245,7 @@ impl PathQuery {
             Ok((start, goal)) => self.find_path_between(mesh, start, goal, filter, options, path),
             Err(e) => {
                 path.clear();
+                self.expanded = 0;
                 Err(e)
             }
         }
@@ -261,6 +263,8 @@ impl PathQuery {
         path: &mut Path,
     ) -> Result<(), PathError> {
         path.clear();
+        // A query answered without a search (or refused) expanded nothing.
+        self.expanded = 0;
         check_endpoints(mesh, &start, &goal)?;
         let h_scale = filter.heuristic_scale()?;
         let nav = mesh.mesh();

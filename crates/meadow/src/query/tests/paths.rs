@@ -347,3 +347,23 @@ fn paths_between_snapped_points_work_even_if_rounding_leaves_them_outside() {
     let r = q.find_path_between(&mesh, bad, bad, &QueryFilter::new(), PathOptions::default(), &mut path);
     assert_eq!(r, Err(PathError::StartOffMesh));
 }
+
+#[test]
+fn last_expanded_counts_the_last_query_only() {
+    // A 3 x 3 grid with the centre blocked: a path round it searches, one inside a cell does not.
+    let mesh = query_mesh(
+        GridSpec { cols: 3, rows: 3, blocked: vec![false, false, false, false, true], ..Default::default() }.build(),
+    );
+    let mut q = PathQuery::new(&mesh);
+    let f = QueryFilter::new();
+    let options = PathOptions { style: PathStyle::Midpoints, ..PathOptions::default() };
+    let mut path = Path::default();
+    q.find_path_into(&mesh, [0.5, 0.0, 1.5], [2.5, 0.0, 1.5], &f, options, &mut path).unwrap();
+    assert!(q.last_expanded() > 0);
+    q.find_path_into(&mesh, [0.2, 0.0, 0.2], [0.8, 0.0, 0.7], &f, options, &mut path).unwrap();
+    assert_eq!(q.last_expanded(), 0, "one polygon: no search");
+    q.find_path_into(&mesh, [0.5, 0.0, 1.5], [2.5, 0.0, 1.5], &f, options, &mut path).unwrap();
+    assert!(q.last_expanded() > 0);
+    assert!(q.find_path_into(&mesh, [0.5, 0.0, 1.5], [1.5, 0.0, 1.5], &f, options, &mut path).is_err());
+    assert_eq!(q.last_expanded(), 0, "refused before any search");
+}
