@@ -191,6 +191,16 @@ fn polygon_tables(
     (b, h)
 }
 
+/// Appends polygon `pi`'s vertices in XZ to `ring` (what the locate grid tests cells against).
+fn ring_xz(data: &crate::asset::NavMeshData, pi: usize, ring: &mut Vec<Point2>) {
+    let p = data.polygons[pi];
+    let run = &data.polygon_vertices[p.first as usize..p.first as usize + p.vertex_count as usize];
+    ring.extend(run.iter().map(|&v| {
+        let q = data.vertices[v as usize];
+        [q[0], q[2]]
+    }));
+}
+
 /// The packed per-half-edge records the path search reads, from the midpoints, the twins and
 /// the asset's edge links.
 fn half_edges(data: &crate::asset::NavMeshData, edge_mid: &[[f64; 3]], edge_twin: &[u32]) -> Vec<HalfEdge> {
@@ -208,7 +218,6 @@ impl QueryMesh {
     pub fn new(mesh: NavMesh) -> QueryMesh {
         let n = mesh.polygon_count();
         let data = mesh.data();
-        let verts = mesh.vertices();
         let mut poly_bounds = Vec::with_capacity(n);
         let mut poly_heights = Vec::with_capacity(n);
         let mut edge_owner = vec![0u32; data.polygon_vertices.len()];
@@ -231,14 +240,7 @@ impl QueryMesh {
                 edge_twin[first + k] = find_twin(data, pi as u32, a, b, q);
             }
         }
-        let index = LocateIndex::build(&poly_bounds, |pi, ring| {
-            let p = data.polygons[pi];
-            let run = &data.polygon_vertices[p.first as usize..p.first as usize + p.vertex_count as usize];
-            ring.extend(run.iter().map(|&v| {
-                let q = verts[v as usize];
-                [q[0], q[2]]
-            }));
-        });
+        let index = LocateIndex::build(&poly_bounds, |pi, ring| ring_xz(data, pi, ring));
         let half_edges = half_edges(data, &edge_mid, &edge_twin);
         QueryMesh::finish(mesh, Core { index, poly_bounds, poly_heights, edge_owner, half_edges, edge_ends })
     }
@@ -316,15 +318,7 @@ impl QueryMesh {
                 }
             }
         }
-        let verts = &data.vertices;
-        let index = previous.index.derive(base_index, how, |pi, ring| {
-            let p = data.polygons[pi];
-            let run = &data.polygon_vertices[p.first as usize..p.first as usize + p.vertex_count as usize];
-            ring.extend(run.iter().map(|&v| {
-                let q = verts[v as usize];
-                [q[0], q[2]]
-            }));
-        });
+        let index = previous.index.derive(base_index, how, |pi, ring| ring_xz(data, pi, ring));
         let half_edges = half_edges(data, &edge_mid, &edge_twin);
         QueryMesh::finish(mesh, Core { index, poly_bounds, poly_heights, edge_owner, half_edges, edge_ends })
     }
