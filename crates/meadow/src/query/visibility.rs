@@ -17,6 +17,13 @@
 //! and gets its cost. Windows whose key exceeds the answer are never opened, so the walk stays
 //! near the corridor instead of covering everything the start sees.
 //!
+//! A corner taken is left only the way a shortest path can leave it: turning round the corner's
+//! walls, on the side of the line the path arrived on, or straight on (see `Bend`). A path that
+//! turned the other way could be cut short beside the corner, so the edges and the goal ray
+//! skipped this way are on no shortest path (on dungeon, 17 edges and 1.7 of 4.8 goal rays per
+//! query). The arrival is through the corner's final parent, known once the corner's cost is
+//! final, which is when it is taken.
+//!
 //! The last leg is found lazily: when a corner's cost is final, and a path can turn taut there
 //! towards the goal, one ray walked through the mesh from the corner tells whether it sees the
 //! goal, and the goal is offered through it. Far fewer corners are taken than the goal sees
