@@ -2,11 +2,14 @@
 //! against `find_path`: the median time per query of each on the same 1000 seeded pairs, per
 //! fixture level and per third-party level (those present beside the repository).
 //!
-//! Run with `cargo run --release -p meadow-bench --bin exact_vs_search`. Links are switched
-//! off in the filter, so the graph answers on levels that have them.
+//! Run with `cargo run --release -p meadow-bench --bin exact_vs_search [-- [--level NAME]
+//! [--partition merge|meadow] [--repeat N]]`. Links are switched off in the filter, so the
+//! graph answers on levels that have them. `--level` keeps the levels whose file name contains
+//! NAME; `--repeat N` then answers the pairs N more times over the graph only, untimed (a loop
+//! to profile, e.g. under `perf record`).
 
 use meadow::query::{Path, PathOptions, PathQuery, QueryFilter, QueryMesh, ShortestPathQuery};
-use meadow::BakeSettings;
+use meadow::{BakeSettings, Partition};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -37,11 +40,27 @@ fn median_us(times: &mut [f64]) -> f64 {
 }
 
 fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let value_of = |flag: &str| args.iter().position(|a| a == flag).and_then(|i| args.get(i + 1)).cloned();
+    let only = value_of("--level");
+    let repeat: usize = value_of("--repeat").and_then(|v| v.parse().ok()).unwrap_or(0);
+    let mut settings = BakeSettings::DEFAULT;
+    match value_of("--partition").as_deref() {
+        None | Some("merge") => settings.partition = Partition::Merge,
+        Some("meadow") => settings.partition = Partition::Meadow,
+        Some(other) => {
+            eprintln!("exact_vs_search: --partition needs merge or meadow, not {other}");
+            std::process::exit(2);
+        }
+    }
     println!("| level | polygons | corners | edges | by graph | graph µs | search µs | find_path µs | speed-up |");
     println!("|---|---|---|---|---|---|---|---|---|");
     for path in levels() {
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_string();
-        let nav = match meadow_bake::bake_file(&path, &BakeSettings::DEFAULT) {
+        if only.as_ref().is_some_and(|o| !name.contains(o.as_str())) {
+            continue;
+        }
+        let nav = match meadow_bake::bake_file(&path, &settings) {
             Ok(nav) => nav,
             Err(e) => {
                 println!("| {name} | bake failed: {e} |");
@@ -74,6 +93,27 @@ fn main() {
             let _ = pq.find_path_into(&mesh, a, b, &filter, PathOptions::default(), &mut out);
             funnel.push(t.elapsed().as_secs_f64());
         }
+        // The graph's answers against the search's: found on the same pairs, lengths in XZ (the
+        // length both minimise) within 1e-9 relative.
+        let flat = |p: Path| p.points.windows(2).map(|w| (w[1][0] - w[0][0]).hypot(w[1][2] - w[0][2])).sum::<f64>();
+        let mut differ = 0;
+        for &(a, b) in &pairs {
+            let by_graph = sq.find_shortest_path(&mesh, a, b, &filter).map(flat);
+            let by_search = sq.find_shortest_path_by_search(&mesh, a, b, &filter).map(flat);
+            match (by_graph, by_search) {
+                (Ok(x), Ok(y)) if (x - y).abs() <= 1e-9 * y.max(1.0) => {}
+                (Err(_), Err(_)) => {}
+                (x, y) => {
+                    differ += 1;
+                    if differ <= 3 {
+                        eprintln!("{name}: {a:?} -> {b:?}: graph {x:?}, search {y:?}");
+                    }
+                }
+            }
+        }
+        if differ > 0 {
+            println!("{name}: the graph and the search differ on {differ} pairs");
+        }
         let (g, s, f) = (median_us(&mut graph), median_us(&mut search), median_us(&mut funnel));
         println!(
             "| {name} | {} | {corners} | {edges} | {} | {g:.1} | {s:.1} | {f:.1} | {:.2}× |",
@@ -81,5 +121,15 @@ fn main() {
             if ShortestPathQuery::answers_by_graph(&mesh, &filter) { "yes" } else { "no" },
             s / g
         );
+        let t = Instant::now();
+        for _ in 0..repeat {
+            for &(a, b) in &pairs {
+                let _ = sq.find_shortest_path_into(&mesh, a, b, &filter, &mut out);
+            }
+        }
+        if repeat > 0 {
+            let per = t.elapsed().as_secs_f64() / (repeat * pairs.len()) as f64 * 1e6;
+            println!("{name}: {repeat} more passes over the graph, mean {per:.2} µs per query");
+        }
     }
 }
