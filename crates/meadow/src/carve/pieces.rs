@@ -132,61 +132,261 @@ pub(crate) fn base_piece(data: &NavMeshData, poly: u32) -> Piece {
         .collect()
 }
 
+/// The lines a carving cuts along, by `(obstacle, index)`: each dilated outline's edges
+/// (indices `0..n`), then the chords and fan rays of its pockets (see [`CutPlan`]).
+pub(crate) type CutLines = BTreeMap<(u64, u32), (Point2, Point2)>;
+
+/// Largest turn (radians) between the edge normals of two consecutive edges of the bounding
+/// polygon [`CutPlan`] chooses from an outline: a quarter turn takes a dilated box's four
+/// sides; the margin keeps a rounded right angle (atan2 of computed corners) from pulling in an
+/// arc edge as well.
+const MAX_HULL_TURN: f64 = std::f64::consts::FRAC_PI_2 * 1.1;
+
+/// One pocket of a [`CutPlan`]: the region between the bounding polygon's corner `C` (where
+/// two consecutive chosen edge lines meet) and the outline's chain of edges between them.
+#[derive(Clone, Debug, PartialEq)]
+struct Pocket {
+    /// The line cutting the pocket off the rest of the bounding polygon: the chord from the
+    /// chain's first vertex to its last (the chain's edge itself when it has one).
+    chord: u32,
+    /// The fan rays from `C` through the chain's inner vertices, in chain order.
+    rays: Vec<u32>,
+    /// The chain's outline edges, in order (one more than the rays).
+    edges: Vec<u32>,
+}
+
+/// How one dilated outline is subtracted from a convex piece. Cutting along every outline edge
+/// in turn leaves a fan of long thin wedges reaching from each arc edge to the polygon's
+/// boundary, each a junction of the portal graph. Instead the piece is cut first by a few edge
+/// lines bounding the outline (a box's four sides: [`MAX_HULL_TURN`]), then each pocket
+/// between a corner of that bounding polygon and the outline's arc is cut off by its chord and
+/// split into sectors by rays from the corner through the arc's vertices, each sector less
+/// the outline being the part beyond its arc edge. The sectors are small triangles along the
+/// arc, each with two portals: a chain the path search crosses in one step, as the bake's
+/// fans along a pillar's arc.
+#[derive(Clone, Debug, PartialEq)]
+struct CutPlan {
+    /// The outline edges bounding it, ascending.
+    hull: Vec<u32>,
+    pockets: Vec<Pocket>,
+}
+
+/// The outward normal angle of edge `a → b` of a counter-clockwise outline, in `[0, 2π)`.
+fn normal_angle(a: Point2, b: Point2) -> f64 {
+    (-(b[0] - a[0])).atan2(b[1] - a[1]).rem_euclid(std::f64::consts::TAU)
+}
+
+/// The crossing of two lines, from the first one (callers pass them in key order, so both sides
+/// of a shared point compute the same bits); `None` when parallel.
+fn line_crossing(first: (Point2, Point2), second: (Point2, Point2)) -> Option<Point2> {
+    let sa = orient2d(second.0, second.1, first.0);
+    let sb = orient2d(second.0, second.1, first.1);
+    (sa != sb).then(|| {
+        let t = sa / (sa - sb);
+        let d = [first.1[0] - first.0[0], first.1[1] - first.0[1]];
+        [first.0[0] + d[0] * t, first.0[1] + d[1] * t]
+    })
+}
+
+/// The cut plan of obstacle `id`'s dilated `outline`, adding its lines to `lines`.
+fn plan_cuts(id: u64, outline: &[Point2], lines: &mut CutLines) -> CutPlan {
+    let n = outline.len();
+    let edge = |k: usize| (outline[k], outline[(k + 1) % n]);
+    for k in 0..n {
+        lines.insert((id, k as u32), edge(k));
+    }
+    let angle: Vec<f64> = (0..n).map(|k| normal_angle(edge(k).0, edge(k).1)).collect();
+    let length = |k: usize| {
+        let (a, b) = edge(k);
+        (b[0] - a[0]).hypot(b[1] - a[1])
+    };
+    // The bounding edges: the longest, then, while two consecutive chosen normals turn by more
+    // than MAX_HULL_TURN with edges between them, the edge of the widest such gap whose normal
+    // is nearest the gap's middle (lowest index on ties).
+    let longest = (0..n).fold(0, |best, k| if length(k) > length(best) { k } else { best });
+    let mut hull = vec![longest];
+    loop {
+        let mut widest: Option<(f64, usize, usize)> = None;
+        for (i, &a) in hull.iter().enumerate() {
+            let b = hull[(i + 1) % hull.len()];
+            let gap = if hull.len() == 1 {
+                std::f64::consts::TAU
+            } else {
+                (angle[b] - angle[a]).rem_euclid(std::f64::consts::TAU)
+            };
+            let inner = (b + n - a) % n;
+            let inner = if hull.len() == 1 { n - 1 } else { inner.saturating_sub(1) };
+            if gap > MAX_HULL_TURN && inner > 0 && widest.is_none_or(|w| gap > w.0) {
+                widest = Some((gap, a, b));
+            }
+        }
+        let Some((gap, a, _)) = widest else { break };
+        let middle = angle[a] + gap * 0.5;
+        let mut best = None;
+        let mut k = (a + 1) % n;
+        while !hull.contains(&k) {
+            let off =
+                (angle[k] - middle + std::f64::consts::PI).rem_euclid(std::f64::consts::TAU) - std::f64::consts::PI;
+            if best.is_none_or(|(d, _)| off.abs() < d) {
+                best = Some((off.abs(), k));
+            }
+            k = (k + 1) % n;
+        }
+        let Some((_, k)) = best else { break };
+        hull.push(k);
+        hull.sort_unstable();
+    }
+    let mut next_line = n as u32;
+    let mut pockets = Vec::new();
+    for (i, &a) in hull.iter().enumerate() {
+        let b = hull[(i + 1) % hull.len()];
+        // The chain runs from the end of edge `a` to the start of edge `b`.
+        let edges: Vec<u32> = (1..(b + n - a) % n).map(|d| ((a + d) % n) as u32).collect();
+        if hull.len() == 1 || edges.is_empty() {
+            continue;
+        }
+        // In key order, as `cut_point` computes the same crossing.
+        let (first, second) = if a < b { (edge(a), edge(b)) } else { (edge(b), edge(a)) };
+        let corner = line_crossing(first, second).unwrap_or(edge(a).1);
+        let chord = if edges.len() == 1 {
+            edges[0]
+        } else {
+            lines.insert((id, next_line), (outline[(a + 1) % n], outline[b]));
+            next_line += 1;
+            next_line - 1
+        };
+        let mut rays = Vec::with_capacity(edges.len() - 1);
+        for &e in &edges[1..] {
+            lines.insert((id, next_line), (corner, outline[e as usize]));
+            rays.push(next_line);
+            next_line += 1;
+        }
+        pockets.push(Pocket { chord, rays, edges });
+    }
+    CutPlan { hull: hull.into_iter().map(|k| k as u32).collect(), pockets }
+}
+
 /// Base polygon `poly` minus the cutters, as convex pieces (before the shared points of other
 /// polygons are inserted): each cutter in turn is subtracted from every piece whose interior it
-/// overlaps by successive half-plane splits along its edge lines.
+/// overlaps by successive half-plane splits (see [`CutPlan`]).
 pub(crate) fn carve_polygon(mesh: &QueryMesh, poly: u32, cutters: &[Cutter<'_>]) -> Vec<Piece> {
     let data = mesh.mesh().data();
-    let mut lines: BTreeMap<(u64, u32), (Point2, Point2)> = BTreeMap::new();
-    for c in cutters {
-        let n = c.outline.len();
-        for k in 0..n {
-            lines.insert((c.id, k as u32), (c.outline[k], c.outline[(k + 1) % n]));
-        }
-    }
+    let mut lines = CutLines::new();
+    let plans: Vec<CutPlan> = cutters.iter().map(|c| plan_cuts(c.id, c.outline, &mut lines)).collect();
+    let cut = Cut { mesh, poly, lines: &lines };
     let mut pieces = vec![base_piece(data, poly)];
-    for cutter in cutters {
+    for (cutter, plan) in cutters.iter().zip(&plans) {
         let mut next = Vec::with_capacity(pieces.len() + 4);
         for piece in pieces {
             let pts: Vec<Point2> = piece.iter().map(|&(c, _)| xz(position(data, c))).collect();
-            if !interiors_overlap(&pts, cutter.outline) {
+            if interiors_overlap(&pts, cutter.outline) {
+                cut.subtract(piece, cutter.id, plan, &mut next);
+            } else {
                 next.push(piece);
-                continue;
             }
-            let mut rest = piece;
-            let n = cutter.outline.len();
-            for k in 0..n {
-                let (o0, o1) = (cutter.outline[k], cutter.outline[(k + 1) % n]);
-                let sides: Vec<f64> = rest.iter().map(|&(c, _)| orient2d(o0, o1, xz(position(data, c)))).collect();
-                if sides.iter().all(|&s| s >= 0.0) {
-                    continue;
-                }
-                if sides.iter().all(|&s| s <= 0.0) {
-                    next.push(std::mem::take(&mut rest));
-                    break;
-                }
-                let line = Support::Line { obstacle: cutter.id, edge: k as u32 };
-                let (right, left) = split(mesh, poly, &rest, &sides, &lines, line);
-                next.push(right);
-                rest = left;
-            }
-            // What is left lies inside the cutter.
         }
         pieces = next;
     }
     pieces
 }
 
+/// Where a piece lies against a cutting line.
+enum Sides {
+    /// On its left (closed).
+    Left(Piece),
+    /// On its right (closed).
+    Right(Piece),
+    /// Across it: the right part and the left part.
+    Both(Piece, Piece),
+}
+
+/// The cutting of one base polygon.
+struct Cut<'a> {
+    mesh: &'a QueryMesh,
+    poly: u32,
+    lines: &'a CutLines,
+}
+
+impl Cut<'_> {
+    /// `piece` against the line `(obstacle, index)`.
+    fn sides(&self, piece: Piece, obstacle: u64, index: u32) -> Sides {
+        let data = self.mesh.mesh().data();
+        let (o0, o1) = self.lines[&(obstacle, index)];
+        let sides: Vec<f64> = piece.iter().map(|&(c, _)| orient2d(o0, o1, xz(position(data, c)))).collect();
+        if sides.iter().all(|&s| s >= 0.0) {
+            return Sides::Left(piece);
+        }
+        if sides.iter().all(|&s| s <= 0.0) {
+            return Sides::Right(piece);
+        }
+        let line = Support::Line { obstacle, edge: index };
+        let (right, left) = split(self.mesh, self.poly, &piece, &sides, self.lines, line);
+        Sides::Both(right, left)
+    }
+
+    /// Pushes the pieces of `piece` minus the outline of `obstacle` (cut as `plan` says) to `out`.
+    fn subtract(&self, piece: Piece, obstacle: u64, plan: &CutPlan, out: &mut Vec<Piece>) {
+        let mut rest = piece;
+        for &k in &plan.hull {
+            match self.sides(rest, obstacle, k) {
+                Sides::Left(left) => rest = left,
+                Sides::Right(right) => return out.push(right),
+                Sides::Both(right, left) => {
+                    out.push(right);
+                    rest = left;
+                }
+            }
+        }
+        // `rest` lies in the bounding polygon: its pockets are cut off; what stays lies inside
+        // the outline (the hull of the chains' ends).
+        for pocket in &plan.pockets {
+            match self.sides(rest, obstacle, pocket.chord) {
+                Sides::Left(left) => rest = left,
+                Sides::Right(right) => return self.pocket(right, obstacle, pocket, out),
+                Sides::Both(right, left) => {
+                    self.pocket(right, obstacle, pocket, out);
+                    rest = left;
+                }
+            }
+        }
+    }
+
+    /// Pushes the pieces of `piece` (in a pocket, right of its chord) outside the outline:
+    /// the sectors between the fan rays, each less what lies beyond its arc edge.
+    fn pocket(&self, piece: Piece, obstacle: u64, pocket: &Pocket, out: &mut Vec<Piece>) {
+        if pocket.edges == [pocket.chord] {
+            // The chord is the chain's one edge: the piece lies beyond it already.
+            return out.push(piece);
+        }
+        let mut rest = Some(piece);
+        for (t, &edge) in pocket.edges.iter().enumerate() {
+            let Some(current) = rest.take() else { return };
+            // The sector of edge `t` lies left of the ray through its far end.
+            let sector = match pocket.rays.get(t) {
+                None => current,
+                Some(&ray) => match self.sides(current, obstacle, ray) {
+                    Sides::Left(left) => left,
+                    Sides::Right(right) => {
+                        rest = Some(right);
+                        continue;
+                    }
+                    Sides::Both(right, left) => {
+                        rest = Some(right);
+                        left
+                    }
+                },
+            };
+            match self.sides(sector, obstacle, edge) {
+                Sides::Left(_) => {}
+                Sides::Right(right) | Sides::Both(right, _) => out.push(right),
+            }
+        }
+    }
+}
+
 /// Splits a piece by the line `o0 → o1` into the parts right (outside the cutter) and left of
 /// it, given each corner's exact side.
-fn split(
-    mesh: &QueryMesh,
-    poly: u32,
-    piece: &Piece,
-    sides: &[f64],
-    lines: &BTreeMap<(u64, u32), (Point2, Point2)>,
-    line: Support,
-) -> (Piece, Piece) {
+fn split(mesh: &QueryMesh, poly: u32, piece: &Piece, sides: &[f64], lines: &CutLines, line: Support) -> (Piece, Piece) {
     let n = piece.len();
     // The cut point of each edge crossed strictly, computed once for both parts.
     let cuts: Vec<Option<Corner>> = (0..n)
@@ -223,16 +423,16 @@ fn split(
 /// Where the cutting line `line` crosses the edge leaving `from` (towards `to`), computed from
 /// what the edge lies on rather than from its ends, so that every piece meeting the same two
 /// supports gets the same bits: on a base edge, along the whole base edge from its
-/// lower-numbered vertex, the height interpolated along it; on another obstacle line, the
-/// crossing of the two lines (the shared corner itself for two edges of one obstacle), the height
-/// from the base polygon's surface; on anything else, along the edge from its lexicographically
+/// lower-numbered vertex, the height interpolated along it; on another cut line, the
+/// crossing of the two lines (their shared end itself where they have one, such as two edges of
+/// one obstacle at its corner), the height from the base polygon's surface; on anything else, along the edge from its lexicographically
 /// smaller end.
 fn cut_point(
     mesh: &QueryMesh,
     poly: u32,
     (from, support): (Corner, Support),
     to: Corner,
-    lines: &BTreeMap<(u64, u32), (Point2, Point2)>,
+    lines: &CutLines,
     line: Support,
 ) -> Corner {
     let data = mesh.mesh().data();
@@ -253,28 +453,20 @@ fn cut_point(
             }
         }
         Support::Line { obstacle: other, edge: other_edge } => {
-            if other == obstacle {
-                if let Some(n) = lines.range((obstacle, 0)..=(obstacle, u32::MAX)).next_back().map(|(k, _)| k.1 + 1) {
-                    // Two edges of one obstacle meet at its corner.
-                    if (other_edge + 1) % n == edge {
-                        return on_surface(o0);
-                    }
-                    if (edge + 1) % n == other_edge {
-                        return on_surface(o1);
+            let this = (o0, o1);
+            let that = lines[&(other, other_edge)];
+            // Lines through one point of an outline (two of its edges at their corner, a chord
+            // or a ray and the edges at its ends) meet at that point itself.
+            if (other, other_edge) != (obstacle, edge) {
+                for p in [this.0, this.1] {
+                    if p == that.0 || p == that.1 {
+                        return on_surface(p);
                     }
                 }
             }
-            let (first, second) = if (other, other_edge) < (obstacle, edge) {
-                (lines[&(other, other_edge)], (o0, o1))
-            } else {
-                ((o0, o1), lines[&(other, other_edge)])
-            };
-            let sa = orient2d(second.0, second.1, first.0);
-            let sb = orient2d(second.0, second.1, first.1);
-            if sa != sb {
-                let t = sa / (sa - sb);
-                let d = [first.1[0] - first.0[0], first.1[1] - first.0[1]];
-                return on_surface([first.0[0] + d[0] * t, first.0[1] + d[1] * t]);
+            let (first, second) = if (other, other_edge) < (obstacle, edge) { (that, this) } else { (this, that) };
+            if let Some(p) = line_crossing(first, second) {
+                return on_surface(p);
             }
         }
         Support::Diagonal => {}
@@ -288,7 +480,7 @@ fn cut_point(
 }
 
 /// Where a point lies along a support, for ordering the points on it.
-fn along(data: &NavMeshData, support: Support, lines: &BTreeMap<(u64, u32), (Point2, Point2)>, p: Point2) -> f64 {
+fn along(data: &NavMeshData, support: Support, lines: &CutLines, p: Point2) -> f64 {
     let (o, d) = match support {
         Support::Base { from, to, .. } => {
             let (a, b) = (xz(data.vertices[from.min(to) as usize]), xz(data.vertices[from.max(to) as usize]));
@@ -314,13 +506,7 @@ fn scope(poly: u32, s: Support) -> Option<(u32, u32, u64, u32)> {
 }
 
 /// Inserts into every edge of `ring` the points of its support lying strictly between its ends.
-fn insert_points(
-    data: &NavMeshData,
-    poly: u32,
-    ring: &Piece,
-    on_support: &PointsBySupport,
-    lines: &BTreeMap<(u64, u32), (Point2, Point2)>,
-) -> Piece {
+fn insert_points(data: &NavMeshData, poly: u32, ring: &Piece, on_support: &PointsBySupport, lines: &CutLines) -> Piece {
     let mut out = Vec::with_capacity(ring.len() + 4);
     for i in 0..ring.len() {
         let (c, s) = ring[i];
@@ -529,12 +715,14 @@ pub(crate) fn assemble(
         .collect();
     sources.sort_unstable();
     sources.dedup();
-    // Obstacle lines by id and edge, for ordering points along them.
-    let mut lines: BTreeMap<(u64, u32), (Point2, Point2)> = BTreeMap::new();
+    // Obstacle lines by id and index, for ordering points along them.
+    // (Once per obstacle: one may carve many polygons.)
+    let mut lines = CutLines::new();
+    let mut planned = BTreeSet::new();
     for &poly in &sources {
         for (id, outline) in cutters_of(poly) {
-            for k in 0..outline.len() {
-                lines.insert((id, k as u32), (outline[k], outline[(k + 1) % outline.len()]));
+            if planned.insert(id) {
+                plan_cuts(id, &outline, &mut lines);
             }
         }
     }
@@ -839,4 +1027,110 @@ pub(crate) fn outlines(data: &NavMeshData) -> Vec<Outline> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::asset::NavMeshData;
+    use crate::carve::{DynamicMesh, Obstacle};
+    use crate::NavMesh;
+
+    /// A 1 m box at `(x, z)` grown by 0.6 m within 1 cm (the default bake's radius and arc
+    /// tolerance): four sides (a little over 1 m) and five corners on each quarter arc.
+    fn dilated_box(x: f64, z: f64) -> Vec<Point2> {
+        let square = [[x - 0.5, z - 0.5], [x + 0.5, z - 0.5], [x + 0.5, z + 0.5], [x - 0.5, z + 0.5]];
+        super::super::geometry::dilate(&square, 0.6, 0.01)
+    }
+
+    #[test]
+    fn a_dilated_box_is_bounded_by_its_four_sides_and_fanned_in_four_pockets() {
+        let outline = dilated_box(3.0, -2.0);
+        let n = outline.len();
+        assert_eq!(n, 20, "four corners of five arc points");
+        let mut lines = CutLines::new();
+        let plan = plan_cuts(7, &outline, &mut lines);
+        // The bound: the four longest edges (the sides, 1 m against about 0.2 m for arc edges).
+        let length = |k: u32| {
+            let (a, b) = lines[&(7, k)];
+            (b[0] - a[0]).hypot(b[1] - a[1])
+        };
+        assert_eq!(plan.hull.len(), 4);
+        let shortest_side = plan.hull.iter().map(|&k| length(k)).fold(f64::INFINITY, f64::min);
+        let longest_arc = (0..n as u32).filter(|k| !plan.hull.contains(k)).map(length).fold(0.0, f64::max);
+        assert!(shortest_side > 1.0 && longest_arc < 0.2, "{plan:?}");
+        assert_eq!(plan.pockets.len(), 4);
+        let mut arc_edges: Vec<u32> = Vec::new();
+        for pocket in &plan.pockets {
+            // Each pocket holds one corner's arc: four edges, a chord, three rays from one
+            // corner, each through an arc vertex strictly outside the bound's other lines.
+            assert_eq!(pocket.edges.len(), 4);
+            assert_eq!(pocket.rays.len(), 3);
+            let corner = lines[&(7, pocket.rays[0])].0;
+            for (t, &ray) in pocket.rays.iter().enumerate() {
+                let (from, through) = lines[&(7, ray)];
+                assert_eq!(from, corner);
+                assert_eq!(through, lines[&(7, pocket.edges[t + 1])].0, "ray {t} ends where edge {} starts", t + 1);
+            }
+            let (a, b) = lines[&(7, pocket.chord)];
+            assert_eq!(a, lines[&(7, pocket.edges[0])].0);
+            assert_eq!(b, lines[&(7, *pocket.edges.last().unwrap())].1);
+            arc_edges.extend(&pocket.edges);
+        }
+        // Every edge is in the bound or in exactly one pocket.
+        arc_edges.extend(&plan.hull);
+        arc_edges.sort_unstable();
+        assert_eq!(arc_edges, (0..n as u32).collect::<Vec<_>>());
+    }
+
+    /// One 20 m square polygon, radius 0.6, arc tolerance 1 cm.
+    fn big_square() -> NavMesh {
+        let mut d: NavMeshData =
+            crate::testmesh::GridSpec { cols: 1, rows: 1, cell: 20.0, ..Default::default() }.build();
+        d.settings.radius = 0.6;
+        d.settings.arc_tolerance = 0.01;
+        NavMesh::new(d).unwrap()
+    }
+
+    #[test]
+    fn a_box_in_open_floor_leaves_four_junctions_and_two_portal_fans_along_its_arcs() {
+        let mut world = DynamicMesh::new(big_square());
+        let square = vec![[9.5, 9.5], [10.5, 9.5], [10.5, 10.5], [9.5, 10.5]];
+        let id = world.add_obstacle(Obstacle { polygon: square, y: [-0.1, 2.0] }).unwrap();
+        let stats = world.update();
+        assert!(stats.rejected.is_none() && stats.dropped_slivers == 0 && stats.unmatched_rings == 0, "{stats:?}");
+        let dilated = world.dilated(id).unwrap().to_vec();
+        let mesh = world.mesh().mesh();
+        let carved = mesh.total_area();
+        let hole = crate::geom::signed_area(&dilated);
+        assert!((400.0 - hole - carved).abs() < 1e-9, "{carved} + {hole} != 400");
+        let mut by_portals = [0usize; 8];
+        for p in mesh.polygons() {
+            let portals = p.links.iter().filter(|l| matches!(l, EdgeLink::Polygon(_))).count();
+            by_portals[portals.min(7)] += 1;
+        }
+        // The four pieces outside the bounding box are the only junctions; the 16 arc triangles
+        // each lead from one to the next, and every piece has two portals at least. (Cutting along every outline edge instead gives a
+        // junction per edge.)
+        assert_eq!(by_portals[3..].iter().sum::<usize>(), 4, "{by_portals:?}");
+        // (Points along a bounding line are rounded off it by ulps, so a ring can be split by a
+        // diagonal there: two-portal pieces beside the 16 triangles.)
+        assert!(by_portals[2] >= 16, "{by_portals:?}");
+        assert_eq!(by_portals[0] + by_portals[1], 0, "{by_portals:?}");
+        // Every outline edge is a wall of exactly one polygon.
+        let verts = mesh.vertices();
+        let mut walls = 0;
+        for p in mesh.polygons() {
+            let m = p.vertices.len();
+            for k in (0..m).filter(|&k| p.links[k] == EdgeLink::Wall) {
+                let (a, b) = (verts[p.vertices[k] as usize], verts[p.vertices[(k + 1) % m] as usize]);
+                let on_outline = (0..dilated.len()).any(|e| {
+                    let (o0, o1) = (dilated[e], dilated[(e + 1) % dilated.len()]);
+                    orient2d(o0, o1, xz(a)) == 0.0 && orient2d(o0, o1, xz(b)) == 0.0
+                });
+                walls += usize::from(on_outline);
+            }
+        }
+        assert_eq!(walls, dilated.len());
+    }
 }
