@@ -84,6 +84,7 @@
 
 mod geometry;
 mod pieces;
+mod plan;
 
 pub use geometry::convex_minus_convex;
 
