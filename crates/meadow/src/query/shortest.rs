@@ -629,7 +629,8 @@ impl ShortestPathQuery {
         for i in 0..self.succ.len() {
             let n = self.succ[i];
             let f = if is_interval(n.edge) {
-                let (via, _) = via_interval(n.root, n.ia, n.ib, n.ra, n.rb, s.goal);
+                let (u, w) = s.mesh.edge_endpoints(n.edge as usize);
+                let (via, _) = via_interval(n.root, (n.ia, n.ib), n.ra, n.rb, [xz(u), xz(w)], s.goal);
                 n.g + via.min(s.teleport_bound)
             } else if n.edge == GOAL {
                 n.g + dist2(n.root, n.ia) + dist2(n.ia, s.goal)
@@ -879,13 +880,13 @@ impl ShortestPathQuery {
             for i in 0..s.links.takeoffs_from(q).len() {
                 let t = s.links.takeoffs_from(q)[i];
                 let p = xz(s.links.takeoffs[t as usize].from);
-                let (_, via) = via_interval(r, ia, ib, n.ra, n.rb, p);
+                let (_, via) = via_interval(r, (ia, ib), n.ra, n.rb, [a, b], p);
                 self.offer_takeoff(s, Node { ia: via.unwrap_or(p), ib: p, edge: TAKEOFF + t, ..base });
             }
         }
         if self.goal_mark[q as usize] == s.gen {
             // The goal's polygon: the exact remaining distance ends the search through here.
-            let (_, via) = via_interval(r, ia, ib, n.ra, n.rb, s.goal);
+            let (_, via) = via_interval(r, (ia, ib), n.ra, n.rb, [a, b], s.goal);
             let via = via.unwrap_or(s.goal);
             self.succ.push(Node { ia: via, ib: via, edge: GOAL, ..base });
             return;
