@@ -12,7 +12,9 @@
 //!
 //! Longer random sequences than these seeds found pairs where `find_shortest_path` on a carved
 //! mesh missed the oracle's route (wedges thinner than a rounding step along an obstacle's
-//! side); `exact_paths_pass_nearly_collinear_chains_of_carved_corners` keeps two of them.
+//! side); `exact_paths_pass_nearly_collinear_chains_of_carved_corners` keeps two of them, and
+//! `exact_paths_by_slivers_of_carved_fans` two found after obstacles were cut as a bound and fans
+//! (edges passing within rounding of the corner a path turns at).
 
 use i_overlay::core::fill_rule::FillRule;
 use i_overlay::core::overlay_rule::OverlayRule;
