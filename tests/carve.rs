@@ -12,7 +12,9 @@
 //!
 //! Longer random sequences than these seeds found pairs where `find_shortest_path` on a carved
 //! mesh missed the oracle's route (wedges thinner than a rounding step along an obstacle's
-//! side); `exact_paths_pass_nearly_collinear_chains_of_carved_corners` keeps two of them.
+//! side); `exact_paths_pass_nearly_collinear_chains_of_carved_corners` keeps two of them, and
+//! `exact_paths_by_slivers_of_carved_fans` two found after obstacles were cut as a bound and fans
+//! (edges passing within rounding of the corner a path turns at).
 
 use i_overlay::core::fill_rule::FillRule;
 use i_overlay::core::overlay_rule::OverlayRule;
@@ -299,10 +301,10 @@ fn the_column_rule_leaves_other_floors_alone() {
     assert!(near(&world, 0.0) && !near(&world, 3.0), "the deck is carved, the floor under it is not");
 }
 
-/// Replays `steps` random changes (seeded `seed`) on rooms.glb in 4 m tiles, checked after each
-/// but the last, and returns the carved mesh.
-fn carved_rooms(seed: u64, steps: usize) -> Arc<QueryMesh> {
-    let mut world = DynamicMesh::new(bake("rooms.glb", 4.0));
+/// Replays `steps` random changes (seeded `seed`) on fixture `name` baked in tiles of `tile` m
+/// (0: untiled), checked after each but the last, and returns the carved mesh.
+fn carved(name: &str, tile: f64, seed: u64, steps: usize) -> Arc<QueryMesh> {
+    let mut world = DynamicMesh::new(bake(name, tile));
     let base = world.base().clone();
     let mut rng = SplitMix64::new(seed);
     let mut live: Vec<ObstacleId> = Vec::new();
@@ -310,10 +312,37 @@ fn carved_rooms(seed: u64, steps: usize) -> Arc<QueryMesh> {
         random_change(&mut world, &base, &mut rng, &mut live);
         world.update();
         if step + 1 < steps {
-            check("rooms", step, &world, &mut rng, 4);
+            check(name, step, &world, &mut rng, 4);
         }
     }
     world.mesh().clone()
+}
+
+/// Asserts that `find_shortest_path` and `find_shortest_path_by_search` from `s` to `g` on
+/// `mesh` give the layered oracle's length.
+fn assert_oracle_length(mesh: &QueryMesh, s: [f64; 3], g: [f64; 3], what: &str) {
+    let filter = QueryFilter::new().without_links();
+    let (sl, gl) = (mesh.locate(s).unwrap(), mesh.locate(g).unwrap());
+    let truth = LayeredOracle::new(mesh.mesh())
+        .shortest(
+            End::Point { polygon: sl.polygon, at: [s[0], s[2]] },
+            End::Point { polygon: gl.polygon, at: [g[0], g[2]] },
+        )
+        .expect("reachable");
+    let mut query = ShortestPathQuery::new(mesh);
+    for by_search in [false, true] {
+        let exact = if by_search {
+            query.find_shortest_path_by_search(mesh, s, g, &filter)
+        } else {
+            query.find_shortest_path(mesh, s, g, &filter)
+        };
+        let length = exact.map(|p| p.length).unwrap_or(f64::INFINITY);
+        assert!(
+            (length - truth.length).abs() < 1e-9 * truth.length,
+            "{what} (by search: {by_search}): {length} vs the oracle's {}",
+            truth.length
+        );
+    }
 }
 
 /// Found by longer random sequences than the committed ones: an obstacle's side cut through many
@@ -327,30 +356,40 @@ fn exact_paths_pass_nearly_collinear_chains_of_carved_corners() {
         (100, 16, [9.140009886165515, 0.0, -3.617243111667402], [-4.22354491161774, 0.0, -0.22737087411495457]),
         (21, 47, [-2.162572762245983, 0.0, -0.26305989794057544], [8.295874827610916, 0.0, -3.2184413649640873]),
     ];
-    let filter = QueryFilter::new().without_links();
     for (seed, steps, s, g) in cases {
-        let mesh = carved_rooms(seed, steps);
-        let (sl, gl) = (mesh.locate(s).unwrap(), mesh.locate(g).unwrap());
-        let truth = LayeredOracle::new(mesh.mesh())
-            .shortest(
-                End::Point { polygon: sl.polygon, at: [s[0], s[2]] },
-                End::Point { polygon: gl.polygon, at: [g[0], g[2]] },
-            )
-            .expect("reachable");
-        let mut query = ShortestPathQuery::new(&mesh);
-        for by_search in [false, true] {
-            let exact = if by_search {
-                query.find_shortest_path_by_search(&mesh, s, g, &filter)
-            } else {
-                query.find_shortest_path(&mesh, s, g, &filter)
-            };
-            let length = exact.map(|p| p.length).unwrap_or(f64::INFINITY);
-            assert!(
-                (length - truth.length).abs() < 1e-9 * truth.length,
-                "seed {seed}: {length} vs the oracle's {}",
-                truth.length
-            );
-        }
+        assert_oracle_length(&carved("rooms.glb", 4.0, seed, steps), s, g, &format!("rooms seed {seed}"));
+    }
+}
+
+/// Found by the longer campaign after obstacles were cut as a bound and fans: a fan triangle
+/// whose far edge passes within rounding of the corner the search turns at (bridge, seed 29),
+/// and a sliver piece along a bounding line whose four corners are in line within 1e-15, its
+/// portal passing within rounding of the corner (box_floor, seed 60). The search saw through
+/// walls from the corner in the first (a turn's wedge boundary took its direction from an end
+/// rounded to one ulp behind the corner: a path shorter than the oracle's) and, in the second,
+/// mirrored a goal beyond the portal back onto the corner's side (the portal's side decided on
+/// its rounded interval ends), overestimated the way through it and finished through a worse
+/// node first.
+#[test]
+fn exact_paths_by_slivers_of_carved_fans() {
+    let cases = [
+        (
+            "bridge.glb",
+            29,
+            47,
+            [-0.8426860464165395, 0.0, 5.248493254064604],
+            [9.934392877369017, 0.0, -1.2815849699891955],
+        ),
+        (
+            "box_floor.glb",
+            60,
+            51,
+            [-9.08365207686204, 0.0, -0.34425237112086876],
+            [-3.5539361537125465, 0.0, 7.210757821711453],
+        ),
+    ];
+    for (name, seed, steps, s, g) in cases {
+        assert_oracle_length(&carved(name, 0.0, seed, steps), s, g, &format!("{name} seed {seed}"));
     }
 }
 

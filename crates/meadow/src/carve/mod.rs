@@ -39,8 +39,14 @@
 //!   ends below `y_min`) and a bridge above it (its surface above `y_max`) stay untouched.
 //! - **Carving.** Each carved base polygon is replaced by the convex pieces of the polygon minus
 //!   its obstacles: each obstacle in turn is subtracted from every piece it overlaps by
-//!   successive half-plane splits along its edge lines (the part right of a line is a piece, the
-//!   rest goes on to the next line, and what is left at the end lies inside the obstacle).
+//!   successive half-plane splits (the part right of a line is a piece, the rest goes on to the
+//!   next line, and what is left at the end lies inside the obstacle). The lines are first a few
+//!   edge lines bounding the dilated obstacle (a box's four sides), then, in each pocket between
+//!   a corner of that bounding polygon and the obstacle's arc, the chord of the arc and rays
+//!   from the corner through the arc's vertices, each sector then cut by its arc edge. So the
+//!   area round an obstacle is a few large pieces and, along each arc, a fan of small triangles
+//!   with two portals each (a chain the path search crosses in one step), rather than one long
+//!   wedge per arc edge reaching across the polygon.
 //!   Sides are decided by the exact [`orient2d`](crate::geom::orient2d); cut points are rounded
 //!   once: a point on a base edge is computed along the whole edge from its lower-numbered
 //!   vertex (height interpolated along it), a point inside from the cut edge's ends in a fixed
@@ -78,6 +84,7 @@
 
 mod geometry;
 mod pieces;
+mod plan;
 
 pub use geometry::convex_minus_convex;
 

@@ -8,6 +8,7 @@
 //! gives equal points one vertex.
 
 use super::geometry::{crossing, interiors_overlap, strictly_inside};
+use super::plan::{line_crossing, plan_cuts, CutLines, CutPlan, Pocket};
 use crate::asset::{EdgeLink, NavMeshData, Outline, PolygonData};
 use crate::geom::{self, orient2d, Point2};
 use crate::query::QueryMesh;
@@ -134,59 +135,125 @@ pub(crate) fn base_piece(data: &NavMeshData, poly: u32) -> Piece {
 
 /// Base polygon `poly` minus the cutters, as convex pieces (before the shared points of other
 /// polygons are inserted): each cutter in turn is subtracted from every piece whose interior it
-/// overlaps by successive half-plane splits along its edge lines.
+/// overlaps by successive half-plane splits (see [`CutPlan`]).
 pub(crate) fn carve_polygon(mesh: &QueryMesh, poly: u32, cutters: &[Cutter<'_>]) -> Vec<Piece> {
     let data = mesh.mesh().data();
-    let mut lines: BTreeMap<(u64, u32), (Point2, Point2)> = BTreeMap::new();
-    for c in cutters {
-        let n = c.outline.len();
-        for k in 0..n {
-            lines.insert((c.id, k as u32), (c.outline[k], c.outline[(k + 1) % n]));
-        }
-    }
+    let mut lines = CutLines::new();
+    let plans: Vec<CutPlan> = cutters.iter().map(|c| plan_cuts(c.id, c.outline, &mut lines)).collect();
+    let cut = Cut { mesh, poly, lines: &lines };
     let mut pieces = vec![base_piece(data, poly)];
-    for cutter in cutters {
+    for (cutter, plan) in cutters.iter().zip(&plans) {
         let mut next = Vec::with_capacity(pieces.len() + 4);
         for piece in pieces {
             let pts: Vec<Point2> = piece.iter().map(|&(c, _)| xz(position(data, c))).collect();
-            if !interiors_overlap(&pts, cutter.outline) {
+            if interiors_overlap(&pts, cutter.outline) {
+                cut.subtract(piece, cutter.id, plan, &mut next);
+            } else {
                 next.push(piece);
-                continue;
             }
-            let mut rest = piece;
-            let n = cutter.outline.len();
-            for k in 0..n {
-                let (o0, o1) = (cutter.outline[k], cutter.outline[(k + 1) % n]);
-                let sides: Vec<f64> = rest.iter().map(|&(c, _)| orient2d(o0, o1, xz(position(data, c)))).collect();
-                if sides.iter().all(|&s| s >= 0.0) {
-                    continue;
-                }
-                if sides.iter().all(|&s| s <= 0.0) {
-                    next.push(std::mem::take(&mut rest));
-                    break;
-                }
-                let line = Support::Line { obstacle: cutter.id, edge: k as u32 };
-                let (right, left) = split(mesh, poly, &rest, &sides, &lines, line);
-                next.push(right);
-                rest = left;
-            }
-            // What is left lies inside the cutter.
         }
         pieces = next;
     }
     pieces
 }
 
+/// Where a piece lies against a cutting line.
+enum Sides {
+    /// On its left (closed).
+    Left(Piece),
+    /// On its right (closed).
+    Right(Piece),
+    /// Across it: the right part and the left part.
+    Both(Piece, Piece),
+}
+
+/// The cutting of one base polygon.
+struct Cut<'a> {
+    mesh: &'a QueryMesh,
+    poly: u32,
+    lines: &'a CutLines,
+}
+
+impl Cut<'_> {
+    /// `piece` against the line `(obstacle, index)`.
+    fn sides(&self, piece: Piece, obstacle: u64, index: u32) -> Sides {
+        let data = self.mesh.mesh().data();
+        let (o0, o1) = self.lines[&(obstacle, index)];
+        let sides: Vec<f64> = piece.iter().map(|&(c, _)| orient2d(o0, o1, xz(position(data, c)))).collect();
+        if sides.iter().all(|&s| s >= 0.0) {
+            return Sides::Left(piece);
+        }
+        if sides.iter().all(|&s| s <= 0.0) {
+            return Sides::Right(piece);
+        }
+        let line = Support::Line { obstacle, edge: index };
+        let (right, left) = split(self.mesh, self.poly, &piece, &sides, self.lines, line);
+        Sides::Both(right, left)
+    }
+
+    /// Pushes the pieces of `piece` minus the outline of `obstacle` (cut as `plan` says) to `out`.
+    fn subtract(&self, piece: Piece, obstacle: u64, plan: &CutPlan, out: &mut Vec<Piece>) {
+        let mut rest = piece;
+        for &k in &plan.hull {
+            match self.sides(rest, obstacle, k) {
+                Sides::Left(left) => rest = left,
+                Sides::Right(right) => return out.push(right),
+                Sides::Both(right, left) => {
+                    out.push(right);
+                    rest = left;
+                }
+            }
+        }
+        // `rest` lies in the bounding polygon: its pockets are cut off; what stays lies inside
+        // the outline (the hull of the chains' ends).
+        for pocket in &plan.pockets {
+            match self.sides(rest, obstacle, pocket.chord) {
+                Sides::Left(left) => rest = left,
+                Sides::Right(right) => return self.pocket(right, obstacle, pocket, out),
+                Sides::Both(right, left) => {
+                    self.pocket(right, obstacle, pocket, out);
+                    rest = left;
+                }
+            }
+        }
+    }
+
+    /// Pushes the pieces of `piece` (in a pocket, right of its chord) outside the outline:
+    /// the sectors between the fan rays, each less what lies beyond its arc edge.
+    fn pocket(&self, piece: Piece, obstacle: u64, pocket: &Pocket, out: &mut Vec<Piece>) {
+        if pocket.edges == [pocket.chord] {
+            // The chord is the chain's one edge: the piece lies beyond it already.
+            return out.push(piece);
+        }
+        let mut rest = Some(piece);
+        for (t, &edge) in pocket.edges.iter().enumerate() {
+            let Some(current) = rest.take() else { return };
+            // The sector of edge `t` lies left of the ray through its far end.
+            let sector = match pocket.rays.get(t) {
+                None => current,
+                Some(&ray) => match self.sides(current, obstacle, ray) {
+                    Sides::Left(left) => left,
+                    Sides::Right(right) => {
+                        rest = Some(right);
+                        continue;
+                    }
+                    Sides::Both(right, left) => {
+                        rest = Some(right);
+                        left
+                    }
+                },
+            };
+            match self.sides(sector, obstacle, edge) {
+                Sides::Left(_) => {}
+                Sides::Right(right) | Sides::Both(right, _) => out.push(right),
+            }
+        }
+    }
+}
+
 /// Splits a piece by the line `o0 → o1` into the parts right (outside the cutter) and left of
 /// it, given each corner's exact side.
-fn split(
-    mesh: &QueryMesh,
-    poly: u32,
-    piece: &Piece,
-    sides: &[f64],
-    lines: &BTreeMap<(u64, u32), (Point2, Point2)>,
-    line: Support,
-) -> (Piece, Piece) {
+fn split(mesh: &QueryMesh, poly: u32, piece: &Piece, sides: &[f64], lines: &CutLines, line: Support) -> (Piece, Piece) {
     let n = piece.len();
     // The cut point of each edge crossed strictly, computed once for both parts.
     let cuts: Vec<Option<Corner>> = (0..n)
@@ -223,16 +290,16 @@ fn split(
 /// Where the cutting line `line` crosses the edge leaving `from` (towards `to`), computed from
 /// what the edge lies on rather than from its ends, so that every piece meeting the same two
 /// supports gets the same bits: on a base edge, along the whole base edge from its
-/// lower-numbered vertex, the height interpolated along it; on another obstacle line, the
-/// crossing of the two lines (the shared corner itself for two edges of one obstacle), the height
-/// from the base polygon's surface; on anything else, along the edge from its lexicographically
+/// lower-numbered vertex, the height interpolated along it; on another cut line, the
+/// crossing of the two lines (their shared end itself where they have one, such as two edges of
+/// one obstacle at its corner), the height from the base polygon's surface; on anything else, along the edge from its lexicographically
 /// smaller end.
 fn cut_point(
     mesh: &QueryMesh,
     poly: u32,
     (from, support): (Corner, Support),
     to: Corner,
-    lines: &BTreeMap<(u64, u32), (Point2, Point2)>,
+    lines: &CutLines,
     line: Support,
 ) -> Corner {
     let data = mesh.mesh().data();
@@ -253,28 +320,20 @@ fn cut_point(
             }
         }
         Support::Line { obstacle: other, edge: other_edge } => {
-            if other == obstacle {
-                if let Some(n) = lines.range((obstacle, 0)..=(obstacle, u32::MAX)).next_back().map(|(k, _)| k.1 + 1) {
-                    // Two edges of one obstacle meet at its corner.
-                    if (other_edge + 1) % n == edge {
-                        return on_surface(o0);
-                    }
-                    if (edge + 1) % n == other_edge {
-                        return on_surface(o1);
+            let this = (o0, o1);
+            let that = lines[&(other, other_edge)];
+            // Lines through one point of an outline (two of its edges at their corner, a chord
+            // or a ray and the edges at its ends) meet at that point itself.
+            if (other, other_edge) != (obstacle, edge) {
+                for p in [this.0, this.1] {
+                    if p == that.0 || p == that.1 {
+                        return on_surface(p);
                     }
                 }
             }
-            let (first, second) = if (other, other_edge) < (obstacle, edge) {
-                (lines[&(other, other_edge)], (o0, o1))
-            } else {
-                ((o0, o1), lines[&(other, other_edge)])
-            };
-            let sa = orient2d(second.0, second.1, first.0);
-            let sb = orient2d(second.0, second.1, first.1);
-            if sa != sb {
-                let t = sa / (sa - sb);
-                let d = [first.1[0] - first.0[0], first.1[1] - first.0[1]];
-                return on_surface([first.0[0] + d[0] * t, first.0[1] + d[1] * t]);
+            let (first, second) = if (other, other_edge) < (obstacle, edge) { (that, this) } else { (this, that) };
+            if let Some(p) = line_crossing(first, second) {
+                return on_surface(p);
             }
         }
         Support::Diagonal => {}
@@ -288,7 +347,7 @@ fn cut_point(
 }
 
 /// Where a point lies along a support, for ordering the points on it.
-fn along(data: &NavMeshData, support: Support, lines: &BTreeMap<(u64, u32), (Point2, Point2)>, p: Point2) -> f64 {
+fn along(data: &NavMeshData, support: Support, lines: &CutLines, p: Point2) -> f64 {
     let (o, d) = match support {
         Support::Base { from, to, .. } => {
             let (a, b) = (xz(data.vertices[from.min(to) as usize]), xz(data.vertices[from.max(to) as usize]));
@@ -314,13 +373,7 @@ fn scope(poly: u32, s: Support) -> Option<(u32, u32, u64, u32)> {
 }
 
 /// Inserts into every edge of `ring` the points of its support lying strictly between its ends.
-fn insert_points(
-    data: &NavMeshData,
-    poly: u32,
-    ring: &Piece,
-    on_support: &PointsBySupport,
-    lines: &BTreeMap<(u64, u32), (Point2, Point2)>,
-) -> Piece {
+fn insert_points(data: &NavMeshData, poly: u32, ring: &Piece, on_support: &PointsBySupport, lines: &CutLines) -> Piece {
     let mut out = Vec::with_capacity(ring.len() + 4);
     for i in 0..ring.len() {
         let (c, s) = ring[i];
@@ -529,12 +582,14 @@ pub(crate) fn assemble(
         .collect();
     sources.sort_unstable();
     sources.dedup();
-    // Obstacle lines by id and edge, for ordering points along them.
-    let mut lines: BTreeMap<(u64, u32), (Point2, Point2)> = BTreeMap::new();
+    // Obstacle lines by id and index, for ordering points along them.
+    // (Once per obstacle: one may carve many polygons.)
+    let mut lines = CutLines::new();
+    let mut planned = BTreeSet::new();
     for &poly in &sources {
         for (id, outline) in cutters_of(poly) {
-            for k in 0..outline.len() {
-                lines.insert((id, k as u32), (outline[k], outline[(k + 1) % outline.len()]));
+            if planned.insert(id) {
+                plan_cuts(id, &outline, &mut lines);
             }
         }
     }
@@ -839,4 +894,63 @@ pub(crate) fn outlines(data: &NavMeshData) -> Vec<Outline> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::asset::NavMeshData;
+    use crate::carve::{DynamicMesh, Obstacle};
+    use crate::NavMesh;
+
+    /// One 20 m square polygon, radius 0.6, arc tolerance 1 cm.
+    fn big_square() -> NavMesh {
+        let mut d: NavMeshData =
+            crate::testmesh::GridSpec { cols: 1, rows: 1, cell: 20.0, ..Default::default() }.build();
+        d.settings.radius = 0.6;
+        d.settings.arc_tolerance = 0.01;
+        NavMesh::new(d).unwrap()
+    }
+
+    #[test]
+    fn a_box_in_open_floor_leaves_four_junctions_and_two_portal_fans_along_its_arcs() {
+        let mut world = DynamicMesh::new(big_square());
+        let square = vec![[9.5, 9.5], [10.5, 9.5], [10.5, 10.5], [9.5, 10.5]];
+        let id = world.add_obstacle(Obstacle { polygon: square, y: [-0.1, 2.0] }).unwrap();
+        let stats = world.update();
+        assert!(stats.rejected.is_none() && stats.dropped_slivers == 0 && stats.unmatched_rings == 0, "{stats:?}");
+        let dilated = world.dilated(id).unwrap().to_vec();
+        let mesh = world.mesh().mesh();
+        let carved = mesh.total_area();
+        let hole = crate::geom::signed_area(&dilated);
+        assert!((400.0 - hole - carved).abs() < 1e-9, "{carved} + {hole} != 400");
+        let mut by_portals = [0usize; 8];
+        for p in mesh.polygons() {
+            let portals = p.links.iter().filter(|l| matches!(l, EdgeLink::Polygon(_))).count();
+            by_portals[portals.min(7)] += 1;
+        }
+        // The four pieces outside the bounding box are the only junctions; the 16 arc triangles
+        // each lead from one to the next, and every piece has two portals at least. (Cutting along every outline edge instead gives a
+        // junction per edge.)
+        assert_eq!(by_portals[3..].iter().sum::<usize>(), 4, "{by_portals:?}");
+        // (Points along a bounding line are rounded off it by ulps, so a ring can be split by a
+        // diagonal there: two-portal pieces beside the 16 triangles.)
+        assert!(by_portals[2] >= 16, "{by_portals:?}");
+        assert_eq!(by_portals[0] + by_portals[1], 0, "{by_portals:?}");
+        // Every outline edge is a wall of exactly one polygon.
+        let verts = mesh.vertices();
+        let mut walls = 0;
+        for p in mesh.polygons() {
+            let m = p.vertices.len();
+            for k in (0..m).filter(|&k| p.links[k] == EdgeLink::Wall) {
+                let (a, b) = (verts[p.vertices[k] as usize], verts[p.vertices[(k + 1) % m] as usize]);
+                let on_outline = (0..dilated.len()).any(|e| {
+                    let (o0, o1) = (dilated[e], dilated[(e + 1) % dilated.len()]);
+                    orient2d(o0, o1, xz(a)) == 0.0 && orient2d(o0, o1, xz(b)) == 0.0
+                });
+                walls += usize::from(on_outline);
+            }
+        }
+        assert_eq!(walls, dilated.len());
+    }
 }

@@ -629,7 +629,8 @@ impl ShortestPathQuery {
         for i in 0..self.succ.len() {
             let n = self.succ[i];
             let f = if is_interval(n.edge) {
-                let (via, _) = via_interval(n.root, n.ia, n.ib, n.ra, n.rb, s.goal);
+                let (u, w) = s.mesh.edge_endpoints(n.edge as usize);
+                let (via, _) = via_interval(n.root, (n.ia, n.ib), n.ra, n.rb, [xz(u), xz(w)], s.goal);
                 n.g + via.min(s.teleport_bound)
             } else if n.edge == GOAL {
                 n.g + dist2(n.root, n.ia) + dist2(n.ia, s.goal)
@@ -722,12 +723,20 @@ impl ShortestPathQuery {
                 None => Some((a, b)),
             };
             if let Some((ia, ib)) = piece {
-                // An end moved by the clip lies on the clip line, which passes through the root.
-                let ray = |end: Point2, vertex: Point2| -> [Point2; 2] {
+                // An end moved by the clip lies on the clip line, which passes through the root
+                // (`p1`): on its forward half (beyond the root, away from the previous root
+                // `p0`) or its backward half. The edge spans less than a half-turn seen from the
+                // root (strictly on its left), and the half-plane exactly a half-turn, from the
+                // forward half counter-clockwise to the backward one when it lies left of the
+                // line (`side > 0`), from the backward half to the forward one when right. So a
+                // clipped right end lies on the half where the half-plane starts, a clipped left
+                // end where it ends. (Telling the half from the rounded end fails when the edge
+                // passes within rounding of the root, as the sliver triangles of a carved fan
+                // do: an end one ulp behind the root turned the wedge's boundary round.)
+                let ray = |end: Point2, vertex: Point2, left_end: bool| -> [Point2; 2] {
                     match clip_to {
-                        Some((p0, p1, _)) if end != vertex => {
-                            let d = [p1[0] - p0[0], p1[1] - p0[1]];
-                            if (end[0] - root[0]) * d[0] + (end[1] - root[1]) * d[1] >= 0.0 {
+                        Some((p0, p1, side)) if end != vertex => {
+                            if (side > 0.0) != left_end {
                                 [p0, p1]
                             } else {
                                 [p1, p0]
@@ -736,7 +745,7 @@ impl ShortestPathQuery {
                         _ => [root, vertex],
                     }
                 };
-                let (ra, rb) = (ray(ia, a), ray(ib, b));
+                let (ra, rb) = (ray(ia, a, false), ray(ib, b, true));
                 self.offer(s, Node { ia, ib, ra, rb, edge: h as u32, ..base }, a, b);
             }
         }
@@ -871,13 +880,13 @@ impl ShortestPathQuery {
             for i in 0..s.links.takeoffs_from(q).len() {
                 let t = s.links.takeoffs_from(q)[i];
                 let p = xz(s.links.takeoffs[t as usize].from);
-                let (_, via) = via_interval(r, ia, ib, n.ra, n.rb, p);
+                let (_, via) = via_interval(r, (ia, ib), n.ra, n.rb, [a, b], p);
                 self.offer_takeoff(s, Node { ia: via.unwrap_or(p), ib: p, edge: TAKEOFF + t, ..base });
             }
         }
         if self.goal_mark[q as usize] == s.gen {
             // The goal's polygon: the exact remaining distance ends the search through here.
-            let (_, via) = via_interval(r, ia, ib, n.ra, n.rb, s.goal);
+            let (_, via) = via_interval(r, (ia, ib), n.ra, n.rb, [a, b], s.goal);
             let via = via.unwrap_or(s.goal);
             self.succ.push(Node { ia: via, ib: via, edge: GOAL, ..base });
             return;

@@ -489,8 +489,11 @@ impl VisibilitySearch {
     /// keyed by the shortest way from its end through the interval to the other end.
     fn push_window(&mut self, f: Frame, ia: Point2, ib: Point2, ends: Ends) {
         let (p, other) = (ends.start, ends.goal);
-        let key =
-            if ia == ib { dist2(p, ia) + dist2(ia, other) } else { via_interval(p, ia, ib, [p, ia], [p, ib], other).0 };
+        let key = if ia == ib {
+            dist2(p, ia) + dist2(ia, other)
+        } else {
+            via_interval(p, (ia, ib), [p, ia], [p, ib], [ia, ib], other).0
+        };
         // Nothing through the window can beat the path already found.
         if key >= self.goal_cost {
             return;

@@ -102,22 +102,29 @@ pub(super) fn mirror(p: Point2, a: Point2, b: Point2) -> Point2 {
 
 /// Length of the shortest path from `root` through the interval `[ia, ib]` (seen from the root
 /// with `ia` on the right) to `goal`, which lies beyond the interval's line (mirrored if not);
-/// also the interval point where that path bends (`None` when straight).
+/// also the interval point where that path bends (`None` when straight). `line` is two exact
+/// points of the line the interval lies on (the ends of its edge).
+///
+/// Which side of that line the root and the goal lie on is decided on `line`, not on the
+/// interval's ends: those are rounded, and where the root lies within rounding of the line (an
+/// edge of a carved sliver passing through a corner) the line through them can put the root on
+/// either side, so that a goal beyond the interval was mirrored back and the bound overestimated
+/// (the search then finished through a worse node first).
 pub(in crate::query) fn via_interval(
     root: Point2,
-    ia: Point2,
-    ib: Point2,
+    (ia, ib): (Point2, Point2),
     ra: [Point2; 2],
     rb: [Point2; 2],
+    line: [Point2; 2],
     goal: Point2,
 ) -> (f64, Option<Point2>) {
     if ia == ib {
         return (dist2(root, ia) + dist2(ia, goal), (ia != goal).then_some(ia));
     }
     // Beyond = on the side of the line opposite the root; a goal on the root's side is mirrored.
-    let side_root = orient2d(ia, ib, root);
-    let side_goal = orient2d(ia, ib, goal);
-    let g = if ia != ib && side_root * side_goal > 0.0 { mirror(goal, ia, ib) } else { goal };
+    let side_root = orient2d(line[0], line[1], root);
+    let side_goal = orient2d(line[0], line[1], goal);
+    let g = if side_root * side_goal > 0.0 { mirror(goal, line[0], line[1]) } else { goal };
     if orient2d(ra[0], ra[1], g) < 0.0 {
         (dist2(root, ia) + dist2(ia, g), Some(ia))
     } else if orient2d(rb[0], rb[1], g) > 0.0 {
