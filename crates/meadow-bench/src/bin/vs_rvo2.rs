@@ -12,8 +12,9 @@
 //! Checks on the way: Meadow gives the same bits on 1 and N threads, and RVO2's two builds give
 //! the same bits as each other.
 //!
-//! `--meadow-only` runs Meadow alone on one thread, for profiling (`scripts/orca-profile.sh`
-//! prints the share of each phase of a step from it).
+//! `--meadow-only` runs Meadow alone, on one thread or on `--threads N`, for profiling
+//! (`scripts/orca-profile.sh` prints the share of each phase of a step from it) and for comparing
+//! the CPU time of thread counts (`/usr/bin/time -v`: user + system time against wall time).
 
 use std::borrow::Cow;
 use std::time::Instant;
@@ -146,10 +147,13 @@ struct Options {
     rounds: usize,
     dodgy: bool,
     meadow_only: bool,
+    /// Threads of the `--meadow-only` run.
+    threads: usize,
 }
 
 fn parse_options() -> Result<Options, String> {
-    let mut o = Options { sizes: vec![1000, 5000, 20000], steps: 300, rounds: 3, dodgy: true, meadow_only: false };
+    let mut o =
+        Options { sizes: vec![1000, 5000, 20000], steps: 300, rounds: 3, dodgy: true, meadow_only: false, threads: 1 };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
@@ -164,12 +168,13 @@ fn parse_options() -> Result<Options, String> {
             "--rounds" => o.rounds = value("--rounds")?.parse().map_err(|_| "bad --rounds".to_string())?,
             "--no-dodgy" => o.dodgy = false,
             "--meadow-only" => o.meadow_only = true,
+            "--threads" => o.threads = value("--threads")?.parse().map_err(|_| "bad --threads".to_string())?,
             "--bench" => {}
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
-    if o.steps == 0 || o.rounds == 0 || o.sizes.contains(&0) {
-        return Err("sizes, steps and rounds must be positive".into());
+    if o.steps == 0 || o.rounds == 0 || o.threads == 0 || o.sizes.contains(&0) {
+        return Err("sizes, steps, rounds and threads must be positive".into());
     }
     Ok(o)
 }
@@ -190,7 +195,7 @@ fn main() {
     }
     let all = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
     let pool = |t: usize| rayon::ThreadPoolBuilder::new().num_threads(t).build().expect("thread pool");
-    let (one, many) = (pool(1), pool(all));
+    let (one, many) = (pool(o.threads), pool(all));
 
     println!(
         "Circle, {} steps per run, {} interleaved rounds; {all} threads in the multi-thread rows",
@@ -209,7 +214,7 @@ fn main() {
             };
         for round in 0..o.rounds {
             let (ms, meadow_one) = run_meadow(n, o.steps, &one);
-            record("Meadow", 1, ms);
+            record("Meadow", o.threads, ms);
             if o.meadow_only {
                 continue;
             }
