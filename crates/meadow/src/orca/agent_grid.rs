@@ -218,8 +218,13 @@ impl AgentGrid {
     fn cell_coords(&self, p: Vec2) -> (usize, usize) {
         let u = (p.x - self.origin.x) * self.inv_cell_size;
         let v = (p.y - self.origin.y) * self.inv_cell_size;
-        // Non-negative by construction; the `min` only guards memory safety.
-        ((u.max(0.0) as usize).min(self.cells_x - 1), (v.max(0.0) as usize).min(self.cells_y - 1))
+        // Non-negative by construction; the `min` only guards memory safety. Through u32 (which
+        // holds every index, at most `MAX_CELLS_PER_AXIS`): a float's saturating conversion to
+        // u32 takes fewer instructions than to usize.
+        (
+            (u.max(0.0) as u32 as usize).min(self.cells_x - 1),
+            (v.max(0.0) as u32 as usize).min(self.cells_y - 1),
+        )
     }
 
     /// Number of indexed agents (those with a finite position).
@@ -328,7 +333,8 @@ impl AgentGrid {
             // Clamped to non-negative first, so truncation is the floor (and needs no libm call).
             let lo = (c - r).clamp(0.0, last);
             let hi = (c + r).clamp(0.0, last);
-            (lo as usize, hi as usize)
+            // Below `MAX_CELLS_PER_AXIS`: u32 holds them (see `cell_coords`).
+            (lo as u32 as usize, hi as u32 as usize)
         };
         let (x0, x1) = span(u, self.cells_x);
         let (y0, y1) = span(v, self.cells_y);
