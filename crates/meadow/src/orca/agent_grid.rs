@@ -221,10 +221,7 @@ impl AgentGrid {
         // Non-negative by construction; the `min` only guards memory safety. Through u32 (which
         // holds every index, at most `MAX_CELLS_PER_AXIS`): a float's saturating conversion to
         // u32 takes fewer instructions than to usize.
-        (
-            (u.max(0.0) as u32 as usize).min(self.cells_x - 1),
-            (v.max(0.0) as u32 as usize).min(self.cells_y - 1),
-        )
+        ((u.max(0.0) as u32 as usize).min(self.cells_x - 1), (v.max(0.0) as u32 as usize).min(self.cells_y - 1))
     }
 
     /// Number of indexed agents (those with a finite position).
@@ -571,10 +568,23 @@ impl Query<'_> {
         }
     }
 
+    /// Gathers the agents of slots `begin..end` within the bound, except the querying agent
+    /// (cut out of the range here, so the per-agent loop needs no test for it).
+    #[inline]
+    fn scan_range<const BAND: bool>(&mut self, begin: usize, end: usize) {
+        let me = self.self_slot as usize;
+        if (begin..end).contains(&me) {
+            self.gather::<BAND>(begin, me);
+            self.gather::<BAND>(me + 1, end);
+        } else {
+            self.gather::<BAND>(begin, end);
+        }
+    }
+
     /// Gathers the agents of slots `begin..end` within the bound, without branching on them:
     /// every key is written and the length grows only for those that pass.
     #[inline]
-    fn scan_range<const BAND: bool>(&mut self, begin: usize, end: usize) {
+    fn gather<const BAND: bool>(&mut self, begin: usize, end: usize) {
         let grid = self.grid;
         let (px, py) = (self.position.x, self.position.y);
         let need = self.len + (end - begin);
@@ -583,20 +593,34 @@ impl Query<'_> {
         }
         let keys = &mut self.keys[..need];
         let mut len = self.len;
-        let (bound, self_slot, height, band) = (self.bound, self.self_slot, self.height, self.band);
+        let (bound, height, band) = (self.bound, self.height, self.band);
         let xs = &grid.xs[begin..end];
         let ys = &grid.ys[begin..end];
-        let hs = &grid.hs[begin..end];
-        for (k, ((&x, &y), &h)) in xs.iter().zip(ys).zip(hs).enumerate() {
-            // RVO2's absSq(self - other): (px - x)² + (py - y)².
+        // RVO2's absSq(self - other): (px - x)² + (py - y)².
+        let dist_sq = |x: f32, y: f32| {
             let dx = px - x;
             let dy = py - y;
-            let dist_sq = dx * dx + dy * dy;
-            let slot = (begin + k) as u32;
-            // Also rejects NaN.
-            let take = dist_sq <= bound && slot != self_slot && (!BAND || (height - h).abs() <= band);
-            keys[len] = ((dist_sq.to_bits() as u64) << 32) | slot as u64;
-            len += take as usize;
+            dx * dx + dy * dy
+        };
+        let key = |dist_sq: f32, k: usize| ((dist_sq.to_bits() as u64) << 32) | (begin + k) as u64;
+        if BAND {
+            let hs = &grid.hs[begin..end];
+            for (k, ((&x, &y), &h)) in xs.iter().zip(ys).zip(hs).enumerate() {
+                let d = dist_sq(x, y);
+                // Also rejects NaN.
+                let take = d <= bound && (height - h).abs() <= band;
+                keys[len] = key(d, k);
+                len += take as usize;
+            }
+        } else {
+            // Without a band the heights are not read at all.
+            for (k, (&x, &y)) in xs.iter().zip(ys).enumerate() {
+                let d = dist_sq(x, y);
+                // Also rejects NaN.
+                let take = d <= bound;
+                keys[len] = key(d, k);
+                len += take as usize;
+            }
         }
         self.len = len;
     }
