@@ -173,6 +173,9 @@ impl AgentGrid {
         // count becomes its end, and the agents are placed from the last one back, which leaves
         // each entry at its cell's start.
         let cells = cells_x * cells_y;
+        // The most cells any build over this many agents may take, so that a grid whose box
+        // grows as agents move does not reallocate step after step.
+        self.cell_start.reserve(max_cells + 1);
         self.cell_start.resize(cells + 1, 0);
         self.cell_of.clear();
         for (i, p) in positions.iter().enumerate() {
