@@ -18,6 +18,15 @@ pub mod rvo2;
 use meadow::query::{QueryMesh, SplitMix64};
 use std::path::PathBuf;
 
+/// Seconds the calling thread has run on a CPU (`CLOCK_THREAD_CPUTIME_ID`), `None` where the
+/// clock cannot be read. On a loaded machine it leaves out the time other processes take.
+pub fn thread_cpu_seconds() -> Option<f64> {
+    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `t` is a valid, writable timespec; clock_gettime only writes it.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    (rc == 0).then_some(t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9)
+}
+
 /// Seed of the start/goal pairs every path benchmark answers.
 pub const PAIR_SEED: u64 = 0x6d65_6164_6f77;
 

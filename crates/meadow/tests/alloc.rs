@@ -203,3 +203,54 @@ fn warmed_up_graph_shortest_path_queries_do_not_allocate() {
     assert!(warm.2 > 100, "too few paths turn at corners: {warm:?}");
     assert_eq!(allocated, 0, "{allocated} allocations in {} warmed-up graph queries", pairs.len());
 }
+
+/// A warmed-up ORCA step allocates nothing: a second run of the same Circle trajectory, once its
+/// own buffers are sized by its first two steps (the neighbour memory and the grid swap their
+/// lists, so each pair is sized over two steps), reuses every buffer, the thread's scratch
+/// included (warmed by the first run over the whole trajectory).
+#[cfg(feature = "parallel")]
+#[test]
+fn warmed_up_orca_steps_do_not_allocate() {
+    use meadow::orca::scenario::{circle, pref_velocity, CIRCLE_PARAMS, CIRCLE_TIME_STEP};
+    use meadow::orca::{Simulator, Vec2};
+    const AGENTS: usize = 300;
+    const STEPS: usize = 200;
+    const WARM_UP_STEPS: usize = 2;
+    // One worker: the closure and every step run on it, so its per-thread count sees all of a
+    // step's allocations.
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    pool.install(|| {
+        let (positions, goals) = circle(AGENTS);
+        let new_simulator = || {
+            let mut sim = Simulator::new(CIRCLE_TIME_STEP).unwrap();
+            for &p in &positions {
+                sim.add_agent(p, Vec2::ZERO, CIRCLE_PARAMS).unwrap();
+            }
+            sim
+        };
+        let step = |sim: &mut Simulator| {
+            for (i, &goal) in goals.iter().enumerate() {
+                let v = pref_velocity(sim.positions()[i], goal);
+                sim.set_pref_velocity(i, v).unwrap();
+            }
+            sim.step();
+        };
+        let mut first = new_simulator();
+        for _ in 0..STEPS {
+            step(&mut first);
+        }
+        let mut second = new_simulator();
+        for _ in 0..WARM_UP_STEPS {
+            step(&mut second);
+        }
+        let before = allocations();
+        for _ in WARM_UP_STEPS..STEPS {
+            step(&mut second);
+        }
+        let allocated = allocations() - before;
+        assert_eq!(first.positions(), second.positions());
+        let moved = first.positions().iter().zip(&positions).filter(|(a, b)| (**a - **b).abs_sq() > 1.0).count();
+        assert_eq!(moved, AGENTS, "every agent walks towards its antipode");
+        assert_eq!(allocated, 0, "{allocated} allocations in {} warmed-up ORCA steps", STEPS - WARM_UP_STEPS);
+    });
+}

@@ -15,6 +15,7 @@
 
 use meadow::query::{Path, PathOptions, PathQuery, QueryFilter, QueryMesh, ShortestPathQuery, SplitMix64};
 use meadow::{BakeSettings, DynamicMesh, Obstacle, ObstacleId, UpdateStats};
+use meadow_bench::thread_cpu_seconds;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
@@ -35,15 +36,6 @@ fn levels() -> Vec<PathBuf> {
         all.extend(v);
     }
     all
-}
-
-/// Seconds this thread has run on a CPU (`CLOCK_THREAD_CPUTIME_ID`), `None` where the clock
-/// cannot be read.
-fn thread_cpu_seconds() -> Option<f64> {
-    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: `t` is a valid, writable timespec; clock_gettime only writes it.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
-    (rc == 0).then_some(t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9)
 }
 
 /// The clock changes are timed by.

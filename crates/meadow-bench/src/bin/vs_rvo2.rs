@@ -12,23 +12,48 @@
 //! Checks on the way: Meadow gives the same bits on 1 and N threads, and RVO2's two builds give
 //! the same bits as each other.
 //!
-//! `--meadow-only` runs Meadow alone on one thread, for profiling (`scripts/orca-profile.sh`
-//! prints the share of each phase of a step from it).
+//! `--meadow-only` runs Meadow alone, on one thread or on `--threads N`, for profiling
+//! (`scripts/orca-profile.sh` prints the share of each phase of a step from it) and for comparing
+//! the CPU time of thread counts (`/usr/bin/time -v`: user + system time against wall time).
+//!
+//! `--cpu` times the one-thread rows by the CPU time of the thread that runs them
+//! (`CLOCK_THREAD_CPUTIME_ID`) instead of the wall clock, so that on a loaded machine the time
+//! other processes take does not count (cache and memory contention still do); the
+//! multi-thread rows, which no single thread's clock measures, are left out.
 
 use std::borrow::Cow;
 use std::time::Instant;
 
 use meadow::orca::{AgentIndex, NeighborList, Simulator, Vec2};
 use meadow_bench::rvo2::{self, Rvo2Build, Rvo2Circle, Rvo2Params};
+use meadow_bench::thread_cpu_seconds;
 use rayon::prelude::*;
 
 use meadow::orca::scenario::{
     circle, circle_arrived as all_arrived, pref_velocity, CIRCLE_GOAL_RADIUS_SQ as GOAL_RADIUS_SQ,
     CIRCLE_PARAMS as PARAMS, CIRCLE_TIME_STEP as TIME_STEP,
 };
-/// Wall milliseconds per step over `steps` steps (fewer if everyone arrives first).
-fn timed(steps: usize, mut step: impl FnMut() -> bool) -> f64 {
-    let start = Instant::now();
+/// The clock steps are timed by.
+#[derive(Clone, Copy, PartialEq)]
+enum Clock {
+    Wall,
+    /// CPU time of the calling thread.
+    ThreadCpu,
+}
+
+impl Clock {
+    fn seconds(self, origin: Instant) -> f64 {
+        match self {
+            Clock::Wall => origin.elapsed().as_secs_f64(),
+            Clock::ThreadCpu => thread_cpu_seconds().unwrap_or(f64::NAN),
+        }
+    }
+}
+
+/// Milliseconds per step by `clock` over `steps` steps (fewer if everyone arrives first).
+fn timed(clock: Clock, steps: usize, mut step: impl FnMut() -> bool) -> f64 {
+    let origin = Instant::now();
+    let start = clock.seconds(origin);
     let mut done = 0;
     while done < steps {
         done += 1;
@@ -36,17 +61,19 @@ fn timed(steps: usize, mut step: impl FnMut() -> bool) -> f64 {
             break;
         }
     }
-    start.elapsed().as_secs_f64() * 1e3 / done as f64
+    (clock.seconds(origin) - start) * 1e3 / done as f64
 }
 
-fn run_meadow(n: usize, steps: usize, pool: &rayon::ThreadPool) -> (f64, Vec<Vec2>) {
+fn run_meadow(clock: Clock, n: usize, steps: usize, pool: &rayon::ThreadPool) -> (f64, Vec<Vec2>) {
     let (positions, goals) = circle(n);
     let mut sim = Simulator::new(TIME_STEP).expect("valid time step");
     for &p in &positions {
         sim.add_agent(p, Vec2::ZERO, PARAMS).expect("valid agent");
     }
+    // A one-thread pool runs the whole step on the thread `install` runs this on, so its clock
+    // is the step's CPU time.
     let ms = pool.install(|| {
-        timed(steps, || {
+        timed(clock, steps, || {
             for (i, &goal) in goals.iter().enumerate() {
                 let v = pref_velocity(sim.positions()[i], goal);
                 sim.set_pref_velocity(i, v).expect("agent exists");
@@ -58,7 +85,7 @@ fn run_meadow(n: usize, steps: usize, pool: &rayon::ThreadPool) -> (f64, Vec<Vec
     (ms, sim.positions().to_vec())
 }
 
-fn run_rvo2(build: Rvo2Build, n: usize, steps: usize) -> Option<(f64, Vec<[f32; 2]>)> {
+fn run_rvo2(clock: Clock, build: Rvo2Build, n: usize, steps: usize) -> Option<(f64, Vec<[f32; 2]>)> {
     let (positions, goals) = circle(n);
     let xy: Vec<[f32; 2]> = positions.iter().map(|p| [p.x, p.y]).collect();
     let goal_xy: Vec<[f32; 2]> = goals.iter().map(|p| [p.x, p.y]).collect();
@@ -72,12 +99,12 @@ fn run_rvo2(build: Rvo2Build, n: usize, steps: usize) -> Option<(f64, Vec<[f32; 
         max_speed: PARAMS.max_speed,
     };
     let mut sim = Rvo2Circle::new(build, &xy, &goal_xy, params)?;
-    let ms = timed(steps, || sim.step(GOAL_RADIUS_SQ));
+    let ms = timed(clock, steps, || sim.step(GOAL_RADIUS_SQ));
     Some((ms, sim.positions()))
 }
 
 /// dodgy_2d driven per agent, with Meadow's exact neighbour search feeding it the same neighbours.
-fn run_dodgy(n: usize, steps: usize, pool: &rayon::ThreadPool) -> f64 {
+fn run_dodgy(clock: Clock, n: usize, steps: usize, pool: &rayon::ThreadPool) -> f64 {
     let (mut positions, goals) = circle(n);
     let mut velocities = vec![Vec2::ZERO; n];
     let mut new_velocities = vec![Vec2::ZERO; n];
@@ -95,7 +122,7 @@ fn run_dodgy(n: usize, steps: usize, pool: &rayon::ThreadPool) -> f64 {
         avoidance_responsibility: 1.0,
     };
     pool.install(|| {
-        timed(steps, || {
+        timed(clock, steps, || {
             index.rebuild(&positions, PARAMS.neighbor_dist / 3.0);
             let (index, pos, vel) = (&index, &positions, &velocities);
             new_velocities.par_iter_mut().with_min_len(64).enumerate().for_each_init(
@@ -146,10 +173,21 @@ struct Options {
     rounds: usize,
     dodgy: bool,
     meadow_only: bool,
+    clock: Clock,
+    /// Threads of the `--meadow-only` run.
+    threads: usize,
 }
 
 fn parse_options() -> Result<Options, String> {
-    let mut o = Options { sizes: vec![1000, 5000, 20000], steps: 300, rounds: 3, dodgy: true, meadow_only: false };
+    let mut o = Options {
+        sizes: vec![1000, 5000, 20000],
+        steps: 300,
+        rounds: 3,
+        dodgy: true,
+        meadow_only: false,
+        clock: Clock::Wall,
+        threads: 1,
+    };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
@@ -164,12 +202,17 @@ fn parse_options() -> Result<Options, String> {
             "--rounds" => o.rounds = value("--rounds")?.parse().map_err(|_| "bad --rounds".to_string())?,
             "--no-dodgy" => o.dodgy = false,
             "--meadow-only" => o.meadow_only = true,
+            "--cpu" => o.clock = Clock::ThreadCpu,
+            "--threads" => o.threads = value("--threads")?.parse().map_err(|_| "bad --threads".to_string())?,
             "--bench" => {}
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
-    if o.steps == 0 || o.rounds == 0 || o.sizes.contains(&0) {
-        return Err("sizes, steps and rounds must be positive".into());
+    if o.steps == 0 || o.rounds == 0 || o.threads == 0 || o.sizes.contains(&0) {
+        return Err("sizes, steps, rounds and threads must be positive".into());
+    }
+    if o.clock == Clock::ThreadCpu && (o.threads > 1 || thread_cpu_seconds().is_none()) {
+        return Err("--cpu needs one thread and a readable thread CPU clock".into());
     }
     Ok(o)
 }
@@ -190,13 +233,16 @@ fn main() {
     }
     let all = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
     let pool = |t: usize| rayon::ThreadPoolBuilder::new().num_threads(t).build().expect("thread pool");
-    let (one, many) = (pool(1), pool(all));
+    let (one, many) = (pool(o.threads), pool(all));
 
     println!(
         "Circle, {} steps per run, {} interleaved rounds; {all} threads in the multi-thread rows",
         o.steps, o.rounds
     );
-    println!("| impl | agents | threads | wall ms/step (median) | ratio to RVO2 whole program (median, min-max) |");
+    let clock_name = if o.clock == Clock::Wall { "wall" } else { "thread CPU" };
+    println!(
+        "| impl | agents | threads | {clock_name} ms/step (median) | ratio to RVO2 whole program (median, min-max) |"
+    );
     println!("|---|---|---|---|---|");
     for &n in &o.sizes {
         let load_before = load_average();
@@ -208,14 +254,16 @@ fn main() {
                 None => rows.push((name.to_string(), threads, vec![ms])),
             };
         for round in 0..o.rounds {
-            let (ms, meadow_one) = run_meadow(n, o.steps, &one);
-            record("Meadow", 1, ms);
+            let clock = o.clock;
+            let (ms, meadow_one) = run_meadow(clock, n, o.steps, &one);
+            record("Meadow", o.threads, ms);
             if o.meadow_only {
                 continue;
             }
-            if let Some((ms, whole)) = run_rvo2(Rvo2Build::WholeProgram, n, o.steps) {
+            if let Some((ms, whole)) = run_rvo2(clock, Rvo2Build::WholeProgram, n, o.steps) {
                 record(Rvo2Build::WholeProgram.name(), 1, ms);
-                let (ms, plain) = run_rvo2(Rvo2Build::Plain, n, o.steps).expect("both builds are compiled together");
+                let (ms, plain) =
+                    run_rvo2(clock, Rvo2Build::Plain, n, o.steps).expect("both builds are compiled together");
                 record(Rvo2Build::Plain.name(), 1, ms);
                 if round == 0 {
                     let same = whole
@@ -226,10 +274,10 @@ fn main() {
                 }
             }
             if o.dodgy {
-                record("dodgy_2d 0.5.5", 1, run_dodgy(n, o.steps, &one));
+                record("dodgy_2d 0.5.5", 1, run_dodgy(clock, n, o.steps, &one));
             }
-            if all > 1 {
-                let (ms, meadow_many) = run_meadow(n, o.steps, &many);
+            if all > 1 && clock == Clock::Wall {
+                let (ms, meadow_many) = run_meadow(clock, n, o.steps, &many);
                 record("Meadow", all, ms);
                 let same = meadow_one
                     .iter()
@@ -237,7 +285,7 @@ fn main() {
                     .all(|(a, b)| a.x.to_bits() == b.x.to_bits() && a.y.to_bits() == b.y.to_bits());
                 assert!(same, "thread count changed Meadow's result");
                 if o.dodgy {
-                    record("dodgy_2d 0.5.5", all, run_dodgy(n, o.steps, &many));
+                    record("dodgy_2d 0.5.5", all, run_dodgy(clock, n, o.steps, &many));
                 }
             }
         }

@@ -66,6 +66,9 @@ pub(crate) struct Neighbor {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct NeighborSearch {
     keys: Vec<u64>,
+    /// Where [`Query::settle`] writes the keys in order (then swapped with `keys`), so that no
+    /// step of the search fills or copies a buffer.
+    spare: Vec<u64>,
     /// The neighbours found by the last search, in canonical order.
     pub(crate) found: Vec<Neighbor>,
 }
@@ -91,6 +94,8 @@ pub(crate) struct AgentGrid {
     cells_y: usize,
     /// Scratch of the build: cell of each agent index (`u32::MAX`: left out).
     cell_of: Vec<u32>,
+    /// Slot of each agent index (`u32::MAX`: left out), written by the build.
+    pub(crate) slot_of: Vec<u32>,
 }
 
 impl AgentGrid {
@@ -120,14 +125,16 @@ impl AgentGrid {
                 finite += 1;
             }
         }
-        self.agents.clear();
-        self.xs.clear();
-        self.ys.clear();
-        self.hs.clear();
         self.cell_start.clear();
         self.cells_x = 0;
         self.cells_y = 0;
+        self.slot_of.clear();
+        self.slot_of.resize(n, u32::MAX);
         if finite == 0 {
+            self.agents.clear();
+            self.xs.clear();
+            self.ys.clear();
+            self.hs.clear();
             return;
         }
         // Extents in f64: the difference of two finite f32 may overflow f32.
@@ -162,35 +169,43 @@ impl AgentGrid {
         self.cells_x = cells_x;
         self.cells_y = cells_y;
 
-        // Counting sort by cell (stable: agents of a cell stay in index order).
-        self.cell_start.resize(cells_x * cells_y + 1, 0);
+        // Counting sort by cell (stable: agents of a cell stay in index order). Each cell's
+        // count becomes its end, and the agents are placed from the last one back, which leaves
+        // each entry at its cell's start.
+        let cells = cells_x * cells_y;
+        // The most cells any build over this many agents may take, so that a grid whose box
+        // grows as agents move does not reallocate step after step.
+        self.cell_start.reserve(max_cells + 1);
+        self.cell_start.resize(cells + 1, 0);
         self.cell_of.clear();
         for (i, p) in positions.iter().enumerate() {
             let cell = if indexed(i) {
                 let (cx, cy) = self.cell_coords(*p);
                 let cell = cy * cells_x + cx;
-                self.cell_start[cell + 1] += 1;
+                self.cell_start[cell] += 1;
                 cell as u32
             } else {
                 u32::MAX
             };
             self.cell_of.push(cell);
         }
-        for c in 0..cells_x * cells_y {
-            self.cell_start[c + 1] += self.cell_start[c];
+        for c in 1..cells {
+            self.cell_start[c] += self.cell_start[c - 1];
         }
+        self.cell_start[cells] = finite as u32;
+        // Every slot is written below; only a change of count needs a resize.
         self.agents.resize(finite, GridAgent::default());
         self.xs.resize(finite, 0.0);
         self.ys.resize(finite, 0.0);
         self.hs.resize(finite, 0.0);
-        // `next` is each cell's fill position: the starts shifted by one cell, restored below.
-        for i in 0..n {
+        for i in (0..n).rev() {
             let cell = self.cell_of[i];
             if cell == u32::MAX {
                 continue;
             }
+            self.cell_start[cell as usize] -= 1;
             let slot = self.cell_start[cell as usize] as usize;
-            self.cell_start[cell as usize] += 1;
+            self.slot_of[i] = slot as u32;
             let position = positions[i];
             let height = heights.get(i).copied().unwrap_or(0.0);
             self.agents[slot] =
@@ -199,11 +214,6 @@ impl AgentGrid {
             self.ys[slot] = position.y;
             self.hs[slot] = height;
         }
-        // Each start now holds the next cell's start: shift back.
-        for c in (1..cells_x * cells_y).rev() {
-            self.cell_start[c] = self.cell_start[c - 1];
-        }
-        self.cell_start[0] = 0;
     }
 
     /// The cell of a finite position, computed in f32 (see the module notes on its error).
@@ -211,8 +221,10 @@ impl AgentGrid {
     fn cell_coords(&self, p: Vec2) -> (usize, usize) {
         let u = (p.x - self.origin.x) * self.inv_cell_size;
         let v = (p.y - self.origin.y) * self.inv_cell_size;
-        // Non-negative by construction; the `min` only guards memory safety.
-        ((u.max(0.0) as usize).min(self.cells_x - 1), (v.max(0.0) as usize).min(self.cells_y - 1))
+        // Non-negative by construction; the `min` only guards memory safety. Through u32 (which
+        // holds every index, at most `MAX_CELLS_PER_AXIS`): a float's saturating conversion to
+        // u32 takes fewer instructions than to usize.
+        ((u.max(0.0) as u32 as usize).min(self.cells_x - 1), (v.max(0.0) as u32 as usize).min(self.cells_y - 1))
     }
 
     /// Number of indexed agents (those with a finite position).
@@ -237,7 +249,7 @@ impl AgentGrid {
         seed: Option<f32>,
         search: &mut NeighborSearch,
     ) {
-        let NeighborSearch { keys, found: out } = search;
+        let NeighborSearch { keys, spare, found: out } = search;
         out.clear();
         if max_neighbors == 0 || self_slot >= self.agents.len() || range_sq.is_nan() || range_sq <= 0.0 {
             return;
@@ -260,6 +272,7 @@ impl AgentGrid {
             max_neighbors,
             bound,
             keys,
+            spare,
             len: 0,
         };
         // The query's exact cell coordinates (f64 holds the f32 difference exactly, and the
@@ -320,7 +333,8 @@ impl AgentGrid {
             // Clamped to non-negative first, so truncation is the floor (and needs no libm call).
             let lo = (c - r).clamp(0.0, last);
             let hi = (c + r).clamp(0.0, last);
-            (lo as usize, hi as usize)
+            // Below `MAX_CELLS_PER_AXIS`: u32 holds them (see `cell_coords`).
+            (lo as u32 as usize, hi as u32 as usize)
         };
         let (x0, x1) = span(u, self.cells_x);
         let (y0, y1) = span(v, self.cells_y);
@@ -400,30 +414,29 @@ impl NeighborMemory {
         }
         let old_slot = *self.old_slot_of.get(index as usize)? as usize;
         let list = self.old.get(old_slot * self.stride..old_slot * self.stride + max_neighbors)?;
+        let banded = band != f32::INFINITY;
         let mut seed = 0.0f32;
+        // Every condition is gathered without a branch: nearly every seed holds.
+        let mut valid = true;
         for &j in list {
-            if j == index {
-                return None;
-            }
-            if inactive.get(j as usize).copied().unwrap_or(false) {
-                return None;
-            }
+            // Padding (`u32::MAX`) is no agent.
             let other = *positions.get(j as usize)?;
             // The scan's formula, on the same f32 values.
             let dx = position.x - other.x;
             let dy = position.y - other.y;
             let dist_sq = dx * dx + dy * dy;
-            // Also rejects NaN.
-            if dist_sq.is_nan() || dist_sq >= range_sq {
-                return None;
-            }
-            let gap = (height - heights.get(j as usize).copied().unwrap_or(0.0)).abs();
-            if band != f32::INFINITY && (gap.is_nan() || gap > band) {
-                return None;
+            // `<` also rejects NaN.
+            valid &= dist_sq < range_sq;
+            valid &= j != index;
+            valid &= !inactive.get(j as usize).copied().unwrap_or(false);
+            if banded {
+                let gap = (height - heights.get(j as usize).copied().unwrap_or(0.0)).abs();
+                // `<=` also rejects NaN.
+                valid &= gap <= band;
             }
             seed = seed.max(dist_sq);
         }
-        Some(seed)
+        valid.then_some(seed)
     }
 
     /// Slot in this step's grid of each agent index (`u32::MAX`: not indexed), once
@@ -432,13 +445,10 @@ impl NeighborMemory {
         &self.old_slot_of
     }
 
-    /// Makes this step's lists the old ones, for the next step over the same agents.
-    pub(crate) fn finish(&mut self, grid: &AgentGrid, agents: usize) {
-        self.old_slot_of.clear();
-        self.old_slot_of.resize(agents, u32::MAX);
-        for (slot, a) in grid.agents.iter().enumerate() {
-            self.old_slot_of[a.index as usize] = slot as u32;
-        }
+    /// Makes this step's lists the old ones, for the next step over the same agents (takes
+    /// the grid's slot map; the grid's next build rewrites the buffer it gets back).
+    pub(crate) fn finish(&mut self, grid: &mut AgentGrid) {
+        std::mem::swap(&mut self.old_slot_of, &mut grid.slot_of);
         std::mem::swap(&mut self.old, &mut self.new);
     }
 }
@@ -523,6 +533,8 @@ struct Query<'a> {
     /// [`settle`](Query::settle) they are the kept list in canonical order. For a non-negative
     /// f32 the bits order as the values do, so sorting the keys sorts by `(dist_sq, slot)`.
     keys: &'a mut Vec<u64>,
+    /// The other buffer of [`NeighborSearch`].
+    spare: &'a mut Vec<u64>,
     len: usize,
 }
 
@@ -559,10 +571,23 @@ impl Query<'_> {
         }
     }
 
+    /// Gathers the agents of slots `begin..end` within the bound, except the querying agent
+    /// (cut out of the range here, so the per-agent loop needs no test for it).
+    #[inline]
+    fn scan_range<const BAND: bool>(&mut self, begin: usize, end: usize) {
+        let me = self.self_slot as usize;
+        if (begin..end).contains(&me) {
+            self.gather::<BAND>(begin, me);
+            self.gather::<BAND>(me + 1, end);
+        } else {
+            self.gather::<BAND>(begin, end);
+        }
+    }
+
     /// Gathers the agents of slots `begin..end` within the bound, without branching on them:
     /// every key is written and the length grows only for those that pass.
     #[inline]
-    fn scan_range<const BAND: bool>(&mut self, begin: usize, end: usize) {
+    fn gather<const BAND: bool>(&mut self, begin: usize, end: usize) {
         let grid = self.grid;
         let (px, py) = (self.position.x, self.position.y);
         let need = self.len + (end - begin);
@@ -571,20 +596,34 @@ impl Query<'_> {
         }
         let keys = &mut self.keys[..need];
         let mut len = self.len;
-        let (bound, self_slot, height, band) = (self.bound, self.self_slot, self.height, self.band);
+        let (bound, height, band) = (self.bound, self.height, self.band);
         let xs = &grid.xs[begin..end];
         let ys = &grid.ys[begin..end];
-        let hs = &grid.hs[begin..end];
-        for (k, ((&x, &y), &h)) in xs.iter().zip(ys).zip(hs).enumerate() {
-            // RVO2's absSq(self - other): (px - x)² + (py - y)².
+        // RVO2's absSq(self - other): (px - x)² + (py - y)².
+        let dist_sq = |x: f32, y: f32| {
             let dx = px - x;
             let dy = py - y;
-            let dist_sq = dx * dx + dy * dy;
-            let slot = (begin + k) as u32;
-            // Also rejects NaN.
-            let take = dist_sq <= bound && slot != self_slot && (!BAND || (height - h).abs() <= band);
-            keys[len] = ((dist_sq.to_bits() as u64) << 32) | slot as u64;
-            len += take as usize;
+            dx * dx + dy * dy
+        };
+        let key = |dist_sq: f32, k: usize| ((dist_sq.to_bits() as u64) << 32) | (begin + k) as u64;
+        if BAND {
+            let hs = &grid.hs[begin..end];
+            for (k, ((&x, &y), &h)) in xs.iter().zip(ys).zip(hs).enumerate() {
+                let d = dist_sq(x, y);
+                // Also rejects NaN.
+                let take = d <= bound && (height - h).abs() <= band;
+                keys[len] = key(d, k);
+                len += take as usize;
+            }
+        } else {
+            // Without a band the heights are not read at all.
+            for (k, (&x, &y)) in xs.iter().zip(ys).enumerate() {
+                let d = dist_sq(x, y);
+                // Also rejects NaN.
+                let take = d <= bound;
+                keys[len] = key(d, k);
+                len += take as usize;
+            }
         }
         self.len = len;
     }
@@ -593,23 +632,29 @@ impl Query<'_> {
     /// and tightens the bound to the worst of them when the list is full.
     fn settle(&mut self) {
         let k = self.max_neighbors;
-        let keys = &mut self.keys[..self.len];
-        let mut end = keys.len();
-        if keys.len() <= RANK_SORT_MAX {
+        let mut end = self.len;
+        if self.len <= RANK_SORT_MAX {
             // Few candidates (a seeded search gathers about `k`): sort them all by rank, with
-            // no data-dependent branch. Keys are distinct (slots are), so ranks are too.
-            let mut sorted = [0u64; RANK_SORT_MAX];
-            for &key in keys.iter() {
-                let rank = keys.iter().filter(|&&other| other < key).count();
+            // no data-dependent branch. Keys are distinct (slots are), so ranks are too, and
+            // every entry of `spare[..len]` is written.
+            if self.spare.len() < self.len {
+                self.spare.resize(self.len, 0);
+            }
+            let gathered = &self.keys[..self.len];
+            let sorted = &mut self.spare[..self.len];
+            for &key in gathered {
+                let rank = gathered.iter().filter(|&&other| other < key).count();
                 sorted[rank] = key;
             }
-            keys.copy_from_slice(&sorted[..keys.len()]);
+            std::mem::swap(self.keys, self.spare);
+            let keys = &mut self.keys[..self.len];
             if keys.len() > k {
                 // Keep the ones tied with the k-th on distance: they may come first on (x, y).
                 let worst = keys[k - 1] >> 32;
                 end = k + keys[k..].iter().take_while(|&&key| key >> 32 == worst).count();
             }
         } else {
+            let keys = &mut self.keys[..self.len];
             if keys.len() > k {
                 // The k smallest by (dist_sq, slot), then every other one at the k-th distance.
                 keys.select_nth_unstable(k - 1);
@@ -624,11 +669,13 @@ impl Query<'_> {
             }
             keys[..end].sort_unstable();
         }
-        let kept = &mut keys[..end];
-        // Runs of equal distance go in canonical order: (x, y), then agent index.
+        let kept = &mut self.keys[..end];
+        // Runs of equal distance go in canonical order: (x, y), then agent index. Ties are rare
+        // after the first steps, so a branch-free pass first tells whether there is any.
+        let tied = kept.windows(2).fold(false, |tied, pair| tied | ((pair[0] ^ pair[1]) >> 32 == 0));
         let agents = &self.grid.agents;
         let mut i = 0;
-        while i + 1 < kept.len() {
+        while tied && i + 1 < kept.len() {
             let mut j = i + 1;
             while j < kept.len() && kept[j] >> 32 == kept[i] >> 32 {
                 j += 1;
@@ -655,8 +702,6 @@ impl Query<'_> {
 #[derive(Clone, Debug, Default)]
 pub struct AgentIndex {
     grid: AgentGrid,
-    /// Grid slot of each agent index (`u32::MAX`: not indexed).
-    slot_of: Vec<u32>,
     zeros: Vec<Vec2>,
     radii: Vec<f32>,
 }
@@ -688,11 +733,6 @@ impl AgentIndex {
         self.zeros.resize(positions.len(), Vec2::ZERO);
         self.radii.resize(positions.len(), 0.0);
         self.grid.build(positions, &self.zeros, &self.radii, &[], &[], cell_size);
-        self.slot_of.clear();
-        self.slot_of.resize(positions.len(), u32::MAX);
-        for (slot, agent) in self.grid.agents.iter().enumerate() {
-            self.slot_of[agent.index as usize] = slot as u32;
-        }
     }
 
     /// The `max_neighbors` agents nearest to `agent` that are strictly closer than
@@ -700,7 +740,7 @@ impl AgentIndex {
     pub fn nearest(&self, agent: usize, neighbor_dist: f32, max_neighbors: usize, out: &mut NeighborList) {
         out.agents.clear();
         out.search.found.clear();
-        let Some(&slot) = self.slot_of.get(agent) else {
+        let Some(&slot) = self.grid.slot_of.get(agent) else {
             return;
         };
         // A negative or NaN range sees nobody (squaring would turn a negative one positive).
@@ -877,7 +917,7 @@ mod tests {
             grid.neighbors(slot, 100.0, 2, f32::INFINITY, None, &mut out);
             NeighborMemory::record(&mut memory.new[slot * stride..(slot + 1) * stride], &out.found);
         }
-        memory.finish(&grid, 4);
+        memory.finish(&mut grid);
         // Agent 0 remembers agents 1 and 2; the farther is at squared distance 4.
         let seed =
             |inactive: &[bool]| memory.seed(0, positions[0], 0.0, &positions, &[], inactive, 100.0, f32::INFINITY, 2);

@@ -370,7 +370,7 @@ impl Simulator {
                 .for_each(|item| velocity_of(scratch, item));
         }
         self.neighbor_memory.new = remembered;
-        self.neighbor_memory.finish(&self.agent_grid, n);
+        self.neighbor_memory.finish(&mut self.agent_grid);
 
         // Phase two: move everyone (by agent index, from the grid slot `finish` just mapped).
         let slot_of = self.neighbor_memory.slot_of();
