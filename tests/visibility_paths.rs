@@ -21,8 +21,35 @@ struct Tally {
     by_graph: bool,
 }
 
-/// Compares `pairs` random pairs on the level at `path`.
+/// A uniform random point of the mesh.
+fn uniform(mesh: &QueryMesh, rng: &mut SplitMix64) -> [f64; 3] {
+    mesh.random_point(rng).expect("level has area").point
+}
+
+/// A random polygon's vertex, or a point on one of its edges (the degenerate starts and goals:
+/// on a portal or a wall, collinear with the sides of the windows through it).
+fn on_vertex_or_edge(mesh: &QueryMesh, rng: &mut SplitMix64) -> [f64; 3] {
+    let nav = mesh.mesh();
+    let poly = nav.polygon((rng.next_u64() % nav.polygon_count() as u64) as usize);
+    let k = (rng.next_u64() % poly.vertices.len() as u64) as usize;
+    let a = nav.vertices()[poly.vertices[k] as usize];
+    let b = nav.vertices()[poly.vertices[(k + 1) % poly.vertices.len()] as usize];
+    // Half the points on a vertex, the others on the edge (at its middle or a random place).
+    let t = match rng.next_u64() % 4 {
+        0 | 1 => 0.0,
+        2 => 0.5,
+        _ => rng.next_f64(),
+    };
+    [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, a[2] + (b[2] - a[2]) * t]
+}
+
+/// Compares `pairs` random pairs on the level at `path`, drawn by `sample`.
 fn compare_level(path: &Path, pairs: usize) -> Tally {
+    compare_level_with(path, pairs, uniform)
+}
+
+/// Compares `pairs` pairs on the level at `path`, each end drawn by `sample`.
+fn compare_level_with(path: &Path, pairs: usize, sample: fn(&QueryMesh, &mut SplitMix64) -> [f64; 3]) -> Tally {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_string();
     let nav = meadow_bake::bake_file(path, &BakeSettings::DEFAULT).unwrap_or_else(|e| panic!("{name}: {e}"));
     assert!(nav.visibility().is_some(), "{name}: baked without a visibility graph");
@@ -35,8 +62,7 @@ fn compare_level(path: &Path, pairs: usize) -> Tally {
     sq.use_visibility_graph(true);
     let mut pq = PathQuery::new(&mesh);
     for _ in 0..pairs {
-        let s = mesh.random_point(&mut rng).expect("level has area").point;
-        let g = mesh.random_point(&mut rng).expect("level has area").point;
+        let (s, g) = (sample(&mesh, &mut rng), sample(&mesh, &mut rng));
         let graph = sq.find_shortest_path(&mesh, s, g, &filter);
         let search = sq.find_shortest_path_by_search(&mesh, s, g, &filter);
         let (p, q) = match (graph, search) {
@@ -98,6 +124,24 @@ fn graph_paths_equal_the_search_on_every_fixture() {
     );
     assert!(graph_levels >= levels.len() / 2, "only {graph_levels} levels use the graph");
     assert!(found > 2000);
+}
+
+/// Starts and goals on polygon vertices and edges. Known bug: on tagged.glb,
+/// (-3.0452, -8.5969) -> (4.3842, 4.0) (a goal on the portal z = 4 between polygons 0 and 35)
+/// the graph path turns at the arc corner (1.4736, -1.7104), 1.2 mm longer than the search's
+/// turn at (1.40625, -1.9116). The graph finds the straight segment from that corner to the
+/// goal and the path from the start to that corner when asked for each alone, and the same
+/// start with the goal 1 cm inside polygon 0 gives the search's length; why the whole query
+/// misses the turn is not traced.
+#[test]
+#[ignore = "known bug: with a goal on a portal the graph query can miss the last turn (tagged.glb), longer than the search"]
+fn known_bug_graph_paths_equal_the_search_from_vertices_and_edges() {
+    let levels = fixture_levels();
+    let mut found = 0;
+    for level in &levels {
+        found += compare_level_with(level, 300, on_vertex_or_edge).found;
+    }
+    assert!(found > 1000, "only {found} pairs found");
 }
 
 #[test]
