@@ -54,6 +54,7 @@ mod path;
 
 use crate::point::IntoPoint;
 use crate::tolerance::SHORTEST_ROOT_SLACK;
+pub(crate) use fans::lies_on_edge;
 pub(crate) use fans::VertexFans;
 use fans::{corner_bits, vertex_at};
 pub(crate) use fans::{CORNER, PINCH};
@@ -512,8 +513,7 @@ impl ShortestPathQuery {
             let first = mesh.poly_first(r);
             for k in 0..mesh.poly_len(r) {
                 let (a, b) = mesh.edge_endpoints(first + k);
-                // On the edge (or, after rounding, just outside it): the neighbour holds `p` too.
-                if orient2d(xz(a), xz(b), p) > 0.0 {
+                if !lies_on_edge(xz(a), xz(b), p) {
                     continue;
                 }
                 if let Some(q) = mesh.edge_neighbour(first + k) {

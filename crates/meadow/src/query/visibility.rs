@@ -35,7 +35,7 @@
 //! are joined at no cost, as the search without the graph turns at a pinch over its whole fan.
 
 use super::shortest::geometry::{lerp_at, via_interval};
-use super::shortest::VertexFans;
+use super::shortest::{lies_on_edge, VertexFans};
 use super::{dist2, polyline_length, xz, Location, Path, QueryMesh, NONE};
 use crate::asset::VisibilityGraph;
 use crate::geom::{orient2d, Point2};
@@ -625,8 +625,7 @@ fn seeds(mesh: &QueryMesh, fans: &VertexFans, at: Location, out: &mut Vec<u32>, 
         let first = mesh.poly_first(r);
         for k in 0..mesh.poly_len(r) {
             let (a, b) = mesh.edge_endpoints(first + k);
-            // On the edge (or, after rounding, just outside it): the neighbour holds `p` too.
-            if orient2d(xz(a), xz(b), p) > 0.0 {
+            if !lies_on_edge(xz(a), xz(b), p) {
                 continue;
             }
             if let Some(q) = mesh.edge_neighbour(first + k) {

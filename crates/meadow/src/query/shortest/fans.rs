@@ -75,6 +75,20 @@ impl VertexFans {
 pub(crate) const CORNER: u8 = 1;
 pub(crate) const PINCH: u8 = 2;
 
+/// Whether point `p` of a polygon lies on its edge `a -> b`, so that the polygon across the edge
+/// holds `p` too: `p` is not strictly inside the edge's line (on it, or just outside after
+/// rounding) and lies within the edge's extent along its longer axis. (The line alone is not
+/// enough: a polygon with an edge in line with the one `p` lies on, or a point just outside
+/// after rounding, would hand `p` to a polygon far from it, and each such polygon to more.)
+pub(crate) fn lies_on_edge(a: Point2, b: Point2, p: Point2) -> bool {
+    if orient2d(a, b, p) > 0.0 {
+        return false;
+    }
+    let axis = usize::from((b[1] - a[1]).abs() > (b[0] - a[0]).abs());
+    let (lo, hi) = if a[axis] <= b[axis] { (a[axis], b[axis]) } else { (b[axis], a[axis]) };
+    lo <= p[axis] && p[axis] <= hi
+}
+
 /// Where the start or goal sits: a mesh vertex (exactly) or not.
 pub(super) fn vertex_at(mesh: &QueryMesh, poly: u32, p: Point2) -> Option<u32> {
     let first = mesh.poly_first(poly);
