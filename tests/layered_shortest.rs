@@ -147,12 +147,20 @@ fn compare_mesh(name: &str, mesh: &QueryMesh, pairs: usize, graph: bool) -> Tall
     let mut rng = SplitMix64::new(29);
     let sample = |rng: &mut SplitMix64| -> [f64; 3] {
         loop {
-            // Mostly random points; every fourth a mesh vertex (degenerate segments through and
-            // along the boundary).
-            let p = if rng.below(4) == 0 {
-                verts[rng.below(verts.len())]
-            } else {
-                mesh.random_point(rng).expect("level has area").point
+            // Mostly random points; every fourth a mesh vertex and every fourth a point on a
+            // polygon's edge (degenerate segments through and along the boundary, and ends on
+            // portals, held by the polygons on both sides).
+            let p = match rng.below(4) {
+                0 => verts[rng.below(verts.len())],
+                1 => {
+                    let poly = mesh.mesh().polygon(rng.below(mesh.mesh().polygon_count()));
+                    let k = rng.below(poly.vertices.len());
+                    let a = verts[poly.vertices[k] as usize];
+                    let b = verts[poly.vertices[(k + 1) % poly.vertices.len()] as usize];
+                    let t = if rng.below(2) == 0 { 0.5 } else { rng.next_f64() };
+                    [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, a[2] + (b[2] - a[2]) * t]
+                }
+                _ => mesh.random_point(rng).expect("level has area").point,
             };
             if mesh.locate(p).is_ok() {
                 return p;

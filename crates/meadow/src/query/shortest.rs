@@ -54,9 +54,10 @@ mod path;
 
 use crate::point::IntoPoint;
 use crate::tolerance::SHORTEST_ROOT_SLACK;
+use fans::corner_bits;
 pub(crate) use fans::lies_on_edge;
+pub(crate) use fans::vertex_at;
 pub(crate) use fans::VertexFans;
-use fans::{corner_bits, vertex_at};
 pub(crate) use fans::{CORNER, PINCH};
 use geometry::{ahead, clip, end_on_far, thin_wedge_mouth, via_interval, wedge_open};
 use path::straight_segment;

@@ -35,13 +35,13 @@
 //! are joined at no cost, as the search without the graph turns at a pinch over its whole fan.
 
 use super::shortest::geometry::{lerp_at, via_interval};
-use super::shortest::{lies_on_edge, VertexFans};
+use super::shortest::{lies_on_edge, vertex_at, VertexFans};
 use super::{dist2, polyline_length, xz, Location, Path, QueryMesh, NONE};
 use crate::asset::VisibilityGraph;
 use crate::geom::{orient2d, Point2};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-use walks::{holds_direction, leg_polygon, reaches_marked, walk_leg, walk_to, Target, WALK_BRANCHES};
+use walks::{holds_direction, leg_polygon, reaches_marked, walk_leg, walk_leg_to, Target, WALK_BRANCHES};
 
 mod walks;
 
@@ -274,7 +274,10 @@ impl VisibilitySearch {
             // polygons touch at a vertex): the straight segment.
             path.points.extend([start.point, goal.point]);
             path.corridor.push(start.polygon);
-            walk_leg(mesh, leg_polygon(mesh, start.polygon, sp, gp), sp, gp, &mut path.corridor);
+            let from = vertex_at(mesh, start.polygon, sp);
+            if !walk_leg_to(mesh, start.polygon, from, (sp, gp), Target::Polygon(goal.polygon), &mut path.corridor) {
+                walk_leg(mesh, leg_polygon(mesh, start.polygon, sp, gp), sp, gp, &mut path.corridor);
+            }
             if path.corridor.last() != Some(&goal.polygon) {
                 path.corridor.push(goal.polygon);
             }
@@ -559,17 +562,8 @@ impl VisibilitySearch {
             let target = if k + 1 == legs { Target::Polygon(goal.polygon) } else { Target::Vertex(self.turns[k]) };
             let near = path.corridor[path.corridor.len() - 1];
             let mark = path.corridor.len();
-            let mut budget = WALK_BRANCHES;
-            let reached = match k {
-                0 => walk_to(mesh, leg_polygon(mesh, near, a, b), a, b, target, &mut path.corridor, &mut budget),
-                _ => {
-                    let v = self.turns[k - 1];
-                    mesh.vertex_fans().fan(v).iter().any(|&(q, slot)| {
-                        holds_direction(mesh, q, slot as usize, a, b)
-                            && walk_to(mesh, q, a, b, target, &mut path.corridor, &mut budget)
-                    })
-                }
-            };
+            let from = if k == 0 { vertex_at(mesh, near, a) } else { Some(self.turns[k - 1]) };
+            let reached = walk_leg_to(mesh, near, from, (a, b), target, &mut path.corridor);
             if !reached {
                 // (Not expected: the graph's edges are walks. Keep the plain walk's corridor.)
                 path.corridor.truncate(mark);

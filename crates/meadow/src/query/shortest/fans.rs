@@ -90,7 +90,7 @@ pub(crate) fn lies_on_edge(a: Point2, b: Point2, p: Point2) -> bool {
 }
 
 /// Where the start or goal sits: a mesh vertex (exactly) or not.
-pub(super) fn vertex_at(mesh: &QueryMesh, poly: u32, p: Point2) -> Option<u32> {
+pub(crate) fn vertex_at(mesh: &QueryMesh, poly: u32, p: Point2) -> Option<u32> {
     let first = mesh.poly_first(poly);
     let data = mesh.mesh().data();
     (0..mesh.poly_len(poly)).find_map(|k| {

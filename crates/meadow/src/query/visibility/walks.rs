@@ -4,6 +4,7 @@
 
 use crate::geom::{orient2d, Point2};
 use crate::query::raycast::WalkEnd;
+use crate::query::shortest::vertex_at;
 use crate::query::{xz, QueryMesh};
 
 /// Most walks [`walk_to`] tries for one leg (each branch where the leg passes a vertex shared
@@ -137,6 +138,28 @@ pub(super) fn resume_vertex(mesh: &QueryMesh, poly: u32, k: usize, a: Point2, b:
         .max_by(|&(_, x), &(_, y)| along(x).total_cmp(&along(y)))
 }
 
+/// Appends the polygons of the leg `a -> b` to `corridor`, from polygon `near` (which holds
+/// `a`), and returns true when the walk ends at `target` (`corridor` is as it was on false).
+/// When `a` is the mesh vertex `vertex`, every polygon round it that holds the leg's direction
+/// is tried: where floors meet at a vertex, the one `near` may hold the direction only along a
+/// wall that the leg runs beside on another floor.
+pub(super) fn walk_leg_to(
+    mesh: &QueryMesh,
+    near: u32,
+    vertex: Option<u32>,
+    (a, b): (Point2, Point2),
+    target: Target,
+    corridor: &mut Vec<u32>,
+) -> bool {
+    let mut budget = WALK_BRANCHES;
+    match vertex {
+        Some(v) => mesh.vertex_fans().fan(v).iter().any(|&(q, slot)| {
+            holds_direction(mesh, q, slot as usize, a, b) && walk_to(mesh, q, a, b, target, corridor, &mut budget)
+        }),
+        None => walk_to(mesh, near, a, b, target, corridor, &mut budget),
+    }
+}
+
 /// Whether `target` is the mesh vertex `v`.
 pub(super) fn target_is_vertex(target: Target, v: u32) -> bool {
     matches!(target, Target::Vertex(t) if t == v)
@@ -171,21 +194,6 @@ pub(super) fn walk_leg(mesh: &QueryMesh, mut from: u32, mut a: Point2, b: Point2
 /// are exact, but the answer must not panic).
 pub(super) fn leg_polygon(mesh: &QueryMesh, near: u32, a: Point2, b: Point2) -> u32 {
     let fans = mesh.vertex_fans();
-    let data = mesh.mesh().data();
-    let first = mesh.poly_first(near);
-    let Some(v) = (0..mesh.poly_len(near))
-        .map(|k| data.polygon_vertices[first + k])
-        .find(|&v| xz(mesh.mesh().vertices()[v as usize]) == a)
-    else {
-        return near;
-    };
-    for &(q, k) in fans.fan(v) {
-        let (f, len) = (mesh.poly_first(q), mesh.poly_len(q));
-        let next = xz(mesh.mesh().vertices()[data.polygon_vertices[f + (k as usize + 1) % len] as usize]);
-        let prev = xz(mesh.mesh().vertices()[data.polygon_vertices[f + (k as usize + len - 1) % len] as usize]);
-        if orient2d(a, next, b) >= 0.0 && orient2d(a, prev, b) <= 0.0 {
-            return q;
-        }
-    }
-    near
+    let Some(v) = vertex_at(mesh, near, a) else { return near };
+    fans.fan(v).iter().find(|&&(q, k)| holds_direction(mesh, q, k as usize, a, b)).map_or(near, |&(q, _)| q)
 }
