@@ -416,7 +416,7 @@ impl VisibilitySearch {
         root_step(mesh, p, poly, |slot, a, child| {
             self.report(table, &ends, slot, a, gen);
             if let Some((f, a, b)) = child {
-                self.push_window(f, a, b, ends);
+                self.push_window(mesh, f, a, b, ends);
             }
         });
     }
@@ -444,7 +444,7 @@ impl VisibilitySearch {
         let len = mesh.poly_len(f.poly);
         if len > WINDOW_POLYGON_MAX {
             window_corners(mesh, &f, &window, |slot, w| self.report(table, &ends, slot, w, gen));
-            window_children(mesh, p, &f, |child, ia, ib| self.push_window(child, ia, ib, ends));
+            window_children(mesh, p, &f, |child, ia, ib| self.push_window(mesh, child, ia, ib, ends));
             return;
         }
         // One pass of `window_corners` and `window_children` that takes each vertex's side of
@@ -484,18 +484,21 @@ impl VisibilitySearch {
             let ia = if nr == a { a } else { lerp_at(a, b, ra, rb) };
             let ib = if nl == b { b } else { lerp_at(a, b, la, lb) };
             let child = Frame { poly: q, entry: mesh.half_edges[h].twin, right: nr, left: nl };
-            self.push_window(child, ia, ib, ends);
+            self.push_window(mesh, child, ia, ib, ends);
         }
     }
 
     /// Queues window `f`, whose interval on its entry portal runs from `ia` (right) to `ib`,
-    /// keyed by the shortest way from its end through the interval to the other end.
-    fn push_window(&mut self, f: Frame, ia: Point2, ib: Point2, ends: Ends) {
+    /// keyed by the shortest way from its end through the interval to the other end. The sides
+    /// are decided on exact points: the rays through the window's vertices and the portal's
+    /// own ends, not the rounded interval ends (see `via_interval`).
+    fn push_window(&mut self, mesh: &QueryMesh, f: Frame, ia: Point2, ib: Point2, ends: Ends) {
         let (p, other) = (ends.start, ends.goal);
         let key = if ia == ib {
             dist2(p, ia) + dist2(ia, other)
         } else {
-            via_interval(p, (ia, ib), [p, ia], [p, ib], [ia, ib], other).0
+            let (x, y) = mesh.edge_endpoints(f.entry as usize);
+            via_interval(p, (ia, ib), [p, f.right], [p, f.left], [xz(x), xz(y)], other).0
         };
         // Nothing through the window can beat the path already found.
         if key >= self.goal_cost {
