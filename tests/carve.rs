@@ -369,7 +369,10 @@ fn exact_paths_pass_nearly_collinear_chains_of_carved_corners() {
 /// rounded to one ulp behind the corner: a path shorter than the oracle's) and, in the second,
 /// mirrored a goal beyond the portal back onto the corner's side (the portal's side decided on
 /// its rounded interval ends), overestimated the way through it and finished through a worse
-/// node first.
+/// node first. In the third (bridge, seed 195), a corner of a chain of slivers along an
+/// obstacle's side lies within 1e-17 of the far edge of the sliver across: the crossing the
+/// wedge's right boundary cut on that edge rounded beyond its left boundary, and the search
+/// lost the wedge's mouth (a path 0.17 m longer than the oracle's).
 #[test]
 fn exact_paths_by_slivers_of_carved_fans() {
     let cases = [
@@ -386,6 +389,13 @@ fn exact_paths_by_slivers_of_carved_fans() {
             51,
             [-9.08365207686204, 0.0, -0.34425237112086876],
             [-3.5539361537125465, 0.0, 7.210757821711453],
+        ),
+        (
+            "bridge.glb",
+            195,
+            41,
+            [-2.984977411694189, 0.0, 6.564611469980596],
+            [0.8660024239916293, 0.0, -11.129411341495732],
         ),
     ];
     for (name, seed, steps, s, g) in cases {

@@ -933,10 +933,19 @@ impl ShortestPathQuery {
                 continue;
             }
             let Some((u1, w1)) = clip(u, w, n.ra[0], n.ra[1], 1.0) else { continue };
-            let Some((u2, w2)) =
-                clip(u1, w1, n.rb[0], n.rb[1], -1.0).or_else(|| thin_wedge_mouth(r, n.ra, n.rb, (u, w), (u1, w1)))
-            else {
-                continue;
+            // The left boundary cuts the edge only where an end of the edge itself lies beyond
+            // it, decided on those exact ends: the end the first clip computed is rounded, and
+            // where the edge passes within rounding of the root (slivers along a carved
+            // obstacle's side, the root one of their corners) it can fall beyond the left
+            // boundary although the whole edge lies inside, losing the wedge's mouth.
+            let inside_left = |x: Point2| orient2d(n.rb[0], n.rb[1], x) <= 0.0;
+            let (u2, w2) = if inside_left(u) && inside_left(w) {
+                (u1, w1)
+            } else {
+                let clipped =
+                    clip(u1, w1, n.rb[0], n.rb[1], -1.0).or_else(|| thin_wedge_mouth(r, n.ra, n.rb, (u, w), (u1, w1)));
+                let Some(piece) = clipped else { continue };
+                piece
             };
             if end_on.is_some_and(|far| !(ahead(r, far, u2) && ahead(r, far, w2))) {
                 continue;
