@@ -69,8 +69,26 @@ pub(crate) struct NeighborSearch {
     /// Where [`Query::settle`] writes the keys in order (then swapped with `keys`), so that no
     /// step of the search fills or copies a buffer.
     spare: Vec<u64>,
+    /// Keys of last step's neighbours at their current distances, in last step's order, as
+    /// [`NeighborMemory::seed`] leaves them with the seed it returns (see
+    /// [`AgentGrid::neighbors`]); the next search consumes them.
+    pub(crate) hint: SeedHint,
     /// The neighbours found by the last search, in canonical order.
     pub(crate) found: Vec<Neighbor>,
+}
+
+/// The keys of a seed's agents (see [`NeighborSearch::hint`]): at most [`MEMORY_CAP`], in a
+/// fixed array so that filling it checks no capacity.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SeedHint {
+    keys: [u64; MEMORY_CAP],
+    len: usize,
+}
+
+impl SeedHint {
+    fn as_slice(&self) -> &[u64] {
+        &self.keys[..self.len]
+    }
 }
 
 /// The agent grid. Agents with a non-finite position are left out (no one sees them and they
@@ -239,7 +257,10 @@ impl AgentGrid {
     ///
     /// `seed`, when given, must be the largest squared distance (computed as the scan does) to
     /// `max_neighbors` distinct other agents that all count (strictly within the range and the
-    /// band): the answer then lies within it, and the search starts from that bound.
+    /// band): the answer then lies within it, and the search starts from that bound. Those
+    /// agents' keys may be left in `search.hint` (in any order): when the scan gathers no one
+    /// else, they are the answer and only need sorting (they come in last step's order, nearly
+    /// sorted). The hint is used only with a seed, and cleared.
     pub(crate) fn neighbors(
         &self,
         self_slot: usize,
@@ -249,9 +270,10 @@ impl AgentGrid {
         seed: Option<f32>,
         search: &mut NeighborSearch,
     ) {
-        let NeighborSearch { keys, spare, found: out } = search;
+        let NeighborSearch { keys, spare, hint, found: out } = search;
         out.clear();
         if max_neighbors == 0 || self_slot >= self.agents.len() || range_sq.is_nan() || range_sq <= 0.0 {
+            hint.len = 0;
             return;
         }
         let position = self.agents[self_slot].position;
@@ -273,6 +295,7 @@ impl AgentGrid {
             bound,
             keys,
             spare,
+            hint: if seed.is_some() && hint.len == max_neighbors { hint.as_slice() } else { &[] },
             len: 0,
         };
         // The query's exact cell coordinates (f64 holds the f32 difference exactly, and the
@@ -317,6 +340,7 @@ impl AgentGrid {
             let agent = &self.agents[slot as usize];
             Neighbor { index: agent.index, slot }
         }));
+        hint.len = 0;
     }
 
     /// The cells that may hold an agent within f32 squared distance `bound` of the point at
@@ -408,26 +432,36 @@ impl NeighborMemory {
         range_sq: f32,
         band: f32,
         max_neighbors: usize,
+        slot_of: &[u32],
+        hint: &mut SeedHint,
     ) -> Option<f32> {
+        hint.len = 0;
         if max_neighbors == 0 || max_neighbors > self.stride {
             return None;
         }
         let old_slot = *self.old_slot_of.get(index as usize)? as usize;
         let list = self.old.get(old_slot * self.stride..old_slot * self.stride + max_neighbors)?;
         let banded = band != f32::INFINITY;
+        // At most `stride <= MEMORY_CAP` entries, so the hint holds them all.
+        let keys = hint.keys.get_mut(..list.len())?;
         let mut seed = 0.0f32;
         // Every condition is gathered without a branch: nearly every seed holds.
         let mut valid = true;
-        for &j in list {
+        for (&j, key) in list.iter().zip(keys) {
             // Padding (`u32::MAX`) is no agent.
             let other = *positions.get(j as usize)?;
+            // An indexed agent's slot in this step's grid (a valid seed's agents all are).
+            let slot = *slot_of.get(j as usize)?;
             // The scan's formula, on the same f32 values.
             let dx = position.x - other.x;
             let dy = position.y - other.y;
             let dist_sq = dx * dx + dy * dy;
             // `<` also rejects NaN.
             valid &= dist_sq < range_sq;
-            valid &= j != index;
+            // A list never holds its own agent (the search cuts the agent's slot out), so
+            // only a caller's mistake could put it there.
+            debug_assert_ne!(j, index);
+            // (`inactive` is empty when no agent is inactive.)
             valid &= !inactive.get(j as usize).copied().unwrap_or(false);
             if banded {
                 let gap = (height - heights.get(j as usize).copied().unwrap_or(0.0)).abs();
@@ -435,7 +469,10 @@ impl NeighborMemory {
                 valid &= gap <= band;
             }
             seed = seed.max(dist_sq);
+            // The scan's key (a valid seed's distances are non-negative and finite).
+            *key = ((dist_sq.to_bits() as u64) << 32) | slot as u64;
         }
+        hint.len = list.len();
         valid.then_some(seed)
     }
 
@@ -535,6 +572,9 @@ struct Query<'a> {
     keys: &'a mut Vec<u64>,
     /// The other buffer of [`NeighborSearch`].
     spare: &'a mut Vec<u64>,
+    /// The keys of the seed's agents (exactly `max_neighbors`, or none), for the first
+    /// [`settle`](Query::settle) only.
+    hint: &'a [u64],
     len: usize,
 }
 
@@ -633,7 +673,23 @@ impl Query<'_> {
     fn settle(&mut self) {
         let k = self.max_neighbors;
         let mut end = self.len;
-        if self.len <= RANK_SORT_MAX {
+        let hint = std::mem::take(&mut self.hint);
+        if self.len == hint.len() {
+            // Every agent within the seed was gathered, and the seed's own `k` agents are
+            // within it: they are the gathered ones. Sort them from last step's order, which
+            // is nearly this step's (insertion sort: a pass of predictable compares).
+            let keys = &mut self.keys[..self.len];
+            keys.copy_from_slice(hint);
+            for i in 1..keys.len() {
+                let key = keys[i];
+                let mut j = i;
+                while j > 0 && keys[j - 1] > key {
+                    keys[j] = keys[j - 1];
+                    j -= 1;
+                }
+                keys[j] = key;
+            }
+        } else if self.len <= RANK_SORT_MAX {
             // Few candidates (a seeded search gathers about `k`): sort them all by rank, with
             // no data-dependent branch. Keys are distinct (slots are), so ranks are too, and
             // every entry of `spare[..len]` is written.
@@ -919,8 +975,11 @@ mod tests {
         }
         memory.finish(&mut grid);
         // Agent 0 remembers agents 1 and 2; the farther is at squared distance 4.
-        let seed =
-            |inactive: &[bool]| memory.seed(0, positions[0], 0.0, &positions, &[], inactive, 100.0, f32::INFINITY, 2);
+        let slot_of = [0, 1, 2, 3];
+        let seed = |inactive: &[bool]| {
+            let mut hint = SeedHint::default();
+            memory.seed(0, positions[0], 0.0, &positions, &[], inactive, 100.0, f32::INFINITY, 2, &slot_of, &mut hint)
+        };
         assert_eq!(seed(&[]), Some(4.0));
         assert_eq!(seed(&[false, true, false, false]), None);
         // And the search without it finds agents 2 and 3.
