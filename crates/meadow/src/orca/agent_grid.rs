@@ -315,8 +315,21 @@ impl AgentGrid {
             Some(_) => self.reach(u, v, query.bound),
             None => Block::around(cx, cy, 1, self.cells_x, self.cells_y),
         };
-        loop {
-            query.scan_block_minus(want, done);
+        let mut answered = false;
+        if seed.is_some() && query.hint.len() == max_neighbors {
+            // Count first: when the seed's reach holds no one but the seed's own agents (nearly
+            // always, as agents move little per step), they are the answer, and no key needs
+            // writing.
+            query.scan_block_minus::<true>(want, done);
+            if query.len == max_neighbors {
+                query.sort_hint();
+                answered = true;
+            } else {
+                query.len = 0;
+            }
+        }
+        while !answered {
+            query.scan_block_minus::<false>(want, done);
             query.settle();
             if seed.is_some() && done.is_empty() && query.len == query.max_neighbors {
                 // The first block was the seed's reach, and the bound can only have shrunk
@@ -572,31 +585,31 @@ struct Query<'a> {
     keys: &'a mut Vec<u64>,
     /// The other buffer of [`NeighborSearch`].
     spare: &'a mut Vec<u64>,
-    /// The keys of the seed's agents (exactly `max_neighbors`, or none), for the first
-    /// [`settle`](Query::settle) only.
+    /// The keys of the seed's agents (exactly `max_neighbors`, or none).
     hint: &'a [u64],
     len: usize,
 }
 
 impl Query<'_> {
     /// Scans the cells of `want` that are not in `done`.
-    fn scan_block_minus(&mut self, want: Block, done: Block) {
+    /// With `COUNT`, only counts them in `len` (no keys are written).
+    fn scan_block_minus<const COUNT: bool>(&mut self, want: Block, done: Block) {
         if want.is_empty() {
             return;
         }
         for y in want.y0..want.y1 {
             if done.is_empty() || y < done.y0 || y >= done.y1 {
-                self.scan_row(y, want.x0, want.x1);
+                self.scan_row::<COUNT>(y, want.x0, want.x1);
             } else {
-                self.scan_row(y, want.x0, want.x1.min(done.x0));
-                self.scan_row(y, want.x0.max(done.x1), want.x1);
+                self.scan_row::<COUNT>(y, want.x0, want.x1.min(done.x0));
+                self.scan_row::<COUNT>(y, want.x0.max(done.x1), want.x1);
             }
         }
     }
 
     /// Scans cells `x0..x1` of row `y`: one contiguous range of slots.
     #[inline]
-    fn scan_row(&mut self, y: usize, x0: usize, x1: usize) {
+    fn scan_row<const COUNT: bool>(&mut self, y: usize, x0: usize, x1: usize) {
         if x0 >= x1 {
             return;
         }
@@ -605,32 +618,33 @@ impl Query<'_> {
         let begin = grid.cell_start[row + x0] as usize;
         let end = grid.cell_start[row + x1] as usize;
         if self.band == f32::INFINITY {
-            self.scan_range::<false>(begin, end);
+            self.scan_range::<false, COUNT>(begin, end);
         } else {
-            self.scan_range::<true>(begin, end);
+            self.scan_range::<true, COUNT>(begin, end);
         }
     }
 
     /// Gathers the agents of slots `begin..end` within the bound, except the querying agent
     /// (cut out of the range here, so the per-agent loop needs no test for it).
     #[inline]
-    fn scan_range<const BAND: bool>(&mut self, begin: usize, end: usize) {
+    fn scan_range<const BAND: bool, const COUNT: bool>(&mut self, begin: usize, end: usize) {
         let me = self.self_slot as usize;
         if (begin..end).contains(&me) {
-            self.gather::<BAND>(begin, me);
-            self.gather::<BAND>(me + 1, end);
+            self.gather::<BAND, COUNT>(begin, me);
+            self.gather::<BAND, COUNT>(me + 1, end);
         } else {
-            self.gather::<BAND>(begin, end);
+            self.gather::<BAND, COUNT>(begin, end);
         }
     }
 
     /// Gathers the agents of slots `begin..end` within the bound, without branching on them:
-    /// every key is written and the length grows only for those that pass.
+    /// every key is written and the length grows only for those that pass. With `COUNT`, no key
+    /// is written: the length only counts them.
     #[inline]
-    fn gather<const BAND: bool>(&mut self, begin: usize, end: usize) {
+    fn gather<const BAND: bool, const COUNT: bool>(&mut self, begin: usize, end: usize) {
         let grid = self.grid;
         let (px, py) = (self.position.x, self.position.y);
-        let need = self.len + (end - begin);
+        let need = if COUNT { 0 } else { self.len + (end - begin) };
         if self.keys.len() < need {
             self.keys.resize(need, 0);
         }
@@ -652,7 +666,9 @@ impl Query<'_> {
                 let d = dist_sq(x, y);
                 // Also rejects NaN.
                 let take = d <= bound && (height - h).abs() <= band;
-                keys[len] = key(d, k);
+                if !COUNT {
+                    keys[len] = key(d, k);
+                }
                 len += take as usize;
             }
         } else {
@@ -661,11 +677,34 @@ impl Query<'_> {
                 let d = dist_sq(x, y);
                 // Also rejects NaN.
                 let take = d <= bound;
-                keys[len] = key(d, k);
+                if !COUNT {
+                    keys[len] = key(d, k);
+                }
                 len += take as usize;
             }
         }
         self.len = len;
+    }
+
+    /// Makes the seed's agents (`hint`) the kept list, in canonical order: for when the seed's
+    /// reach holds no other candidate. Last step's order is nearly this step's, so an insertion
+    /// sort takes a pass of predictable compares.
+    fn sort_hint(&mut self) {
+        let hint = self.hint;
+        if self.keys.len() < hint.len() {
+            self.keys.resize(hint.len(), 0);
+        }
+        let keys = &mut self.keys[..hint.len()];
+        for (i, &key) in hint.iter().enumerate() {
+            // Entries before `i` are sorted; `key` goes in among them.
+            let mut j = i;
+            while j > 0 && keys[j - 1] > key {
+                keys[j] = keys[j - 1];
+                j -= 1;
+            }
+            keys[j] = key;
+        }
+        self.settle_ties(hint.len());
     }
 
     /// Keeps the `max_neighbors` smallest gathered candidates by the canonical key, in order,
@@ -673,23 +712,7 @@ impl Query<'_> {
     fn settle(&mut self) {
         let k = self.max_neighbors;
         let mut end = self.len;
-        let hint = std::mem::take(&mut self.hint);
-        if self.len == hint.len() {
-            // Every agent within the seed was gathered, and the seed's own `k` agents are
-            // within it: they are the gathered ones. Sort them from last step's order, which
-            // is nearly this step's (insertion sort: a pass of predictable compares).
-            let keys = &mut self.keys[..self.len];
-            keys.copy_from_slice(hint);
-            for i in 1..keys.len() {
-                let key = keys[i];
-                let mut j = i;
-                while j > 0 && keys[j - 1] > key {
-                    keys[j] = keys[j - 1];
-                    j -= 1;
-                }
-                keys[j] = key;
-            }
-        } else if self.len <= RANK_SORT_MAX {
+        if self.len <= RANK_SORT_MAX {
             // Few candidates (a seeded search gathers about `k`): sort them all by rank, with
             // no data-dependent branch. Keys are distinct (slots are), so ranks are too, and
             // every entry of `spare[..len]` is written.
@@ -725,6 +748,14 @@ impl Query<'_> {
             }
             keys[..end].sort_unstable();
         }
+        self.settle_ties(end);
+    }
+
+    /// Puts the runs of equal distance in `keys[..end]` (sorted by `(dist_sq, slot)`) in
+    /// canonical order, keeps the first `max_neighbors`, and tightens the bound to the worst of
+    /// them when the list is full.
+    fn settle_ties(&mut self, end: usize) {
+        let k = self.max_neighbors;
         let kept = &mut self.keys[..end];
         // Runs of equal distance go in canonical order: (x, y), then agent index. Ties are rare
         // after the first steps, so a branch-free pass first tells whether there is any.
