@@ -328,25 +328,28 @@ impl AgentGrid {
                 query.len = 0;
             }
         }
-        while !answered {
-            query.scan_block_minus::<false>(want, done);
-            query.settle();
-            if seed.is_some() && done.is_empty() && query.len == query.max_neighbors {
-                // The first block was the seed's reach, and the bound can only have shrunk
-                // below the seed: nothing the bound reaches is left.
-                break;
+        // Otherwise grow the scanned block until the bound reaches nothing new.
+        if !answered {
+            loop {
+                query.scan_block_minus::<false>(want, done);
+                query.settle();
+                if seed.is_some() && done.is_empty() && query.len == query.max_neighbors {
+                    // The first block was the seed's reach, and the bound can only have shrunk
+                    // below the seed: nothing the bound reaches is left.
+                    break;
+                }
+                done = done.union(want);
+                let reach = self.reach(u, v, query.bound);
+                let next = if query.len == query.max_neighbors {
+                    reach
+                } else {
+                    done.grown(1, self.cells_x, self.cells_y).intersect(reach)
+                };
+                if done.contains(next) {
+                    break;
+                }
+                want = next;
             }
-            done = done.union(want);
-            let reach = self.reach(u, v, query.bound);
-            let next = if query.len == query.max_neighbors {
-                reach
-            } else {
-                done.grown(1, self.cells_x, self.cells_y).intersect(reach)
-            };
-            if done.contains(next) {
-                break;
-            }
-            want = next;
         }
         out.extend(query.keys[..query.len].iter().map(|&key| {
             let slot = key as u32;
@@ -388,7 +391,8 @@ const RANK_SORT_MAX: usize = 32;
 const MEMORY_CAP: usize = 32;
 
 /// Last step's neighbours of every agent: their distances now bound this step's search (agents
-/// move little per step, so the bound is nearly the final one and few candidates pass it).
+/// move little per step, so the bound is nearly the final one and few candidates pass it), and
+/// when no other agent passes it they are the answer, in nearly the right order already.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct NeighborMemory {
     /// Entries per slot.
