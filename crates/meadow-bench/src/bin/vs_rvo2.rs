@@ -12,9 +12,10 @@
 //! Checks on the way: Meadow gives the same bits on 1 and N threads, and RVO2's two builds give
 //! the same bits as each other.
 //!
-//! `--fork-join` prints the cost of an empty parallel region shaped like a step's velocity phase
-//! (what a step on N threads pays at least once beyond its work), back to back and with serial
-//! gaps between regions.
+//! `--fork-join` prints the fork/join cost of a parallel region shaped like a step's velocity
+//! phase (what a step on N threads pays beyond its work divided by N): its time on N threads
+//! minus its time on one thread / N, with and without work in the items and serial gaps between
+//! regions.
 //!
 //! `--meadow-only` runs Meadow alone, on one thread or on `--threads N`, for profiling
 //! (`scripts/orca-profile.sh` prints the share of each phase of a step from it) and for comparing
@@ -226,10 +227,10 @@ fn parse_options() -> Result<Options, String> {
 }
 
 /// Microseconds per parallel region shaped like the step's velocity phase over `n` agents (one
-/// item per agent, tasks of at least 64), with no work in the items, on `pool`; `gap_us` of
-/// serial spinning between regions stands for the rest of a step (the workers may fall asleep
-/// in it and need waking).
-fn fork_join_us(pool: &rayon::ThreadPool, n: usize, gap_us: f64, regions: usize) -> f64 {
+/// item per agent, tasks of at least 64) on `pool`, each item doing `work` rounds of a small
+/// integer hash (about a nanosecond each); `gap_us` of serial spinning between regions stands
+/// for the rest of a step (the workers may fall asleep in it and need waking).
+fn fork_join_us(pool: &rayon::ThreadPool, n: usize, work: u32, gap_us: f64, regions: usize) -> f64 {
     let mut items = vec![0u32; n];
     let mut total = 0.0;
     pool.install(|| {
@@ -239,7 +240,13 @@ fn fork_join_us(pool: &rayon::ThreadPool, n: usize, gap_us: f64, regions: usize)
                 std::hint::spin_loop();
             }
             let start = Instant::now();
-            items.par_iter_mut().with_min_len(64).for_each(|x| *x = x.wrapping_add(1));
+            items.par_iter_mut().with_min_len(64).for_each(|x| {
+                let mut h = *x;
+                for _ in 0..std::hint::black_box(work) {
+                    h = h.wrapping_mul(0x9e37_79b9).rotate_left(5);
+                }
+                *x = h;
+            });
             total += start.elapsed().as_secs_f64();
         }
     });
@@ -258,13 +265,22 @@ fn main() {
     if o.fork_join {
         let all = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
         let pool = rayon::ThreadPoolBuilder::new().num_threads(all).build().expect("thread pool");
-        println!("Cost of one empty parallel region (the step's velocity phase without its work), {all} threads");
-        println!("| agents | serial gap between regions µs | µs per region (median of {}) |", o.rounds);
-        println!("|---|---|---|");
+        let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("thread pool");
+        println!(
+            "Fork/join cost of a parallel region shaped like the velocity phase: time on {all} threads minus \
+             the time on one thread / {all} (median of {} runs of 1000 regions)",
+            o.rounds
+        );
+        println!("| agents | work per item, hash rounds | serial gap between regions µs | 1 thread µs | {all} threads µs | overhead µs |");
+        println!("|---|---|---|---|---|---|");
         for &n in &o.sizes {
-            for gap in [0.0, 20.0, 100.0] {
-                let mut us: Vec<f64> = (0..o.rounds).map(|_| fork_join_us(&pool, n, gap, 2000)).collect();
-                println!("| {n} | {gap} | {:.1} |", median(&mut us));
+            for work in [0, 300] {
+                for gap in [0.0, 100.0] {
+                    let mut t1: Vec<f64> = (0..o.rounds).map(|_| fork_join_us(&one, n, work, gap, 1000)).collect();
+                    let mut tn: Vec<f64> = (0..o.rounds).map(|_| fork_join_us(&pool, n, work, gap, 1000)).collect();
+                    let (t1, tn) = (median(&mut t1), median(&mut tn));
+                    println!("| {n} | {work} | {gap} | {t1:.1} | {tn:.1} | {:.1} |", tn - t1 / all as f64);
+                }
             }
         }
         println!("load average: {}", load_average());
