@@ -947,6 +947,19 @@ mod tests {
                     // here the last k of the in-range list, which is as loose as a seed gets.
                     let seed =
                         (all.len() >= k).then(|| all[all.len() - k..].iter().map(|a| a.dist_sq).fold(0.0, f32::max));
+                    // The seed's agents as the simulator hands them over (keys, here in reverse
+                    // order): the answer when no one else lies within the seed, else to be
+                    // ignored.
+                    let hint_of = |agents: &[Key]| {
+                        let mut hint = SeedHint::default();
+                        for (entry, a) in hint.keys.iter_mut().zip(agents.iter().rev()) {
+                            *entry = ((a.dist_sq.to_bits() as u64) << 32) | tree.slot_of[a.index as usize] as u64;
+                        }
+                        hint.len = agents.len();
+                        hint
+                    };
+                    let loose_hint = (all.len() >= k && k <= MEMORY_CAP).then(|| hint_of(&all[all.len() - k..]));
+                    let tight_hint = (all.len() >= k && k <= MEMORY_CAP).then(|| hint_of(&all[..k]));
                     all.truncate(k);
                     let want: Vec<u32> = all.iter().map(|a| a.index).collect();
                     tree.neighbors(slot, range_sq, k, f32::INFINITY, None, &mut out);
@@ -954,10 +967,20 @@ mod tests {
                     assert_eq!(got, want, "unseeded: n={n} cell={cell_size} offset={offset} slot={slot} k={k}");
                     // The tightest seed too: the k-th distance itself.
                     let tight = (all.len() == k).then(|| all[k - 1].dist_sq);
-                    for seed in [seed, tight].into_iter().flatten() {
-                        tree.neighbors(slot, range_sq, k, f32::INFINITY, Some(seed), &mut out);
-                        let got: Vec<u32> = out.found.iter().map(|nb| tree.agents[nb.slot as usize].index).collect();
-                        assert_eq!(got, want, "seed {seed}: n={n} cell={cell_size} offset={offset} slot={slot} k={k}");
+                    for (seed, hint) in [(seed, loose_hint), (tight, tight_hint)] {
+                        let Some(seed) = seed else { continue };
+                        for hint in [None, hint] {
+                            let hinted = hint.is_some();
+                            out.hint = hint.unwrap_or_default();
+                            tree.neighbors(slot, range_sq, k, f32::INFINITY, Some(seed), &mut out);
+                            let got: Vec<u32> =
+                                out.found.iter().map(|nb| tree.agents[nb.slot as usize].index).collect();
+                            assert_eq!(
+                                got, want,
+                                "seed {seed} (hint {hinted}): n={n} cell={cell_size} offset={offset} slot={slot} k={k}"
+                            );
+                            assert_eq!(out.hint.len, 0, "the search consumes its hint");
+                        }
                     }
                 }
             }
