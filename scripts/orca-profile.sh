@@ -5,7 +5,8 @@
 #   scripts/orca-profile.sh [AGENTS] [STEPS]     # defaults 5000 300; needs `perf`
 #
 # Phases are told apart by function (the release profile keeps symbols): the grid build, the
-# neighbour memory's seed, the agent neighbour search (scan and selection), the obstacle
+# neighbour memory's seed (inlined into the per-agent closure of the velocity phase, which
+# also sets each agent up), the agent neighbour search (scan and selection), the obstacle
 # neighbours, the ORCA lines and linear programs, and the rest (the Circle driver setting
 # preferred velocities, the move phase, the thread pool, the kernel).
 set -euo pipefail
@@ -22,6 +23,8 @@ perf report -i "$data" --no-children --sort sym --stdio -g none 2>/dev/null | aw
     share = $1; sub(/%/, "", share); sym = $0
     if (sym ~ /AgentGrid::build/) phase = "grid build"
     else if (sym ~ /NeighborMemory::seed/) phase = "agent neighbours: seed from last step"
+    # The velocity phase'"'"'s per-agent closure, into which the seed is inlined.
+    else if (sym ~ /Fn<A> for &F>::call/) phase = "per-agent setup and seed from last step"
     else if (sym ~ /agent_grid|slice::sort|smallsort/) phase = "agent neighbours: scan and selection"
     else if (sym ~ /ObstacleTree::neighbors/) phase = "obstacle neighbours"
     else if (sym ~ /compute_new_velocity|linear_program/) phase = "ORCA lines and linear programs"

@@ -12,6 +12,11 @@
 //! Checks on the way: Meadow gives the same bits on 1 and N threads, and RVO2's two builds give
 //! the same bits as each other.
 //!
+//! `--fork-join` prints the fork/join cost of a parallel region shaped like a step's velocity
+//! phase (what a step on N threads pays beyond its work divided by N): its time on N threads
+//! minus its time on one thread / N, with and without work in the items and serial gaps between
+//! regions.
+//!
 //! `--meadow-only` runs Meadow alone, on one thread or on `--threads N`, for profiling
 //! (`scripts/orca-profile.sh` prints the share of each phase of a step from it) and for comparing
 //! the CPU time of thread counts (`/usr/bin/time -v`: user + system time against wall time).
@@ -176,6 +181,8 @@ struct Options {
     clock: Clock,
     /// Threads of the `--meadow-only` run.
     threads: usize,
+    /// Measure the cost of a parallel region instead (`--fork-join`).
+    fork_join: bool,
 }
 
 fn parse_options() -> Result<Options, String> {
@@ -187,6 +194,7 @@ fn parse_options() -> Result<Options, String> {
         meadow_only: false,
         clock: Clock::Wall,
         threads: 1,
+        fork_join: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -204,6 +212,7 @@ fn parse_options() -> Result<Options, String> {
             "--meadow-only" => o.meadow_only = true,
             "--cpu" => o.clock = Clock::ThreadCpu,
             "--threads" => o.threads = value("--threads")?.parse().map_err(|_| "bad --threads".to_string())?,
+            "--fork-join" => o.fork_join = true,
             "--bench" => {}
             other => return Err(format!("unknown argument {other:?}")),
         }
@@ -217,6 +226,34 @@ fn parse_options() -> Result<Options, String> {
     Ok(o)
 }
 
+/// Microseconds per parallel region shaped like the step's velocity phase over `n` agents (one
+/// item per agent, tasks of at least 64) on `pool`, each item doing `work` rounds of a small
+/// integer hash (about a nanosecond each); `gap_us` of serial spinning between regions stands
+/// for the rest of a step (the workers may fall asleep in it and need waking).
+fn fork_join_us(pool: &rayon::ThreadPool, n: usize, work: u32, gap_us: f64, regions: usize) -> f64 {
+    let mut items = vec![0u32; n];
+    let mut total = 0.0;
+    pool.install(|| {
+        for _ in 0..regions {
+            let gap = Instant::now();
+            while gap.elapsed().as_secs_f64() * 1e6 < gap_us {
+                std::hint::spin_loop();
+            }
+            let start = Instant::now();
+            items.par_iter_mut().with_min_len(64).for_each(|x| {
+                let mut h = *x;
+                for _ in 0..std::hint::black_box(work) {
+                    h = h.wrapping_mul(0x9e37_79b9).rotate_left(5);
+                }
+                *x = h;
+            });
+            total += start.elapsed().as_secs_f64();
+        }
+    });
+    std::hint::black_box(&items);
+    total * 1e6 / regions as f64
+}
+
 fn main() {
     let o = match parse_options() {
         Ok(o) => o,
@@ -225,6 +262,30 @@ fn main() {
             std::process::exit(2);
         }
     };
+    if o.fork_join {
+        let all = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(all).build().expect("thread pool");
+        let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("thread pool");
+        println!(
+            "Fork/join cost of a parallel region shaped like the velocity phase: time on {all} threads minus \
+             the time on one thread / {all} (median of {} runs of 1000 regions)",
+            o.rounds
+        );
+        println!("| agents | work per item, hash rounds | serial gap between regions µs | 1 thread µs | {all} threads µs | overhead µs |");
+        println!("|---|---|---|---|---|---|");
+        for &n in &o.sizes {
+            for work in [0, 300] {
+                for gap in [0.0, 100.0] {
+                    let mut t1: Vec<f64> = (0..o.rounds).map(|_| fork_join_us(&one, n, work, gap, 1000)).collect();
+                    let mut tn: Vec<f64> = (0..o.rounds).map(|_| fork_join_us(&pool, n, work, gap, 1000)).collect();
+                    let (t1, tn) = (median(&mut t1), median(&mut tn));
+                    println!("| {n} | {work} | {gap} | {t1:.1} | {tn:.1} | {:.1} |", tn - t1 / all as f64);
+                }
+            }
+        }
+        println!("load average: {}", load_average());
+        return;
+    }
     if !rvo2::AVAILABLE && !o.meadow_only {
         eprintln!(
             "vs_rvo2: RVO2 is not compiled in (needs `--features rvo2` and ../shared/peers/rvo2/src): \

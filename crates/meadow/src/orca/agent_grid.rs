@@ -69,8 +69,26 @@ pub(crate) struct NeighborSearch {
     /// Where [`Query::settle`] writes the keys in order (then swapped with `keys`), so that no
     /// step of the search fills or copies a buffer.
     spare: Vec<u64>,
+    /// Keys of last step's neighbours at their current distances, in last step's order, as
+    /// [`NeighborMemory::seed`] leaves them with the seed it returns (see
+    /// [`AgentGrid::neighbors`]); the next search consumes them.
+    pub(crate) hint: SeedHint,
     /// The neighbours found by the last search, in canonical order.
     pub(crate) found: Vec<Neighbor>,
+}
+
+/// The keys of a seed's agents (see [`NeighborSearch::hint`]): at most [`MEMORY_CAP`], in a
+/// fixed array so that filling it checks no capacity.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SeedHint {
+    keys: [u64; MEMORY_CAP],
+    len: usize,
+}
+
+impl SeedHint {
+    fn as_slice(&self) -> &[u64] {
+        &self.keys[..self.len]
+    }
 }
 
 /// The agent grid. Agents with a non-finite position are left out (no one sees them and they
@@ -239,7 +257,10 @@ impl AgentGrid {
     ///
     /// `seed`, when given, must be the largest squared distance (computed as the scan does) to
     /// `max_neighbors` distinct other agents that all count (strictly within the range and the
-    /// band): the answer then lies within it, and the search starts from that bound.
+    /// band): the answer then lies within it, and the search starts from that bound. Those
+    /// agents' keys may be left in `search.hint` (in any order): when the scan gathers no one
+    /// else, they are the answer and only need sorting (they come in last step's order, nearly
+    /// sorted). The hint is used only with a seed, and cleared.
     pub(crate) fn neighbors(
         &self,
         self_slot: usize,
@@ -249,9 +270,10 @@ impl AgentGrid {
         seed: Option<f32>,
         search: &mut NeighborSearch,
     ) {
-        let NeighborSearch { keys, spare, found: out } = search;
+        let NeighborSearch { keys, spare, hint, found: out } = search;
         out.clear();
         if max_neighbors == 0 || self_slot >= self.agents.len() || range_sq.is_nan() || range_sq <= 0.0 {
+            hint.len = 0;
             return;
         }
         let position = self.agents[self_slot].position;
@@ -273,6 +295,7 @@ impl AgentGrid {
             bound,
             keys,
             spare,
+            hint: if seed.is_some() && hint.len == max_neighbors { hint.as_slice() } else { &[] },
             len: 0,
         };
         // The query's exact cell coordinates (f64 holds the f32 difference exactly, and the
@@ -292,31 +315,48 @@ impl AgentGrid {
             Some(_) => self.reach(u, v, query.bound),
             None => Block::around(cx, cy, 1, self.cells_x, self.cells_y),
         };
-        loop {
-            query.scan_block_minus(want, done);
-            query.settle();
-            if seed.is_some() && done.is_empty() && query.len == query.max_neighbors {
-                // The first block was the seed's reach, and the bound can only have shrunk
-                // below the seed: nothing the bound reaches is left.
-                break;
-            }
-            done = done.union(want);
-            let reach = self.reach(u, v, query.bound);
-            let next = if query.len == query.max_neighbors {
-                reach
+        let mut answered = false;
+        if seed.is_some() && query.hint.len() == max_neighbors {
+            // Count first: when the seed's reach holds no one but the seed's own agents (nearly
+            // always, as agents move little per step), they are the answer, and no key needs
+            // writing.
+            query.scan_block_minus::<true>(want, done);
+            if query.len == max_neighbors {
+                query.sort_hint();
+                answered = true;
             } else {
-                done.grown(1, self.cells_x, self.cells_y).intersect(reach)
-            };
-            if done.contains(next) {
-                break;
+                query.len = 0;
             }
-            want = next;
+        }
+        // Otherwise grow the scanned block until the bound reaches nothing new.
+        if !answered {
+            loop {
+                query.scan_block_minus::<false>(want, done);
+                query.settle();
+                if seed.is_some() && done.is_empty() && query.len == query.max_neighbors {
+                    // The first block was the seed's reach, and the bound can only have shrunk
+                    // below the seed: nothing the bound reaches is left.
+                    break;
+                }
+                done = done.union(want);
+                let reach = self.reach(u, v, query.bound);
+                let next = if query.len == query.max_neighbors {
+                    reach
+                } else {
+                    done.grown(1, self.cells_x, self.cells_y).intersect(reach)
+                };
+                if done.contains(next) {
+                    break;
+                }
+                want = next;
+            }
         }
         out.extend(query.keys[..query.len].iter().map(|&key| {
             let slot = key as u32;
             let agent = &self.agents[slot as usize];
             Neighbor { index: agent.index, slot }
         }));
+        hint.len = 0;
     }
 
     /// The cells that may hold an agent within f32 squared distance `bound` of the point at
@@ -351,7 +391,8 @@ const RANK_SORT_MAX: usize = 32;
 const MEMORY_CAP: usize = 32;
 
 /// Last step's neighbours of every agent: their distances now bound this step's search (agents
-/// move little per step, so the bound is nearly the final one and few candidates pass it).
+/// move little per step, so the bound is nearly the final one and few candidates pass it), and
+/// when no other agent passes it they are the answer, in nearly the right order already.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct NeighborMemory {
     /// Entries per slot.
@@ -408,26 +449,36 @@ impl NeighborMemory {
         range_sq: f32,
         band: f32,
         max_neighbors: usize,
+        slot_of: &[u32],
+        hint: &mut SeedHint,
     ) -> Option<f32> {
+        hint.len = 0;
         if max_neighbors == 0 || max_neighbors > self.stride {
             return None;
         }
         let old_slot = *self.old_slot_of.get(index as usize)? as usize;
         let list = self.old.get(old_slot * self.stride..old_slot * self.stride + max_neighbors)?;
         let banded = band != f32::INFINITY;
+        // At most `stride <= MEMORY_CAP` entries, so the hint holds them all.
+        let keys = hint.keys.get_mut(..list.len())?;
         let mut seed = 0.0f32;
         // Every condition is gathered without a branch: nearly every seed holds.
         let mut valid = true;
-        for &j in list {
+        for (&j, key) in list.iter().zip(keys) {
             // Padding (`u32::MAX`) is no agent.
             let other = *positions.get(j as usize)?;
+            // An indexed agent's slot in this step's grid (a valid seed's agents all are).
+            let slot = *slot_of.get(j as usize)?;
             // The scan's formula, on the same f32 values.
             let dx = position.x - other.x;
             let dy = position.y - other.y;
             let dist_sq = dx * dx + dy * dy;
             // `<` also rejects NaN.
             valid &= dist_sq < range_sq;
-            valid &= j != index;
+            // A list never holds its own agent (the search cuts the agent's slot out), so
+            // only a caller's mistake could put it there.
+            debug_assert_ne!(j, index);
+            // (`inactive` is empty when no agent is inactive.)
             valid &= !inactive.get(j as usize).copied().unwrap_or(false);
             if banded {
                 let gap = (height - heights.get(j as usize).copied().unwrap_or(0.0)).abs();
@@ -435,7 +486,10 @@ impl NeighborMemory {
                 valid &= gap <= band;
             }
             seed = seed.max(dist_sq);
+            // The scan's key (a valid seed's distances are non-negative and finite).
+            *key = ((dist_sq.to_bits() as u64) << 32) | slot as u64;
         }
+        hint.len = list.len();
         valid.then_some(seed)
     }
 
@@ -535,28 +589,31 @@ struct Query<'a> {
     keys: &'a mut Vec<u64>,
     /// The other buffer of [`NeighborSearch`].
     spare: &'a mut Vec<u64>,
+    /// The keys of the seed's agents (exactly `max_neighbors`, or none).
+    hint: &'a [u64],
     len: usize,
 }
 
 impl Query<'_> {
     /// Scans the cells of `want` that are not in `done`.
-    fn scan_block_minus(&mut self, want: Block, done: Block) {
+    /// With `COUNT`, only counts them in `len` (no keys are written).
+    fn scan_block_minus<const COUNT: bool>(&mut self, want: Block, done: Block) {
         if want.is_empty() {
             return;
         }
         for y in want.y0..want.y1 {
             if done.is_empty() || y < done.y0 || y >= done.y1 {
-                self.scan_row(y, want.x0, want.x1);
+                self.scan_row::<COUNT>(y, want.x0, want.x1);
             } else {
-                self.scan_row(y, want.x0, want.x1.min(done.x0));
-                self.scan_row(y, want.x0.max(done.x1), want.x1);
+                self.scan_row::<COUNT>(y, want.x0, want.x1.min(done.x0));
+                self.scan_row::<COUNT>(y, want.x0.max(done.x1), want.x1);
             }
         }
     }
 
     /// Scans cells `x0..x1` of row `y`: one contiguous range of slots.
     #[inline]
-    fn scan_row(&mut self, y: usize, x0: usize, x1: usize) {
+    fn scan_row<const COUNT: bool>(&mut self, y: usize, x0: usize, x1: usize) {
         if x0 >= x1 {
             return;
         }
@@ -565,32 +622,33 @@ impl Query<'_> {
         let begin = grid.cell_start[row + x0] as usize;
         let end = grid.cell_start[row + x1] as usize;
         if self.band == f32::INFINITY {
-            self.scan_range::<false>(begin, end);
+            self.scan_range::<false, COUNT>(begin, end);
         } else {
-            self.scan_range::<true>(begin, end);
+            self.scan_range::<true, COUNT>(begin, end);
         }
     }
 
     /// Gathers the agents of slots `begin..end` within the bound, except the querying agent
     /// (cut out of the range here, so the per-agent loop needs no test for it).
     #[inline]
-    fn scan_range<const BAND: bool>(&mut self, begin: usize, end: usize) {
+    fn scan_range<const BAND: bool, const COUNT: bool>(&mut self, begin: usize, end: usize) {
         let me = self.self_slot as usize;
         if (begin..end).contains(&me) {
-            self.gather::<BAND>(begin, me);
-            self.gather::<BAND>(me + 1, end);
+            self.gather::<BAND, COUNT>(begin, me);
+            self.gather::<BAND, COUNT>(me + 1, end);
         } else {
-            self.gather::<BAND>(begin, end);
+            self.gather::<BAND, COUNT>(begin, end);
         }
     }
 
     /// Gathers the agents of slots `begin..end` within the bound, without branching on them:
-    /// every key is written and the length grows only for those that pass.
+    /// every key is written and the length grows only for those that pass. With `COUNT`, no key
+    /// is written: the length only counts them.
     #[inline]
-    fn gather<const BAND: bool>(&mut self, begin: usize, end: usize) {
+    fn gather<const BAND: bool, const COUNT: bool>(&mut self, begin: usize, end: usize) {
         let grid = self.grid;
         let (px, py) = (self.position.x, self.position.y);
-        let need = self.len + (end - begin);
+        let need = if COUNT { 0 } else { self.len + (end - begin) };
         if self.keys.len() < need {
             self.keys.resize(need, 0);
         }
@@ -612,7 +670,9 @@ impl Query<'_> {
                 let d = dist_sq(x, y);
                 // Also rejects NaN.
                 let take = d <= bound && (height - h).abs() <= band;
-                keys[len] = key(d, k);
+                if !COUNT {
+                    keys[len] = key(d, k);
+                }
                 len += take as usize;
             }
         } else {
@@ -621,11 +681,34 @@ impl Query<'_> {
                 let d = dist_sq(x, y);
                 // Also rejects NaN.
                 let take = d <= bound;
-                keys[len] = key(d, k);
+                if !COUNT {
+                    keys[len] = key(d, k);
+                }
                 len += take as usize;
             }
         }
         self.len = len;
+    }
+
+    /// Makes the seed's agents (`hint`) the kept list, in canonical order: for when the seed's
+    /// reach holds no other candidate. Last step's order is nearly this step's, so an insertion
+    /// sort takes a pass of predictable compares.
+    fn sort_hint(&mut self) {
+        let hint = self.hint;
+        if self.keys.len() < hint.len() {
+            self.keys.resize(hint.len(), 0);
+        }
+        let keys = &mut self.keys[..hint.len()];
+        for (i, &key) in hint.iter().enumerate() {
+            // Entries before `i` are sorted; `key` goes in among them.
+            let mut j = i;
+            while j > 0 && keys[j - 1] > key {
+                keys[j] = keys[j - 1];
+                j -= 1;
+            }
+            keys[j] = key;
+        }
+        self.settle_ties(hint.len());
     }
 
     /// Keeps the `max_neighbors` smallest gathered candidates by the canonical key, in order,
@@ -669,6 +752,14 @@ impl Query<'_> {
             }
             keys[..end].sort_unstable();
         }
+        self.settle_ties(end);
+    }
+
+    /// Puts the runs of equal distance in `keys[..end]` (sorted by `(dist_sq, slot)`) in
+    /// canonical order, keeps the first `max_neighbors`, and tightens the bound to the worst of
+    /// them when the list is full.
+    fn settle_ties(&mut self, end: usize) {
+        let k = self.max_neighbors;
         let kept = &mut self.keys[..end];
         // Runs of equal distance go in canonical order: (x, y), then agent index. Ties are rare
         // after the first steps, so a branch-free pass first tells whether there is any.
@@ -856,6 +947,19 @@ mod tests {
                     // here the last k of the in-range list, which is as loose as a seed gets.
                     let seed =
                         (all.len() >= k).then(|| all[all.len() - k..].iter().map(|a| a.dist_sq).fold(0.0, f32::max));
+                    // The seed's agents as the simulator hands them over (keys, here in reverse
+                    // order): the answer when no one else lies within the seed, else to be
+                    // ignored.
+                    let hint_of = |agents: &[Key]| {
+                        let mut hint = SeedHint::default();
+                        for (entry, a) in hint.keys.iter_mut().zip(agents.iter().rev()) {
+                            *entry = ((a.dist_sq.to_bits() as u64) << 32) | tree.slot_of[a.index as usize] as u64;
+                        }
+                        hint.len = agents.len();
+                        hint
+                    };
+                    let loose_hint = (all.len() >= k && k <= MEMORY_CAP).then(|| hint_of(&all[all.len() - k..]));
+                    let tight_hint = (all.len() >= k && k <= MEMORY_CAP).then(|| hint_of(&all[..k]));
                     all.truncate(k);
                     let want: Vec<u32> = all.iter().map(|a| a.index).collect();
                     tree.neighbors(slot, range_sq, k, f32::INFINITY, None, &mut out);
@@ -863,10 +967,20 @@ mod tests {
                     assert_eq!(got, want, "unseeded: n={n} cell={cell_size} offset={offset} slot={slot} k={k}");
                     // The tightest seed too: the k-th distance itself.
                     let tight = (all.len() == k).then(|| all[k - 1].dist_sq);
-                    for seed in [seed, tight].into_iter().flatten() {
-                        tree.neighbors(slot, range_sq, k, f32::INFINITY, Some(seed), &mut out);
-                        let got: Vec<u32> = out.found.iter().map(|nb| tree.agents[nb.slot as usize].index).collect();
-                        assert_eq!(got, want, "seed {seed}: n={n} cell={cell_size} offset={offset} slot={slot} k={k}");
+                    for (seed, hint) in [(seed, loose_hint), (tight, tight_hint)] {
+                        let Some(seed) = seed else { continue };
+                        for hint in [None, hint] {
+                            let hinted = hint.is_some();
+                            out.hint = hint.unwrap_or_default();
+                            tree.neighbors(slot, range_sq, k, f32::INFINITY, Some(seed), &mut out);
+                            let got: Vec<u32> =
+                                out.found.iter().map(|nb| tree.agents[nb.slot as usize].index).collect();
+                            assert_eq!(
+                                got, want,
+                                "seed {seed} (hint {hinted}): n={n} cell={cell_size} offset={offset} slot={slot} k={k}"
+                            );
+                            assert_eq!(out.hint.len, 0, "the search consumes its hint");
+                        }
                     }
                 }
             }
@@ -919,8 +1033,11 @@ mod tests {
         }
         memory.finish(&mut grid);
         // Agent 0 remembers agents 1 and 2; the farther is at squared distance 4.
-        let seed =
-            |inactive: &[bool]| memory.seed(0, positions[0], 0.0, &positions, &[], inactive, 100.0, f32::INFINITY, 2);
+        let slot_of = [0, 1, 2, 3];
+        let seed = |inactive: &[bool]| {
+            let mut hint = SeedHint::default();
+            memory.seed(0, positions[0], 0.0, &positions, &[], inactive, 100.0, f32::INFINITY, 2, &slot_of, &mut hint)
+        };
         assert_eq!(seed(&[]), Some(4.0));
         assert_eq!(seed(&[false, true, false, false]), None);
         // And the search without it finds agents 2 and 3.

@@ -293,7 +293,9 @@ impl Simulator {
         // hold its nearest neighbours, with few other candidates (any size gives the same answer).
         let n = self.positions.len();
         let cell_size = (self.neighbor_dist_sum / n.max(1) as f64 / CELLS_PER_NEIGHBOR_DIST) as f32;
-        self.agent_grid.build(&self.positions, &self.velocities, &self.radii, &self.heights, &self.inactive, cell_size);
+        // Empty when every agent is active, so that the per-agent tests read nothing.
+        let inactive: &[bool] = if self.inactive.contains(&true) { &self.inactive } else { &[] };
+        self.agent_grid.build(&self.positions, &self.velocities, &self.radii, &self.heights, inactive, cell_size);
 
         // Phase one: every new velocity from the old state, in grid order for cache locality.
         // An inactive agent, or one whose position overflowed to infinity, is not indexed and
@@ -306,7 +308,6 @@ impl Simulator {
         let memory = &self.neighbor_memory;
         let positions = &self.positions;
         let heights = &self.heights;
-        let inactive = &self.inactive;
         let band = self.height_band;
         let obstacles = &self.obstacles;
         let params = &self.params;
@@ -345,6 +346,8 @@ impl Simulator {
                     range_sq,
                     band,
                     p.max_neighbors,
+                    &grid.slot_of,
+                    &mut scratch.agent_neighbors.hint,
                 );
                 grid.neighbors(slot, range_sq, p.max_neighbors, band, seed, &mut scratch.agent_neighbors);
                 NeighborMemory::record(remembered, &scratch.agent_neighbors.found);
