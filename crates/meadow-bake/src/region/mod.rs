@@ -65,7 +65,6 @@ pub use crate::tolerance::{GRID_BOUND, GRID_SCALE, MAX_EXTENT};
 use i_overlay::core::fill_rule::FillRule;
 use i_overlay::core::overlay::{IntOverlayOptions, ShapeType};
 use i_overlay::core::overlay_rule::OverlayRule;
-use i_overlay::i_float::int::point::IntPoint;
 use i_overlay::mesh::int::arc::ArcOptions;
 use i_overlay::mesh::int::outline::offset::IntOutlineOffset;
 use i_overlay::mesh::int::style::{IntLineJoin, IntOutlineStyle};
@@ -194,21 +193,17 @@ pub fn build_regions_within(
     budget: u64,
     progress: &mut dyn Progress,
 ) -> Result<Regions, RegionError> {
-    build_regions_layered(classified, None, params, budget, None, progress)
+    build_regions_layered(classified, None, params, budget, progress)
 }
 
 /// As [`build_regions_within`], for a tile: with the walkable triangles' layering given (a
 /// tile's part of the whole level's, [`layers::Layering::restricted`], so that a tile decides
-/// which floor is which as the whole level does) instead of computed from `classified`, and
-/// with every layer's free area cut to the XZ box `clip` (`[min_x, min_z, max_x, max_z]`, its
-/// sides rounded to the grid) before it is split by area. The box's sides are exact grid
-/// lines, so two tiles sharing a side cut the same boundary at the same points.
+/// which floor is which as the whole level does) instead of computed from `classified`.
 pub fn build_regions_layered(
     classified: &Classified,
     layering: Option<layers::Layering>,
     params: &RegionParams,
     budget: u64,
-    clip: Option<Box2>,
     progress: &mut dyn Progress,
 ) -> Result<Regions, RegionError> {
     let walkable = &classified.walkable;
@@ -360,10 +355,6 @@ pub fn build_regions_layered(
         radius_units: Frame::units(params.radius),
         arc: arc_options(params.radius, params.arc_tolerance),
         plane_tolerance: plane_tolerance(params.max_climb),
-        clip: clip.map(|b| {
-            let (lo, hi) = (frame.to_int([b[0], b[1]]), frame.to_int([b[2], b[3]]));
-            vec![lo, IntPoint::new(hi.x, lo.y), hi, IntPoint::new(lo.x, hi.y)]
-        }),
     };
     // Layers are independent: each only reads the shared data. Rayon's indexed collect keeps
     // layer order, and the painted areas are added in layer order below, so the result does
@@ -452,8 +443,6 @@ struct LayerShared<'a> {
     radius_units: i32,
     arc: ArcOptions,
     plane_tolerance: f64,
-    /// The tile box every layer's free area is cut to, counter-clockwise on the grid.
-    clip: Option<IntContour>,
 }
 
 impl LayerShared<'_> {
@@ -508,13 +497,7 @@ impl LayerShared<'_> {
         cut.add_source(&eroded, ShapeType::Subject);
         cut.add_source(&dilated_blockers, ShapeType::Clip);
         cut.add_source(&dilated_walls, ShapeType::Clip);
-        let mut free = self.charged(cut.overlay(OverlayRule::Difference, FillRule::NonZero))?;
-        if let Some(rect) = &self.clip {
-            let mut cut = boolean(256);
-            cut.add_source(&free, ShapeType::Subject);
-            cut.add_contour(rect, ShapeType::Clip);
-            free = self.charged(cut.overlay(OverlayRule::Intersect, FillRule::NonZero))?;
-        }
+        let free = self.charged(cut.overlay(OverlayRule::Difference, FillRule::NonZero))?;
         if free.is_empty() {
             return Ok(out);
         }

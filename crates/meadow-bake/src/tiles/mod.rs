@@ -40,6 +40,8 @@ use meadow::{BakeSettings, Budgets, NavMesh, TileSection};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 
+mod clip;
+
 /// The tiles of a tiled bake: the size and the ranges of tile columns and rows that meet the
 /// walkable bounds.
 #[derive(Clone, Debug, PartialEq)]
@@ -311,8 +313,8 @@ struct BakedTile {
     triangles: u64,
 }
 
-/// Bakes one tile from its input triangles: region (cut to `rect`), simplify (keeping the
-/// vertices on the tile's sides), polygons; then the canonical form.
+/// Bakes one tile from its input triangles: region, simplify, cut to `rect` ([`clip`]), split
+/// long edges, polygons; then the canonical form.
 fn bake_tile(
     input: &Classified,
     layering: Layering,
@@ -331,24 +333,21 @@ fn bake_tile(
         return Ok(empty(vec![0.0; input.volumes.len()]));
     }
     let params = RegionParams::from(settings);
-    let regions = region::build_regions_layered(
-        input,
-        Some(layering),
-        &params,
-        budgets.region_vertices,
-        Some(rect),
-        &mut NoProgress,
-    )?;
-    if regions.areas.is_empty() {
+    // The free area of the tile's whole input, simplified as an untiled bake simplifies (chains
+    // within half-metre cells), then cut to the tile: near the tile both are the whole level's.
+    let regions =
+        region::build_regions_layered(input, Some(layering), &params, budgets.region_vertices, &mut NoProgress)?;
+    let simplify_params = SimplifyParams::from(settings);
+    let simplified = simplify::simplify_regions_unsplit(&regions, &simplify_params, &mut NoProgress);
+    let clipped = clip::clip_regions(&simplified, rect);
+    if clipped.areas.is_empty() {
         return Ok(empty(regions.painted));
     }
-    let region_vertices = simplify::split_vertex_estimate(&regions, settings.max_edge_length);
+    let region_vertices = simplify::split_vertex_estimate(&clipped, settings.max_edge_length);
     if region_vertices > budgets.region_vertices {
         return Err(BudgetExceeded::region_vertices(budgets.region_vertices).into());
     }
-    let on_side = |p: [f64; 2]| p[0] == rect[0] || p[0] == rect[2] || p[1] == rect[1] || p[1] == rect[3];
-    let simplified =
-        simplify::simplify_regions_pinned(&regions, &SimplifyParams::from(settings), &on_side, &mut NoProgress);
+    let simplified = simplify::split_regions(&clipped, simplify_params.max_edge);
     let triangles = polygons::triangle_estimate(&simplified);
     if triangles > budgets.polygons {
         return Err(BudgetExceeded::polygons(budgets.polygons).into());
