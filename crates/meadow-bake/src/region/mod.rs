@@ -193,15 +193,18 @@ pub fn build_regions_within(
     budget: u64,
     progress: &mut dyn Progress,
 ) -> Result<Regions, RegionError> {
-    build_regions_layered(classified, None, params, budget, progress)
+    build_regions_layered(classified, None, None, params, budget, progress)
 }
 
 /// As [`build_regions_within`], for a tile: with the walkable triangles' layering given (a
 /// tile's part of the whole level's, [`layers::Layering::restricted`], so that a tile decides
-/// which floor is which as the whole level does) instead of computed from `classified`.
+/// which floor is which as the whole level does) instead of computed from `classified`, and
+/// with the surface groups of its triangles given (their groups in the whole level,
+/// [`level_plane_groups`]).
 pub fn build_regions_layered(
     classified: &Classified,
     layering: Option<layers::Layering>,
+    groups: Option<&[u32]>,
     params: &RegionParams,
     budget: u64,
     progress: &mut dyn Progress,
@@ -229,9 +232,9 @@ pub fn build_regions_layered(
     }
     let frame = Frame::centred(bounds);
     progress.begin(Stage::Region, walkable.len() as u64);
-    let layering = match layering {
-        Some(l) if l.layer_of.len() == walkable.len() => l,
-        _ => layers::assign_layers(walkable, params.max_climb),
+    let (layering, groups) = match layering {
+        Some(l) if l.layer_of.len() == walkable.len() => (l, groups.filter(|g| g.len() == walkable.len())),
+        _ => (layers::assign_layers(walkable, params.max_climb), None),
     };
     if layering.count > u16::MAX as u32 + 1 {
         return Err(RegionError::TooManyLayers { count: layering.count as usize });
@@ -348,6 +351,7 @@ pub fn build_regions_layered(
         walk_boxes: &walk_boxes,
         walk_grid: &walk_grid,
         layering: &layering,
+        groups,
         position_in_layer: &position_in_layer,
         volumes: &volumes,
         frame,
@@ -435,6 +439,8 @@ struct LayerShared<'a> {
     walk_boxes: &'a [Box2],
     walk_grid: &'a BoxGrid,
     layering: &'a layers::Layering,
+    /// Per walkable triangle, its surface group, when given by the caller.
+    groups: Option<&'a [u32]>,
     position_in_layer: &'a [u32],
     volumes: &'a [VolumePaint],
     frame: Frame,
@@ -545,11 +551,9 @@ impl LayerShared<'_> {
         // Only triangles stacked over or under another layer need it: elsewhere a height off
         // by a crease cannot put a point on the wrong floor, and terrain would split into many
         // small pieces.
-        let stacked: Vec<bool> = tris.iter().map(|&t| !layering.conflicts_with[t as usize].is_empty()).collect();
-        let groups = if stacked.iter().any(|&s| s) {
-            plane_groups(walkable, tris, &stacked, self.plane_tolerance)
-        } else {
-            vec![0; tris.len()]
+        let groups = match self.groups {
+            Some(g) => tris.iter().map(|&t| g[t as usize]).collect(),
+            None => layer_groups(walkable, tris, layering, self.plane_tolerance),
         };
         let mut keys: Vec<(u16, u32)> =
             tris.iter().zip(&groups).map(|(&t, g)| (walkable[t as usize].area, *g)).collect();
@@ -617,6 +621,35 @@ impl LayerShared<'_> {
             above.extend(key_union.into_iter().flatten().map(|c| (IntBox::of(&c), c)));
         }
     }
+}
+
+/// The surface group of each of a layer's walkable triangles `tris` (see `planes.rs`): all 0
+/// unless some are stacked over or under another layer.
+fn layer_groups(walkable: &[WalkableTriangle], tris: &[u32], layering: &layers::Layering, tolerance: f64) -> Vec<u32> {
+    let stacked: Vec<bool> = tris.iter().map(|&t| !layering.conflicts_with[t as usize].is_empty()).collect();
+    if stacked.iter().any(|&s| s) {
+        plane_groups(walkable, tris, &stacked, tolerance)
+    } else {
+        vec![0; tris.len()]
+    }
+}
+
+/// Per walkable triangle of a whole level (layered by `layering`), the surface group the region
+/// stage splits its layer by, as [`build_regions`] finds them. Groups grow from seed triangles
+/// across the whole layer, so a tile takes them from here (see [`build_regions_layered`]): its
+/// own part of a layer could be seeded and split differently.
+pub fn level_plane_groups(walkable: &[WalkableTriangle], layering: &layers::Layering, max_climb: f64) -> Vec<u32> {
+    let mut layer_tris: Vec<Vec<u32>> = vec![Vec::new(); layering.count as usize];
+    for (t, &l) in layering.layer_of.iter().enumerate() {
+        layer_tris[l as usize].push(t as u32);
+    }
+    let mut out = vec![0; walkable.len()];
+    for tris in &layer_tris {
+        for (&t, g) in tris.iter().zip(layer_groups(walkable, tris, layering, plane_tolerance(max_climb))) {
+            out[t as usize] = g;
+        }
+    }
+    out
 }
 
 /// A layer's own footprint (the union of its floor triangles), less what other layers cover
