@@ -198,7 +198,8 @@ pub const TILE_MARGIN: f64 = 1.0;
 /// vertex is dropped depends only on the rings within half a metre. Half of [`TILE_MARGIN`],
 /// so that a tile, whose free area is the whole level's up to a metre beyond its sides,
 /// simplifies every ring near it as an untiled bake does; a power of two, so cell borders are
-/// exact grid lines. Costs a few kept vertices where a ring crosses a cell line.
+/// exact grid lines. Costs the vertices kept where rings cross cell lines: open_floor's rings
+/// keep 204 of 416 vertices against 160 before, collision-world bakes 1,027 polygons against 953.
 pub const SIMPLIFY_CELL: f64 = 0.5;
 
 /// How far along a tile side, in metres, a point the clip to the tile's box made may lie from
