@@ -28,7 +28,7 @@
 //! a vertex is dropped depends only on the rings within that cell, never on where a ring starts
 //! or how far it runs. A tile of a tiled bake, whose free area agrees with the whole level's up
 //! to a metre beyond its sides, therefore simplifies the rings in and around it exactly as the
-//! untiled bake does (see `tiles.rs`).
+//! untiled bake does (see `tiles/mod.rs`).
 //!
 //! Every chord is checked against the *original* rings, so the decisions do not depend on the
 //! order chains are visited in, and any set of accepted chords is free of crossings together: a

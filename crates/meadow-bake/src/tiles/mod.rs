@@ -317,8 +317,9 @@ pub fn tile_hash(
     h.0
 }
 
-/// What baking one tile gives: its mesh, the free area each volume painted in it, and its
-/// budget estimates (region vertices after splitting, triangles).
+/// What baking one tile gives: its mesh, the free area each volume painted in its input (the
+/// tile grown by its margin), and its budget estimates (region vertices after splitting,
+/// triangles).
 struct BakedTile {
     mesh: TileMesh,
     painted: Vec<f64>,
@@ -391,8 +392,9 @@ fn bake_tile(
 }
 
 /// What [`bake_tiles`] gives: the tiles' meshes in row-major order, and per area volume the
-/// free area it painted in the tiles baked anew (`None` when some tile came from a previous
-/// asset, whose painting is not known).
+/// free area it painted in the inputs of the tiles baked anew, which overlap (`None` when some
+/// tile came from a previous asset, whose painting is not known): the bake only asks whether a
+/// volume painted anything.
 pub struct BakedTiles {
     /// The level's tile grid.
     pub grid: TileGrid,
