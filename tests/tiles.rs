@@ -58,8 +58,11 @@ fn border_walls(nav: &NavMesh) -> Vec<([f64; 2], [f64; 2])> {
     out
 }
 
+/// An XZ segment.
+type Segment = ([f64; 2], [f64; 2]);
+
 /// The edges of `nav`'s boundary outlines and their corners, in XZ.
-fn outline(nav: &NavMesh) -> (Vec<([f64; 2], [f64; 2])>, Vec<[f64; 2]>) {
+fn outline(nav: &NavMesh) -> (Vec<Segment>, Vec<[f64; 2]>) {
     let p = |v: u32| [nav.vertices()[v as usize][0], nav.vertices()[v as usize][2]];
     let edges = nav
         .outlines()

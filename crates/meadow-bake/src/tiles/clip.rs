@@ -150,7 +150,7 @@ mod tests {
     #[test]
     fn cutting_a_slanted_square_puts_the_cut_points_on_its_edges() {
         // A square turned so that its edges cross the box's sides between grid points.
-        let outer = vec![[0.0, -3.0], [3.0, 0.0], [0.0, 3.0], [-3.0, 0.0]];
+        let outer = [[0.0, -3.0], [3.0, 0.0], [0.0, 3.0], [-3.0, 0.0]];
         let outer: Vec<Point2> = outer.iter().map(|p: &[f64; 2]| [p[0] + 0.123046875, p[1] * 0.9990234375]).collect();
         let regions = Regions {
             areas: vec![AreaRegion { area: 0, layer: 0, polygons: vec![PolygonWithHoles { outer, holes: vec![] }] }],
