@@ -18,6 +18,26 @@ pub mod rvo2;
 use meadow::query::{QueryMesh, SplitMix64};
 use std::path::PathBuf;
 
+/// The clock a bench binary times steps by.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Clock {
+    /// Wall-clock time.
+    Wall,
+    /// CPU time of the calling thread ([`thread_cpu_seconds`]).
+    ThreadCpu,
+}
+
+impl Clock {
+    /// Seconds since `origin` by wall clock, or the thread's CPU seconds so far (NaN where that
+    /// clock cannot be read; callers check [`thread_cpu_seconds`] before choosing it).
+    pub fn seconds(self, origin: std::time::Instant) -> f64 {
+        match self {
+            Clock::Wall => origin.elapsed().as_secs_f64(),
+            Clock::ThreadCpu => thread_cpu_seconds().unwrap_or(f64::NAN),
+        }
+    }
+}
+
 /// Seconds the calling thread has run on a CPU (`CLOCK_THREAD_CPUTIME_ID`), `None` where the
 /// clock cannot be read. On a loaded machine it leaves out the time other processes take.
 pub fn thread_cpu_seconds() -> Option<f64> {

@@ -15,7 +15,7 @@
 
 use meadow::query::{Path, PathOptions, PathQuery, QueryFilter, QueryMesh, ShortestPathQuery, SplitMix64};
 use meadow::{BakeSettings, DynamicMesh, Obstacle, ObstacleId, UpdateStats};
-use meadow_bench::thread_cpu_seconds;
+use meadow_bench::{thread_cpu_seconds, Clock};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
@@ -36,23 +36,6 @@ fn levels() -> Vec<PathBuf> {
         all.extend(v);
     }
     all
-}
-
-/// The clock changes are timed by.
-#[derive(Clone, Copy)]
-enum Clock {
-    Wall,
-    Cpu,
-}
-
-impl Clock {
-    /// A reading of the clock, in seconds from an arbitrary origin.
-    fn now(self, origin: Instant) -> f64 {
-        match self {
-            Clock::Wall => origin.elapsed().as_secs_f64(),
-            Clock::Cpu => thread_cpu_seconds().unwrap_or(f64::NAN),
-        }
-    }
 }
 
 fn median_ms(mut v: Vec<f64>) -> f64 {
@@ -120,12 +103,12 @@ fn main() {
     let mut args: Vec<PathBuf> = Vec::new();
     for a in std::env::args().skip(1) {
         if a == "--cpu" {
-            clock = Clock::Cpu;
+            clock = Clock::ThreadCpu;
         } else {
             args.push(PathBuf::from(a));
         }
     }
-    if matches!(clock, Clock::Cpu) && thread_cpu_seconds().is_none() {
+    if matches!(clock, Clock::ThreadCpu) && thread_cpu_seconds().is_none() {
         eprintln!("--cpu needs a thread CPU-time clock, which this system does not give");
         std::process::exit(1);
     }
@@ -159,28 +142,28 @@ fn main() {
                 let mut ids: Vec<ObstacleId> = Vec::new();
                 for _ in 0..count {
                     let o = box_at(&base, &mut rng);
-                    let t = clock.now(origin);
+                    let t = clock.seconds(origin);
                     let id = world.add_obstacle(o).expect("a valid box");
                     let stats = world.update();
-                    add.push(clock.now(origin) - t, &stats);
+                    add.push(clock.seconds(origin) - t, &stats);
                     assert!(stats.rejected.is_none(), "{name}: {stats:?}");
                     ids.push(id);
                 }
                 for &id in &ids {
                     let o = box_at(&base, &mut rng);
-                    let t = clock.now(origin);
+                    let t = clock.seconds(origin);
                     world.move_obstacle(id, o).expect("a live obstacle");
                     let stats = world.update();
-                    mov.push(clock.now(origin) - t, &stats);
+                    mov.push(clock.seconds(origin) - t, &stats);
                 }
                 if count == 100 && round == rounds - 1 {
                     carved_100 = Some(world.mesh().clone());
                 }
                 for &id in &ids {
-                    let t = clock.now(origin);
+                    let t = clock.seconds(origin);
                     world.remove_obstacle(id).expect("a live obstacle");
                     let stats = world.update();
-                    rem.push(clock.now(origin) - t, &stats);
+                    rem.push(clock.seconds(origin) - t, &stats);
                 }
             }
             updates.push(format!(
@@ -202,7 +185,7 @@ fn main() {
     }
     let basis = match clock {
         Clock::Wall => "wall clock",
-        Clock::Cpu => "thread CPU time",
+        Clock::ThreadCpu => "thread CPU time",
     };
     println!("Median ms per change + update(): total by {basis} (carving + rebuilding the navmesh and its QueryMesh, wall clock)\n");
     println!("| level | polygons | obstacles | add | move | remove |");

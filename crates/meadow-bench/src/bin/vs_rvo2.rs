@@ -31,29 +31,13 @@ use std::time::Instant;
 
 use meadow::orca::{AgentIndex, NeighborList, Simulator, Vec2};
 use meadow_bench::rvo2::{self, Rvo2Build, Rvo2Circle, Rvo2Params};
-use meadow_bench::thread_cpu_seconds;
+use meadow_bench::{thread_cpu_seconds, Clock};
 use rayon::prelude::*;
 
 use meadow::orca::scenario::{
     circle, circle_arrived as all_arrived, pref_velocity, CIRCLE_GOAL_RADIUS_SQ as GOAL_RADIUS_SQ,
     CIRCLE_PARAMS as PARAMS, CIRCLE_TIME_STEP as TIME_STEP,
 };
-/// The clock steps are timed by.
-#[derive(Clone, Copy, PartialEq)]
-enum Clock {
-    Wall,
-    /// CPU time of the calling thread.
-    ThreadCpu,
-}
-
-impl Clock {
-    fn seconds(self, origin: Instant) -> f64 {
-        match self {
-            Clock::Wall => origin.elapsed().as_secs_f64(),
-            Clock::ThreadCpu => thread_cpu_seconds().unwrap_or(f64::NAN),
-        }
-    }
-}
 
 /// Milliseconds per step by `clock` over `steps` steps (fewer if everyone arrives first).
 fn timed(clock: Clock, steps: usize, mut step: impl FnMut() -> bool) -> f64 {
