@@ -102,8 +102,9 @@ fn corridor_area_is_analytic() {
 }
 
 /// The region rings of open_floor carry hundreds of millimetre zigzag and near-collinear
-/// vertices (331 before the simplify stage existed, 160 after): far fewer must reach the mesh,
-/// and the free area may only change by what the tolerances allow along the boundary.
+/// vertices (331 before the simplify stage existed, 160 after, 204 since chains end where a ring
+/// leaves its half-metre cell, which tiled bakes need): far fewer must reach the mesh, and the
+/// free area may only change by what the tolerances allow along the boundary.
 #[test]
 fn open_floor_rings_are_simplified_within_tolerance() {
     let s = BakeSettings::DEFAULT;
@@ -126,14 +127,14 @@ fn open_floor_rings_are_simplified_within_tolerance() {
         .iter()
         .map(|ring| (0..ring.len()).map(|i| distance(ring[i], ring[(i + 1) % ring.len()])).sum::<f64>())
         .sum();
-    assert!(count(&simplified) < 200, "{} ring vertices before, {} after", count(&regions), count(&simplified));
+    assert!(count(&simplified) < 220, "{} ring vertices before, {} after", count(&regions), count(&simplified));
     let change = area(&simplified) - area(&regions);
     assert!(
         change >= -perimeter * params.shrink && change <= perimeter * params.grow,
         "free area changed by {change} m² along a {perimeter} m boundary"
     );
     let mesh = bake(&path, &s);
-    assert!(mesh.vertices().len() < 200, "{} mesh vertices", mesh.vertices().len());
+    assert!(mesh.vertices().len() < 230, "{} mesh vertices", mesh.vertices().len());
 }
 
 fn distance(a: [f64; 2], b: [f64; 2]) -> f64 {

@@ -58,6 +58,25 @@ fn border_walls(nav: &NavMesh) -> Vec<([f64; 2], [f64; 2])> {
     out
 }
 
+/// An XZ segment.
+type Segment = ([f64; 2], [f64; 2]);
+
+/// The edges of `nav`'s boundary outlines and their corners, in XZ.
+fn outline(nav: &NavMesh) -> (Vec<Segment>, Vec<[f64; 2]>) {
+    let p = |v: u32| [nav.vertices()[v as usize][0], nav.vertices()[v as usize][2]];
+    let edges = nav
+        .outlines()
+        .iter()
+        .flat_map(|o| {
+            let v = &o.vertices;
+            (0..v.len()).map(move |k| (v[k], v[(k + 1) % v.len()]))
+        })
+        .map(|(a, b)| (p(a), p(b)))
+        .collect();
+    let corners = nav.outlines().iter().flat_map(|o| o.vertices.iter().map(|&v| p(v))).collect();
+    (edges, corners)
+}
+
 /// Compares the tiled bake of a fixture level with its untiled bake on `pairs` random pairs:
 /// returns the largest relative difference of exact path lengths.
 fn compare(name: &str, size: f64, pairs: usize) -> f64 {
@@ -67,23 +86,23 @@ fn compare(name: &str, size: f64, pairs: usize) -> f64 {
     assert!(tiled_mesh.data().tiles.len() > 1, "{name}: {size} m tiles make one tile");
     let reloaded = NavMesh::from_bytes(&tiled_mesh.to_bytes()).unwrap_or_else(|e| panic!("{name}: reload: {e}"));
     assert_eq!(reloaded, tiled_mesh);
-    // The tiles cover the untiled area up to the grid (a few mm² where simplification near a
-    // border kept a vertex the untiled bake dropped).
+    // The tiles cover the untiled area (up to the rounding of the area sums).
     let (au, at) = (untiled.total_area(), tiled_mesh.total_area());
-    assert!((au - at).abs() <= 1e-5 * au, "{name}: area untiled {au} tiled {at}");
-    // A tile border is a wall only where the untiled boundary runs along it.
-    let outline_edges: Vec<([f64; 2], [f64; 2])> = untiled
-        .outlines()
-        .iter()
-        .flat_map(|o| {
-            let v = &o.vertices;
-            (0..v.len()).map(move |k| (v[k], v[(k + 1) % v.len()]))
-        })
-        .map(|(a, b)| {
-            let p = |v: u32| [untiled.vertices()[v as usize][0], untiled.vertices()[v as usize][2]];
-            (p(a), p(b))
-        })
-        .collect();
+    assert!((au - at).abs() <= 1e-9 * au, "{name}: area untiled {au} tiled {at}");
+    let (outline_edges, untiled_corners) = outline(&untiled);
+    let (tiled_edges, tiled_corners) = outline(&tiled_mesh);
+    // The boundaries are the same: every corner of either lies on the other's boundary, up to
+    // rounding (the tiled one adds corners where tile borders cut edges, and each splits long
+    // edges at its own midpoints).
+    for (corners, edges, what) in [
+        (&untiled_corners, &tiled_edges, "untiled corner off the tiled"),
+        (&tiled_corners, &outline_edges, "tiled corner off the untiled"),
+    ] {
+        for &p in corners {
+            let near = edges.iter().map(|&(a, b)| to_segment(p, a, b)).fold(f64::INFINITY, f64::min);
+            assert!(near <= 1e-12, "{name}: {what} boundary: {p:?} by {near} m");
+        }
+    }
     for (a, b) in border_walls(&tiled_mesh) {
         let mid = [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0];
         let near = outline_edges.iter().map(|&(p, q)| to_segment(mid, p, q)).fold(f64::INFINITY, f64::min);
@@ -113,14 +132,13 @@ fn compare(name: &str, size: f64, pairs: usize) -> f64 {
 #[test]
 fn tiled_and_untiled_bakes_cover_the_same_area_and_give_the_same_exact_paths() {
     // 8 m tiles cut these 10-30 m levels into 4-16 tiles through rooms, doors, ramps and a
-    // bridge. Exact lengths agree within 2e-5 relative (measured at most 1.4e-5, corridor_l:
-    // simplification near a tile border keeps a vertex that the untiled bake drops, moving a
-    // corner by well under a millimetre).
+    // bridge. The boundaries are the same, so exact lengths agree up to rounding (measured
+    // equal on every pair).
     for name in
         ["rooms.glb", "halls.glb", "ramps.glb", "bridge.glb", "tagged.glb", "corridor_l.gltf", "open_floor.gltf"]
     {
         let worst = compare(name, 8.0, 200);
-        assert!(worst <= 2e-5, "{name}: exact path lengths differ by {worst:e} relative");
+        assert!(worst <= 1e-9, "{name}: exact path lengths differ by {worst:e} relative");
     }
 }
 

@@ -192,3 +192,17 @@ pub const BOX_GRID_MAX_CELLS: usize = BOX_GRID_MAX_DIM * BOX_GRID_MAX_DIM;
 /// metre away from the tile once dilated by the radius. A metre also lets the layers of
 /// stairs and ramps next to the tile border look as they do in the whole level.
 pub const TILE_MARGIN: f64 = 1.0;
+
+/// Side, in metres, of the world-aligned square cells that bound a simplification chain
+/// ([`crate::simplify`]): both ends of a ring edge that leaves its cell are kept, so whether a
+/// vertex is dropped depends only on the rings within half a metre. Half of [`TILE_MARGIN`],
+/// so that a tile, whose free area is the whole level's up to a metre beyond its sides,
+/// simplifies every ring near it as an untiled bake does; a power of two, so cell borders are
+/// exact grid lines. Costs the vertices kept where rings cross cell lines: open_floor's rings
+/// keep 204 of 416 vertices against 160 before, collision-world bakes 1,027 polygons against 953.
+pub const SIMPLIFY_CELL: f64 = 0.5;
+
+/// How far along a tile side, in metres, a point the clip to the tile's box made may lie from
+/// where a ring edge crosses that side and still be taken as that crossing: two grid steps, the
+/// rounding of a crossing to the grid (half a step) with room for the boolean's snapping.
+pub const CROSSING_MATCH: f64 = 2.0 / GRID_SCALE;

@@ -65,7 +65,6 @@ pub use crate::tolerance::{GRID_BOUND, GRID_SCALE, MAX_EXTENT};
 use i_overlay::core::fill_rule::FillRule;
 use i_overlay::core::overlay::{IntOverlayOptions, ShapeType};
 use i_overlay::core::overlay_rule::OverlayRule;
-use i_overlay::i_float::int::point::IntPoint;
 use i_overlay::mesh::int::arc::ArcOptions;
 use i_overlay::mesh::int::outline::offset::IntOutlineOffset;
 use i_overlay::mesh::int::style::{IntLineJoin, IntOutlineStyle};
@@ -194,21 +193,20 @@ pub fn build_regions_within(
     budget: u64,
     progress: &mut dyn Progress,
 ) -> Result<Regions, RegionError> {
-    build_regions_layered(classified, None, params, budget, None, progress)
+    build_regions_layered(classified, None, None, params, budget, progress)
 }
 
 /// As [`build_regions_within`], for a tile: with the walkable triangles' layering given (a
 /// tile's part of the whole level's, [`layers::Layering::restricted`], so that a tile decides
 /// which floor is which as the whole level does) instead of computed from `classified`, and
-/// with every layer's free area cut to the XZ box `clip` (`[min_x, min_z, max_x, max_z]`, its
-/// sides rounded to the grid) before it is split by area. The box's sides are exact grid
-/// lines, so two tiles sharing a side cut the same boundary at the same points.
+/// with the surface groups of its triangles given (their groups in the whole level,
+/// [`level_plane_groups`]).
 pub fn build_regions_layered(
     classified: &Classified,
     layering: Option<layers::Layering>,
+    groups: Option<&[u32]>,
     params: &RegionParams,
     budget: u64,
-    clip: Option<Box2>,
     progress: &mut dyn Progress,
 ) -> Result<Regions, RegionError> {
     let walkable = &classified.walkable;
@@ -234,9 +232,9 @@ pub fn build_regions_layered(
     }
     let frame = Frame::centred(bounds);
     progress.begin(Stage::Region, walkable.len() as u64);
-    let layering = match layering {
-        Some(l) if l.layer_of.len() == walkable.len() => l,
-        _ => layers::assign_layers(walkable, params.max_climb),
+    let (layering, groups) = match layering {
+        Some(l) if l.layer_of.len() == walkable.len() => (l, groups.filter(|g| g.len() == walkable.len())),
+        _ => (layers::assign_layers(walkable, params.max_climb), None),
     };
     if layering.count > u16::MAX as u32 + 1 {
         return Err(RegionError::TooManyLayers { count: layering.count as usize });
@@ -353,6 +351,7 @@ pub fn build_regions_layered(
         walk_boxes: &walk_boxes,
         walk_grid: &walk_grid,
         layering: &layering,
+        groups,
         position_in_layer: &position_in_layer,
         volumes: &volumes,
         frame,
@@ -360,10 +359,6 @@ pub fn build_regions_layered(
         radius_units: Frame::units(params.radius),
         arc: arc_options(params.radius, params.arc_tolerance),
         plane_tolerance: plane_tolerance(params.max_climb),
-        clip: clip.map(|b| {
-            let (lo, hi) = (frame.to_int([b[0], b[1]]), frame.to_int([b[2], b[3]]));
-            vec![lo, IntPoint::new(hi.x, lo.y), hi, IntPoint::new(lo.x, hi.y)]
-        }),
     };
     // Layers are independent: each only reads the shared data. Rayon's indexed collect keeps
     // layer order, and the painted areas are added in layer order below, so the result does
@@ -444,6 +439,8 @@ struct LayerShared<'a> {
     walk_boxes: &'a [Box2],
     walk_grid: &'a BoxGrid,
     layering: &'a layers::Layering,
+    /// Per walkable triangle, its surface group, when given by the caller.
+    groups: Option<&'a [u32]>,
     position_in_layer: &'a [u32],
     volumes: &'a [VolumePaint],
     frame: Frame,
@@ -452,8 +449,6 @@ struct LayerShared<'a> {
     radius_units: i32,
     arc: ArcOptions,
     plane_tolerance: f64,
-    /// The tile box every layer's free area is cut to, counter-clockwise on the grid.
-    clip: Option<IntContour>,
 }
 
 impl LayerShared<'_> {
@@ -508,13 +503,7 @@ impl LayerShared<'_> {
         cut.add_source(&eroded, ShapeType::Subject);
         cut.add_source(&dilated_blockers, ShapeType::Clip);
         cut.add_source(&dilated_walls, ShapeType::Clip);
-        let mut free = self.charged(cut.overlay(OverlayRule::Difference, FillRule::NonZero))?;
-        if let Some(rect) = &self.clip {
-            let mut cut = boolean(256);
-            cut.add_source(&free, ShapeType::Subject);
-            cut.add_contour(rect, ShapeType::Clip);
-            free = self.charged(cut.overlay(OverlayRule::Intersect, FillRule::NonZero))?;
-        }
+        let free = self.charged(cut.overlay(OverlayRule::Difference, FillRule::NonZero))?;
         if free.is_empty() {
             return Ok(out);
         }
@@ -562,11 +551,9 @@ impl LayerShared<'_> {
         // Only triangles stacked over or under another layer need it: elsewhere a height off
         // by a crease cannot put a point on the wrong floor, and terrain would split into many
         // small pieces.
-        let stacked: Vec<bool> = tris.iter().map(|&t| !layering.conflicts_with[t as usize].is_empty()).collect();
-        let groups = if stacked.iter().any(|&s| s) {
-            plane_groups(walkable, tris, &stacked, self.plane_tolerance)
-        } else {
-            vec![0; tris.len()]
+        let groups = match self.groups {
+            Some(g) => tris.iter().map(|&t| g[t as usize]).collect(),
+            None => layer_groups(walkable, tris, layering, self.plane_tolerance),
         };
         let mut keys: Vec<(u16, u32)> =
             tris.iter().zip(&groups).map(|(&t, g)| (walkable[t as usize].area, *g)).collect();
@@ -634,6 +621,35 @@ impl LayerShared<'_> {
             above.extend(key_union.into_iter().flatten().map(|c| (IntBox::of(&c), c)));
         }
     }
+}
+
+/// The surface group of each of a layer's walkable triangles `tris` (see `planes.rs`): all 0
+/// unless some are stacked over or under another layer.
+fn layer_groups(walkable: &[WalkableTriangle], tris: &[u32], layering: &layers::Layering, tolerance: f64) -> Vec<u32> {
+    let stacked: Vec<bool> = tris.iter().map(|&t| !layering.conflicts_with[t as usize].is_empty()).collect();
+    if stacked.iter().any(|&s| s) {
+        plane_groups(walkable, tris, &stacked, tolerance)
+    } else {
+        vec![0; tris.len()]
+    }
+}
+
+/// Per walkable triangle of a whole level (layered by `layering`), the surface group the region
+/// stage splits its layer by, as [`build_regions`] finds them. Groups grow from seed triangles
+/// across the whole layer, so a tile takes them from here (see [`build_regions_layered`]): its
+/// own part of a layer could be seeded and split differently.
+pub fn level_plane_groups(walkable: &[WalkableTriangle], layering: &layers::Layering, max_climb: f64) -> Vec<u32> {
+    let mut layer_tris: Vec<Vec<u32>> = vec![Vec::new(); layering.count as usize];
+    for (t, &l) in layering.layer_of.iter().enumerate() {
+        layer_tris[l as usize].push(t as u32);
+    }
+    let mut out = vec![0; walkable.len()];
+    for tris in &layer_tris {
+        for (&t, g) in tris.iter().zip(layer_groups(walkable, tris, layering, plane_tolerance(max_climb))) {
+            out[t as usize] = g;
+        }
+    }
+    out
 }
 
 /// A layer's own footprint (the union of its floor triangles), less what other layers cover

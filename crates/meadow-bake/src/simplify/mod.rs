@@ -23,6 +23,13 @@
 //! other and where a ring touches itself. Rings keep at least three vertices and their
 //! orientation; no ring or polygon is dropped.
 //!
+//! Chains are also cut at both ends of every edge that crosses a line of a world-aligned square
+//! grid of [`SIMPLIFY_CELL`] (half a metre), so every chain lies in one closed grid cell: whether
+//! a vertex is dropped depends only on the rings within that cell, never on where a ring starts
+//! or how far it runs. A tile of a tiled bake, whose free area agrees with the whole level's up
+//! to a metre beyond its sides, therefore simplifies the rings in and around it exactly as the
+//! untiled bake does (see `tiles/mod.rs`).
+//!
 //! Every chord is checked against the *original* rings, so the decisions do not depend on the
 //! order chains are visited in, and any set of accepted chords is free of crossings together: a
 //! chord that crossed another accepted chord would have to enter that chord's swept region and
@@ -38,8 +45,8 @@
 use crate::grid::{Box2, BoxGrid};
 use crate::progress::{Progress, Stage};
 use crate::region::{PolygonWithHoles, Regions};
-use crate::tolerance::BOX_GRID_ITEMS_PER_CELL;
 pub use crate::tolerance::GROW_TOLERANCE;
+use crate::tolerance::{BOX_GRID_ITEMS_PER_CELL, SIMPLIFY_CELL};
 use meadow::geom::{orient2d, point_segment_distance, signed_area, Point2};
 use meadow::BakeSettings;
 
@@ -64,19 +71,15 @@ impl From<&BakeSettings> for SimplifyParams {
     }
 }
 
-/// Returns `regions` with every ring simplified (see the module docs); everything else is kept.
+/// Returns `regions` with every ring simplified and its long edges split (see the module docs);
+/// everything else is kept.
 pub fn simplify_regions(regions: &Regions, params: &SimplifyParams, progress: &mut dyn Progress) -> Regions {
-    simplify_regions_pinned(regions, params, &|_| false, progress)
+    split_regions(&simplify_regions_unsplit(regions, params, progress), params.max_edge)
 }
 
-/// As [`simplify_regions`], with every vertex for which `pin` holds kept as well: a tile's
-/// vertices on its border, which the neighbouring tile has too.
-pub fn simplify_regions_pinned(
-    regions: &Regions,
-    params: &SimplifyParams,
-    pin: &(dyn Fn(Point2) -> bool + Sync),
-    progress: &mut dyn Progress,
-) -> Regions {
+/// As [`simplify_regions`] without splitting long edges: a tile clips its simplified free area
+/// to its box first, so that its border cuts the edges the untiled bake splits.
+pub fn simplify_regions_unsplit(regions: &Regions, params: &SimplifyParams, progress: &mut dyn Progress) -> Regions {
     let rings: Vec<&[Point2]> = regions
         .areas
         .iter()
@@ -91,15 +94,33 @@ pub fn simplify_regions_pinned(
         progress.finish(Stage::Simplify);
         return regions.clone();
     }
-    let mut simplifier = Simplifier::new(&rings, params, pin);
+    let mut simplifier = Simplifier::new(&rings, params);
     let mut simplified: Vec<Vec<Point2>> = Vec::with_capacity(rings.len());
     for r in 0..rings.len() {
-        simplified.push(split_long_edges(&simplifier.ring(r), params.max_edge));
+        simplified.push(simplifier.ring(r));
         if r % 256 == 0 {
             progress.advance(Stage::Simplify, r as u64);
         }
     }
-    let mut next = simplified.into_iter();
+    progress.finish(Stage::Simplify);
+    map_rings(regions, simplified)
+}
+
+/// `regions` with every ring edge longer than `max_edge` halved until none is.
+pub fn split_regions(regions: &Regions, max_edge: f64) -> Regions {
+    let split = regions
+        .areas
+        .iter()
+        .flat_map(|a| &a.polygons)
+        .flat_map(|p| std::iter::once(&p.outer).chain(&p.holes))
+        .map(|r| split_long_edges(r, max_edge))
+        .collect();
+    map_rings(regions, split)
+}
+
+/// `regions` with its rings replaced, in order (outer ring, then holes, polygon by polygon).
+fn map_rings(regions: &Regions, rings: Vec<Vec<Point2>>) -> Regions {
+    let mut next = rings.into_iter();
     let mut take = |original: &Vec<Point2>| next.next().unwrap_or_else(|| original.clone());
     let mut out = regions.clone();
     for area in &mut out.areas {
@@ -111,7 +132,6 @@ pub fn simplify_regions_pinned(
             }
         }
     }
-    progress.finish(Stage::Simplify);
     out
 }
 
@@ -176,7 +196,7 @@ struct Simplifier<'a> {
 }
 
 impl<'a> Simplifier<'a> {
-    fn new(rings: &'a [&'a [Point2]], params: &SimplifyParams, pin: &dyn Fn(Point2) -> bool) -> Self {
+    fn new(rings: &'a [&'a [Point2]], params: &SimplifyParams) -> Self {
         let mut first = Vec::with_capacity(rings.len() + 1);
         let mut owner = Vec::new();
         let mut boxes: Vec<Box2> = Vec::new();
@@ -194,7 +214,7 @@ impl<'a> Simplifier<'a> {
         order.sort_unstable_by(|a, b| a.0[0].total_cmp(&b.0[0]).then(a.0[1].total_cmp(&b.0[1])).then(a.1.cmp(&b.1)));
         let mut pinned = vec![false; owner.len()];
         for run in order.chunk_by(|a, b| a.0 == b.0) {
-            if run.len() > 1 || pin(run[0].0) {
+            if run.len() > 1 {
                 run.iter().for_each(|&(_, i)| pinned[i] = true);
             }
         }
@@ -235,13 +255,18 @@ impl<'a> Simplifier<'a> {
         }
     }
 
-    /// The ring indices that chains run between, ascending: the pinned vertices, plus the
-    /// lowest vertex (by x, then z) and the one farthest from it so that there are at least two.
-    /// `None` when the ring has no two distinct positions.
+    /// The ring indices that chains run between, ascending: the pinned vertices and both ends
+    /// of every edge that leaves its [`SIMPLIFY_CELL`] cell, plus, for a ring within one cell
+    /// with fewer than two of those, the lowest vertex (by x, then z) and the one farthest from
+    /// it. `None` when the ring has no two distinct positions.
     fn anchors(&self, r: usize) -> Option<Vec<usize>> {
         let ring = self.rings[r];
         let base = self.first[r];
-        let mut anchors: Vec<usize> = (0..ring.len()).filter(|&k| self.pinned[base + k]).collect();
+        let n = ring.len();
+        let cell = |p: Point2| ((p[0] / SIMPLIFY_CELL).floor(), (p[1] / SIMPLIFY_CELL).floor());
+        let crosses = |k: usize| cell(ring[k]) != cell(ring[(k + 1) % n]);
+        let mut anchors: Vec<usize> =
+            (0..n).filter(|&k| self.pinned[base + k] || crosses(k) || crosses((k + n - 1) % n)).collect();
         if anchors.len() < 2 {
             let low = (0..ring.len())
                 .min_by(|&i, &j| ring[i][0].total_cmp(&ring[j][0]).then(ring[i][1].total_cmp(&ring[j][1])))?;

@@ -6,11 +6,13 @@
 //! stage's grid. Every tile that meets the walkable bounds runs the region, simplify and
 //! polygons stages on its own, from the triangles whose boxes meet the tile grown by the radius
 //! and [`TILE_MARGIN`]: its free area is computed with the walls, blockers and floor around it
-//! and then cut to the tile ([`region::build_regions_layered`], with the whole level's layering), so the tiles together cover the
-//! area an untiled bake covers, up to the grid and the arc tolerance. Vertices on a tile's sides
-//! are kept by simplification (the neighbour has them too), and a tile's polygons are put in a
-//! canonical form ([`TileMesh`]: vertices in order of first use, layers numbered in order of
-//! first use), so that a tile's output depends only on its inputs.
+//! ([`region::build_regions_layered`], with the whole level's layering and surface groups),
+//! simplified as an untiled bake simplifies (each vertex decided by the rings within half a
+//! metre, [`crate::tolerance::SIMPLIFY_CELL`]), and then cut to the tile, each point where the
+//! cut crosses a ring edge placed on that edge (`clip.rs`). So the tiles' boundary is the
+//! untiled bake's, plus collinear points where tile borders cut its edges. A tile's polygons
+//! are put in a canonical form ([`TileMesh`]: vertices in order of first use, layers numbered
+//! in order of first use), so that a tile's output depends only on its inputs.
 //!
 //! Tiles bake in parallel (rayon's current pool) and are gathered in row-major order, so the
 //! result does not depend on the thread count. [`stitch`] welds them into one mesh (equal XZ,
@@ -39,6 +41,8 @@ use meadow::settings::MAX_TILES;
 use meadow::{BakeSettings, Budgets, NavMesh, TileSection};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
+
+mod clip;
 
 /// The tiles of a tiled bake: the size and the ranges of tile columns and rows that meet the
 /// walkable bounds.
@@ -245,10 +249,18 @@ impl InputGrids {
 
 /// FNV-1a 64 over everything a tile's output depends on: a tag, the asset format and this
 /// crate's version, the settings (as JSON), the tile's place, its input triangles (exact bits,
-/// in order), their layering and the area volumes.
-pub fn tile_hash(settings: &BakeSettings, x: i32, z: i32, input: &Classified, layering: &Layering) -> u64 {
+/// in order), their layering and surface groups, and the area volumes.
+pub fn tile_hash(
+    settings: &BakeSettings,
+    x: i32,
+    z: i32,
+    input: &Classified,
+    (layering, groups): (&Layering, &[u32]),
+) -> u64 {
     let mut h = Fnv::new();
-    h.bytes(b"meadow-bake tile 1");
+    // The tag changes whenever a tile bakes differently from the same inputs (2: cut after
+    // simplifying), so that assets of older bakes are not reused.
+    h.bytes(b"meadow-bake tile 2");
     h.bytes(&meadow::asset::FORMAT_VERSION.to_le_bytes());
     h.bytes(env!("CARGO_PKG_VERSION").as_bytes());
     h.bytes(serde_json::to_string(settings).unwrap_or_default().as_bytes());
@@ -291,6 +303,9 @@ pub fn tile_hash(settings: &BakeSettings, x: i32, z: i32, input: &Classified, la
         h.bytes(&a.to_le_bytes());
         h.bytes(&b.to_le_bytes());
     }
+    for &g in groups {
+        h.bytes(&g.to_le_bytes());
+    }
     h.bytes(&(input.volumes.len() as u64).to_le_bytes());
     for v in &input.volumes {
         h.bytes(&v.area.to_le_bytes());
@@ -302,8 +317,9 @@ pub fn tile_hash(settings: &BakeSettings, x: i32, z: i32, input: &Classified, la
     h.0
 }
 
-/// What baking one tile gives: its mesh, the free area each volume painted in it, and its
-/// budget estimates (region vertices after splitting, triangles).
+/// What baking one tile gives: its mesh, the free area each volume painted in its input (the
+/// tile grown by its margin), and its budget estimates (region vertices after splitting,
+/// triangles).
 struct BakedTile {
     mesh: TileMesh,
     painted: Vec<f64>,
@@ -311,11 +327,11 @@ struct BakedTile {
     triangles: u64,
 }
 
-/// Bakes one tile from its input triangles: region (cut to `rect`), simplify (keeping the
-/// vertices on the tile's sides), polygons; then the canonical form.
+/// Bakes one tile from its input triangles: region, simplify, cut to `rect` ([`clip`]), split
+/// long edges, polygons; then the canonical form.
 fn bake_tile(
     input: &Classified,
-    layering: Layering,
+    (layering, groups): (Layering, &[u32]),
     (x, z, hash): (i32, i32, u64),
     rect: Box2,
     settings: &BakeSettings,
@@ -331,24 +347,27 @@ fn bake_tile(
         return Ok(empty(vec![0.0; input.volumes.len()]));
     }
     let params = RegionParams::from(settings);
+    // The free area of the tile's whole input, simplified as an untiled bake simplifies (chains
+    // within half-metre cells), then cut to the tile: near the tile both are the whole level's.
     let regions = region::build_regions_layered(
         input,
         Some(layering),
+        Some(groups),
         &params,
         budgets.region_vertices,
-        Some(rect),
         &mut NoProgress,
     )?;
-    if regions.areas.is_empty() {
+    let simplify_params = SimplifyParams::from(settings);
+    let simplified = simplify::simplify_regions_unsplit(&regions, &simplify_params, &mut NoProgress);
+    let clipped = clip::clip_regions(&simplified, rect);
+    if clipped.areas.is_empty() {
         return Ok(empty(regions.painted));
     }
-    let region_vertices = simplify::split_vertex_estimate(&regions, settings.max_edge_length);
+    let region_vertices = simplify::split_vertex_estimate(&clipped, settings.max_edge_length);
     if region_vertices > budgets.region_vertices {
         return Err(BudgetExceeded::region_vertices(budgets.region_vertices).into());
     }
-    let on_side = |p: [f64; 2]| p[0] == rect[0] || p[0] == rect[2] || p[1] == rect[1] || p[1] == rect[3];
-    let simplified =
-        simplify::simplify_regions_pinned(&regions, &SimplifyParams::from(settings), &on_side, &mut NoProgress);
+    let simplified = simplify::split_regions(&clipped, simplify_params.max_edge);
     let triangles = polygons::triangle_estimate(&simplified);
     if triangles > budgets.polygons {
         return Err(BudgetExceeded::polygons(budgets.polygons).into());
@@ -373,8 +392,9 @@ fn bake_tile(
 }
 
 /// What [`bake_tiles`] gives: the tiles' meshes in row-major order, and per area volume the
-/// free area it painted in the tiles baked anew (`None` when some tile came from a previous
-/// asset, whose painting is not known).
+/// free area it painted in the inputs of the tiles baked anew, which overlap (`None` when some
+/// tile came from a previous asset, whose painting is not known): the bake only asks whether a
+/// volume painted anything.
 pub struct BakedTiles {
     /// The level's tile grid.
     pub grid: TileGrid,
@@ -416,6 +436,8 @@ pub fn bake_tiles(
     // Which floor is which is decided once for the whole level: a tile alone would split
     // stairs, ramps and stacked floors into layers differently near its borders.
     let layering = layers::assign_layers(&classified.walkable, settings.max_climb);
+    // So are the surfaces stacked layers split by: they grow from seeds across a whole layer.
+    let groups = region::level_plane_groups(&classified.walkable, &layering, settings.max_climb);
     let reach = settings.radius + TILE_MARGIN;
     let mut tiles = Vec::with_capacity(wanted.len());
     let mut painted = vec![0.0; classified.volumes.len()];
@@ -431,7 +453,8 @@ pub fn bake_tiles(
                     return Ok(None);
                 }
                 let layering = layering.restricted(&walkable);
-                let hash = tile_hash(settings, x, z, &input, &layering);
+                let groups: Vec<u32> = walkable.iter().map(|&t| groups[t as usize]).collect();
+                let hash = tile_hash(settings, x, z, &input, (&layering, &groups));
                 if let Some(old) = reused.get(&(x, z)).filter(|t| t.hash == hash) {
                     return Ok(Some(BakedTile {
                         mesh: old.clone(),
@@ -440,7 +463,7 @@ pub fn bake_tiles(
                         triangles: 0,
                     }));
                 }
-                bake_tile(&input, layering, (x, z, hash), rect, settings, budgets).map(Some)
+                bake_tile(&input, (layering, &groups), (x, z, hash), rect, settings, budgets).map(Some)
             })
             .collect::<Result<_, BakeError>>()?;
         for tile in baked.into_iter().flatten() {
