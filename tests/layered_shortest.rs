@@ -20,15 +20,17 @@ fn flat(points: &[[f64; 3]]) -> f64 {
     points.windows(2).map(|w| (w[1][0] - w[0][0]).hypot(w[1][2] - w[0][2])).sum()
 }
 
-/// The mesh vertex at a path's turning point: the vertex at exactly that 3D point, else one of
-/// the corridor polygons' vertices at that XZ point.
+/// The mesh vertex at a path's turning point: the vertex at exactly that 3D point, else, of the
+/// corridor polygons' vertices at that XZ point, the one nearest in height (floors stacked in
+/// one corridor share XZ points; a turn's height may differ from its vertex's by rounding).
 fn turn_vertex(mesh: &QueryMesh, corridor: &[u32], p: [f64; 3]) -> Option<u32> {
     let verts = mesh.mesh().vertices();
     (0..verts.len() as u32).find(|&v| verts[v as usize] == p).or_else(|| {
         corridor
             .iter()
             .flat_map(|&c| mesh.mesh().polygon(c as usize).vertices.iter().copied())
-            .find(|&v| verts[v as usize][0] == p[0] && verts[v as usize][2] == p[2])
+            .filter(|&v| verts[v as usize][0] == p[0] && verts[v as usize][2] == p[2])
+            .min_by(|&a, &b| (verts[a as usize][1] - p[1]).abs().total_cmp(&(verts[b as usize][1] - p[1]).abs()))
     })
 }
 
