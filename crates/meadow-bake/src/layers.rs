@@ -37,6 +37,11 @@ pub struct Layering {
     /// Pairs `(lower, higher)` of layers that meet at a seam (some of their triangles are
     /// joined), ascending.
     pub seams: Vec<(u32, u32)>,
+    /// Pairs `(triangle, layer)`, ascending: the walkable triangle is a ceiling over a floor of
+    /// that other layer somewhere in the level (`crate::region`'s scan finds these per floor;
+    /// a tiled bake finds them over the whole level first, since a tile sees only its floors).
+    /// Empty where each scan finds its own.
+    pub ceilings: Vec<(u32, u32)>,
 }
 
 impl Layering {
@@ -63,7 +68,13 @@ impl Layering {
             })
             .collect();
         let seams = self.seams.iter().filter_map(|&(a, b)| Some((local(a).ok()?, local(b).ok()?))).collect();
-        Layering { layer_of, count: present.len() as u32, conflicts_with, seams }
+        // `triangles` is ascending, so the local indices keep the pairs' order.
+        let ceilings = self
+            .ceilings
+            .iter()
+            .filter_map(|&(t, l)| Some((triangles.binary_search(&t).ok()? as u32, local(l).ok()?)))
+            .collect();
+        Layering { layer_of, count: present.len() as u32, conflicts_with, seams, ceilings }
     }
 
     /// Whether what stands on walkable triangle `anchor` concerns layer `layer`: its own layer,
@@ -165,7 +176,7 @@ pub fn assign_layers(walkable: &[WalkableTriangle], max_climb: f64) -> Layering 
         .collect();
     seams.sort_unstable();
     seams.dedup();
-    Layering { layer_of, count, conflicts_with, seams }
+    Layering { layer_of, count, conflicts_with, seams, ceilings: Vec::new() }
 }
 
 /// The relation of two walkable triangles (see [`Relation`]).

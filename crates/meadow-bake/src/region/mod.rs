@@ -74,6 +74,7 @@ use paint::{paint_layer, split_painted, VolumePaint};
 pub use paint::{volume_warnings, volume_warnings_painted};
 use planes::{plane_groups, plane_tolerance};
 use rayon::prelude::*;
+pub(crate) use scan::level_ceilings;
 use scan::{merge_collinear, thin_quad, Found, Scan};
 use shared::insert_shared_vertices;
 use std::collections::BTreeMap;
@@ -263,6 +264,7 @@ pub fn build_regions_layered(
     }
     let mut work = scan.work;
     let Found { column: blockers, walls, hidden, mut ceilings } = found;
+    ceilings.extend_from_slice(&layering.ceilings);
     ceilings.sort_unstable();
     ceilings.dedup();
     let blocker_count = blockers.len();
@@ -669,7 +671,7 @@ fn footprint_of(floor: Vec<IntContour>, hidden: &[IntContour]) -> Vec<IntShape> 
 
 /// Whether a shape is on average (twice its area over its perimeter) thinner than a wall quad's
 /// half-width.
-fn is_sliver(shape: &IntShape) -> bool {
+fn is_sliver(shape: &[IntContour]) -> bool {
     // |x|, |y| < 2^27 units, so each term is below 2^55 in magnitude; the running sum of up to
     // 2^64 terms is kept in i128 (a partial shoelace sum is not bounded by the area).
     let mut area2 = 0i128;

@@ -76,7 +76,6 @@ impl Scan<'_> {
         let p = *self.params;
         let w = &self.walkable[wi].vertices;
         let w_lo = w[0][1].min(w[1][1]).min(w[2][1]);
-        let w_hi = w[0][1].max(w[1][1]).max(w[2][1]);
         let floor = Plane::through(w);
         self.grid.query(&triangle_box(w), &mut self.near);
         let near = std::mem::take(&mut self.near);
@@ -108,34 +107,17 @@ impl Scan<'_> {
             let t = self.triangle(ti);
             // Tagged obstacles block from the floor up: the agent does not step over them.
             let climb = if ti >= self.walkable.len() + self.blocking.len() { 0.0 } else { p.max_climb };
-            let t_lo = t[0][1].min(t[1][1]).min(t[2][1]);
             let t_hi = t[0][1].max(t[1][1]).max(t[2][1]);
-            // Cheap rejection: the triangle is entirely below the step height (for a walkable
-            // surface of another layer: entirely below `w`, as one lying on `w` within climb
-            // hides it) or entirely above the head of an agent standing anywhere on `w`.
-            let low = if is_walkable { t_hi < w_lo } else { t_hi < w_lo - BASE_TOLERANCE };
-            if low || t_lo > w_hi + p.height {
-                continue;
-            }
-            let n = normal(t);
-            let len = norm(n);
-            if len == 0.0 {
-                continue;
-            }
-            if n[1].abs() < VERTICAL_NORMAL_Y * len {
-                if let Some(seg) = vertical_blocker(t, w, &RegionParams { max_climb: climb, ..p }) {
-                    walls.push(seg);
+            let (roof, mut band, n) = match reach_over(t, w, is_walkable, p.height) {
+                Reach::Apart => continue,
+                Reach::Vertical => {
+                    if let Some(seg) = vertical_blocker(t, w, &RegionParams { max_climb: climb, ..p }) {
+                        walls.push(seg);
+                    }
+                    continue;
                 }
-                continue;
-            }
-            let roof = Plane::through(t);
-            let mut band = ccw_xz(t);
-            for (a, b) in ccw_edges(w) {
-                clip(&mut band, |q| cross(a, b, q));
-            }
-            if band.len() < 3 {
-                continue;
-            }
+                Reach::Over { roof, band, normal } => (roof, band, normal),
+            };
             if is_walkable {
                 // Where another layer's surface lies on this one within climb, the upper one
                 // holds the ground (on exact ties, the lower layer index does), so layers meet
@@ -146,27 +128,19 @@ impl Scan<'_> {
                 // stair's next step).
                 let tie = if self.layer_of[ti] < self.layer_of[wi] { 0.0 } else { LAYER_TIE_MARGIN };
                 let reach = if same_layer { climb } else { p.height };
-                let within = |poly: &mut Vec<Point2>| {
-                    clip(poly, |q| roof.y(q) - floor.y(q) - tie);
-                    clip(poly, |q| reach - (roof.y(q) - floor.y(q)));
-                };
-                let mut under = band.clone();
-                within(&mut under);
-                if under.len() >= 3 && geom::signed_area(&under) > MIN_HIDDEN_AREA {
+                if let Some(lying) = lying_over(t, &band, (&roof, &floor), (tie, reach), climb) {
                     // Cut on the grid from the footprints themselves (below, all at once), so
                     // that the border of the hidden part is the upper triangles' own edges
                     // (the other layer's border there), not rounded intersection points.
-                    let mut upper = ccw_xz(t);
-                    within(&mut upper);
-                    let upper: IntContour = upper.iter().map(|&q| self.frame.to_int(q)).collect();
+                    let upper: IntContour = lying.upper.iter().map(|&q| self.frame.to_int(q)).collect();
                     if !same_layer {
                         uppers.push(upper.clone());
-                        if under.iter().any(|&q| roof.y(q) - floor.y(q) > climb + CLIMB_MARGIN) {
+                        if lying.rises {
                             found.ceilings.push((ti as u32, self.layer_of[wi]));
                         }
                     }
                     covers.push(upper);
-                    hidden_convex.push(under);
+                    hidden_convex.push(lying.under);
                 }
                 continue;
             }
@@ -220,7 +194,13 @@ impl Scan<'_> {
         found.hidden.extend(covered_part(&uppers).into_iter().flatten().map(|c| (anchor, c)));
         let hidden = covered_part(&covers);
         if hidden.is_empty() {
-            found.column.extend(column.into_iter().map(|c| (anchor, c)));
+            // A blocker thinner than a wall quad is a rounding artefact where faces meet at a
+            // point or along an edge (a ramp's corner under its side face): dilated, it would
+            // cut a radius-wide notch. It is dropped here as below, whether or not a surface
+            // hides part of the floor (which depends on surfaces far along a large triangle, so
+            // a tiled bake would keep what the untiled one drops).
+            let thick = |c: &IntContour| !is_sliver(std::slice::from_ref(c));
+            found.column.extend(column.into_iter().filter(thick).map(|c| (anchor, c)));
             found.walls.extend(walls.into_iter().map(|seg| (anchor, seg)));
             return Ok(());
         }
@@ -322,6 +302,119 @@ impl Scan<'_> {
             }
         }
     }
+}
+
+/// Where triangle `t` is against floor triangle `w`, before what it is decides what it does.
+pub(super) enum Reach {
+    /// Entirely below the step height (for a walkable surface: entirely below `w`, as one lying
+    /// on `w` within climb hides it), above the head of an agent standing anywhere on `w`,
+    /// degenerate, or apart in XZ.
+    Apart,
+    /// A vertical face (its footprint is a segment).
+    Vertical,
+    /// Over `w` in XZ: its plane, the part of its footprint over `w` (counter-clockwise) and
+    /// its normal.
+    Over { roof: Plane, band: Vec<Point2>, normal: [f64; 3] },
+}
+
+/// Where triangle `t` (`walkable` or not) is against floor triangle `w` for an agent `height` tall.
+pub(super) fn reach_over(t: &[[f64; 3]; 3], w: &[[f64; 3]; 3], walkable: bool, height: f64) -> Reach {
+    let w_lo = w[0][1].min(w[1][1]).min(w[2][1]);
+    let w_hi = w[0][1].max(w[1][1]).max(w[2][1]);
+    let t_lo = t[0][1].min(t[1][1]).min(t[2][1]);
+    let t_hi = t[0][1].max(t[1][1]).max(t[2][1]);
+    // Cheap rejection first.
+    let low = if walkable { t_hi < w_lo } else { t_hi < w_lo - BASE_TOLERANCE };
+    if low || t_lo > w_hi + height {
+        return Reach::Apart;
+    }
+    let n = normal(t);
+    let len = norm(n);
+    if len == 0.0 {
+        return Reach::Apart;
+    }
+    if n[1].abs() < VERTICAL_NORMAL_Y * len {
+        return Reach::Vertical;
+    }
+    let mut band = ccw_xz(t);
+    for (a, b) in ccw_edges(w) {
+        clip(&mut band, |q| cross(a, b, q));
+    }
+    if band.len() < 3 {
+        return Reach::Apart;
+    }
+    Reach::Over { roof: Plane::through(t), band, normal: n }
+}
+
+/// How a walkable triangle lies over a floor triangle of another layer or its own.
+pub(super) struct Lying {
+    /// The convex part of the floor triangle it covers.
+    pub(super) under: Vec<Point2>,
+    /// Its own footprint there.
+    pub(super) upper: Vec<Point2>,
+    /// Whether it rises more than the climb over the floor somewhere there: a ceiling.
+    pub(super) rises: bool,
+}
+
+/// How walkable triangle `t`, on plane `roof` and over the floor on plane `floor` within
+/// `band` (see [`Reach::Over`]), lies at least `tie` and at most `reach` above the floor;
+/// `None` where it covers no more than a sliver.
+pub(super) fn lying_over(
+    t: &[[f64; 3]; 3],
+    band: &[Point2],
+    (roof, floor): (&Plane, &Plane),
+    (tie, reach): (f64, f64),
+    climb: f64,
+) -> Option<Lying> {
+    let within = |poly: &mut Vec<Point2>| {
+        clip(poly, |q| roof.y(q) - floor.y(q) - tie);
+        clip(poly, |q| reach - (roof.y(q) - floor.y(q)));
+    };
+    let mut under = band.to_vec();
+    within(&mut under);
+    if under.len() < 3 || geom::signed_area(&under) <= MIN_HIDDEN_AREA {
+        return None;
+    }
+    let mut upper = ccw_xz(t);
+    within(&mut upper);
+    let rises = under.iter().any(|&q| roof.y(q) - floor.y(q) > climb + CLIMB_MARGIN);
+    Some(Lying { under, upper, rises })
+}
+
+/// Every (walkable triangle, layer) pair the scan of the whole level finds as a ceiling: the
+/// triangle lies more than `max_climb` and at most the agent's height over a floor triangle of
+/// that other layer somewhere. A tile's scan sees only the floors in its input, and whether a
+/// surface's drop edges concern a layer must not depend on that (a long ramp is a ceiling over
+/// the floor at its foot, in another tile than its head), so tiles take these.
+pub(crate) fn level_ceilings(
+    walkable: &[crate::classify::WalkableTriangle],
+    layer_of: &[u32],
+    p: &RegionParams,
+) -> Vec<(u32, u32)> {
+    let boxes: Vec<_> = walkable.iter().map(|w| triangle_box(&w.vertices)).collect();
+    let grid = BoxGrid::new(&boxes, crate::tolerance::BOX_GRID_ITEMS_PER_CELL);
+    let mut near = Vec::new();
+    let mut out = Vec::new();
+    for (wi, w) in walkable.iter().enumerate() {
+        let w = &w.vertices;
+        let floor = Plane::through(w);
+        grid.query_shared(&boxes[wi], &mut near);
+        for &ti in &near {
+            let ti = ti as usize;
+            if ti == wi || layer_of[ti] == layer_of[wi] {
+                continue;
+            }
+            let t = &walkable[ti].vertices;
+            let Reach::Over { roof, band, .. } = reach_over(t, w, true, p.height) else { continue };
+            let tie = if layer_of[ti] < layer_of[wi] { 0.0 } else { LAYER_TIE_MARGIN };
+            if lying_over(t, &band, (&roof, &floor), (tie, p.height), p.max_climb).is_some_and(|l| l.rises) {
+                out.push((ti as u32, layer_of[wi]));
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// The XZ segment of vertical triangle `t` that stands in the agent's column over `w`.

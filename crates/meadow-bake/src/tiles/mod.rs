@@ -303,6 +303,11 @@ pub fn tile_hash(
         h.bytes(&a.to_le_bytes());
         h.bytes(&b.to_le_bytes());
     }
+    h.bytes(&(layering.ceilings.len() as u64).to_le_bytes());
+    for &(t, l) in &layering.ceilings {
+        h.bytes(&t.to_le_bytes());
+        h.bytes(&l.to_le_bytes());
+    }
     for &g in groups {
         h.bytes(&g.to_le_bytes());
     }
@@ -435,7 +440,10 @@ pub fn bake_tiles(
     let grids = InputGrids::new(classified);
     // Which floor is which is decided once for the whole level: a tile alone would split
     // stairs, ramps and stacked floors into layers differently near its borders.
-    let layering = layers::assign_layers(&classified.walkable, settings.max_climb);
+    let mut layering = layers::assign_layers(&classified.walkable, settings.max_climb);
+    // So is which surfaces are ceilings over which layers: a long ramp rises over the floor at
+    // its foot, maybe in another tile than its head, and its drop edges concern that floor.
+    layering.ceilings = region::level_ceilings(&classified.walkable, &layering.layer_of, &RegionParams::from(settings));
     // So are the surfaces stacked layers split by: they grow from seeds across a whole layer.
     let groups = region::level_plane_groups(&classified.walkable, &layering, settings.max_climb);
     let reach = settings.radius + TILE_MARGIN;
