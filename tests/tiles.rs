@@ -17,7 +17,11 @@ fn tiled(size: f64) -> BakeSettings {
 }
 
 fn scene(name: &str) -> Scene {
-    ingest::ingest_file(&level(name), &mut NoProgress).unwrap_or_else(|e| panic!("{name}: {e}"))
+    scene_at(&level(name))
+}
+
+fn scene_at(path: &std::path::Path) -> Scene {
+    ingest::ingest_file(path, &mut NoProgress).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 fn bake(scene: &Scene, settings: &BakeSettings) -> NavMesh {
@@ -80,9 +84,13 @@ fn outline(nav: &NavMesh) -> (Vec<Segment>, Vec<[f64; 2]>) {
 /// Compares the tiled bake of a fixture level with its untiled bake on `pairs` random pairs:
 /// returns the largest relative difference of exact path lengths.
 fn compare(name: &str, size: f64, pairs: usize) -> f64 {
-    let scene = scene(name);
-    let untiled = bake(&scene, &BakeSettings::DEFAULT);
-    let tiled_mesh = bake(&scene, &tiled(size));
+    compare_scene(name, &scene(name), size, pairs)
+}
+
+/// [`compare`] on a loaded scene.
+fn compare_scene(name: &str, scene: &Scene, size: f64, pairs: usize) -> f64 {
+    let untiled = bake(scene, &BakeSettings::DEFAULT);
+    let tiled_mesh = bake(scene, &tiled(size));
     assert!(tiled_mesh.data().tiles.len() > 1, "{name}: {size} m tiles make one tile");
     let reloaded = NavMesh::from_bytes(&tiled_mesh.to_bytes()).unwrap_or_else(|e| panic!("{name}: reload: {e}"));
     assert_eq!(reloaded, tiled_mesh);
@@ -140,6 +148,82 @@ fn tiled_and_untiled_bakes_cover_the_same_area_and_give_the_same_exact_paths() {
         let worst = compare(name, 8.0, 200);
         assert!(worst <= 1e-9, "{name}: exact path lengths differ by {worst:e} relative");
     }
+}
+
+/// [`compare`] on a third-party level (`levels/<level>` beside the repository), with 16 m tiles.
+///
+/// Known bug: on every shared level the tiled walkable area still differs from the untiled one
+/// (16 m tiles; relative difference collision-world 2.7e-6, dungeon 1.4e-6, nav_test 2.7e-7,
+/// undulating 3.3e-9), spread over many tiles by a few square millimetres each, and on
+/// navcat-proto-level a point of the untiled mesh is off the tiled one. The fixtures above agree
+/// exactly. Where boundaries differ by that much, exact path lengths differ by about as much.
+fn third_party(level: &str, size: f64) {
+    let path = meadow_suite::third_party_dir().join("levels").join(level);
+    let worst = compare_scene(level, &scene_at(&path), size, 1000);
+    assert!(worst <= 1e-9, "{level}: exact path lengths differ by {worst:e} relative");
+}
+
+#[test]
+#[ignore = "known bug: tiled and untiled boundaries differ by fractions of a millimetre (see below)"]
+fn known_bug_tiled_collision_world_gives_the_same_exact_paths() {
+    third_party("gltf/collision-world.glb", 16.0);
+}
+
+#[test]
+#[ignore = "known bug: tiled and untiled boundaries differ by fractions of a millimetre (see below)"]
+fn known_bug_tiled_navcat_proto_level_gives_the_same_exact_paths() {
+    third_party("gltf/navcat-proto-level.glb", 16.0);
+}
+
+#[test]
+#[ignore = "known bug: tiled and untiled boundaries differ by fractions of a millimetre (see below)"]
+fn known_bug_tiled_dungeon_gives_the_same_exact_paths() {
+    third_party("recast/dungeon.glb", 16.0);
+}
+
+#[test]
+#[ignore = "known bug: tiled and untiled boundaries differ by fractions of a millimetre (see below)"]
+fn known_bug_tiled_nav_test_gives_the_same_exact_paths() {
+    third_party("recast/nav_test.glb", 16.0);
+}
+
+#[test]
+#[ignore = "known bug: tiled and untiled boundaries differ by fractions of a millimetre (see below)"]
+fn known_bug_tiled_undulating_gives_the_same_exact_paths() {
+    third_party("recast/undulating.glb", 16.0);
+}
+
+/// An up-facing triangle (counter-clockwise seen from above).
+fn up(a: [f64; 3], b: [f64; 3], c: [f64; 3]) -> meadow_bake::ingest::SceneTriangle {
+    let ny = (b[2] - a[2]) * (c[0] - a[0]) - (b[0] - a[0]) * (c[2] - a[2]);
+    let vertices = if ny > 0.0 { [a, b, c] } else { [a, c, b] };
+    meadow_bake::ingest::SceneTriangle { vertices, tag: meadow_bake::ingest::NavTag::Auto, area: 0, node: 0 }
+}
+
+#[test]
+fn a_ramp_over_a_floor_walls_the_floor_alike_in_every_tile() {
+    // A floor of 1 m squares and a 30 m ramp over it, 1.2 m up at its foot (more than the climb,
+    // less than the agent's height: a ceiling over the floor there) and 8 m up at its head. The
+    // ramp's drop edges are walls on the floor all along it in the untiled bake; the tile at
+    // its head holds none of the floor under its foot, and must wall the floor alike.
+    let mut scene = Scene {
+        areas: scene("rooms.glb").areas,
+        nodes: vec!["level".into()],
+        node_positions: vec![[0.0; 3]],
+        ..Scene::default()
+    };
+    for i in -5..35 {
+        for k in -3..9 {
+            let (x, z) = (i as f64, k as f64);
+            scene.triangles.push(up([x, 0.0, z], [x + 1.0, 0.0, z], [x + 1.0, 0.0, z + 1.0]));
+            scene.triangles.push(up([x, 0.0, z], [x + 1.0, 0.0, z + 1.0], [x, 0.0, z + 1.0]));
+        }
+    }
+    let (foot, head) = (1.2, 8.0);
+    scene.triangles.push(up([0.0, foot, 2.0], [30.0, head, 2.0], [30.0, head, 4.0]));
+    scene.triangles.push(up([0.0, foot, 2.0], [30.0, head, 4.0], [0.0, foot, 4.0]));
+    let worst = compare_scene("ramp over a floor", &scene, 8.0, 200);
+    assert!(worst <= 1e-9, "exact path lengths differ by {worst:e} relative");
 }
 
 #[test]
