@@ -458,39 +458,19 @@ impl NeighborMemory {
         }
         let old_slot = *self.old_slot_of.get(index as usize)? as usize;
         let list = self.old.get(old_slot * self.stride..old_slot * self.stride + max_neighbors)?;
-        let banded = band != f32::INFINITY;
         // At most `stride <= MEMORY_CAP` entries, so the hint holds them all.
         let keys = hint.keys.get_mut(..list.len())?;
-        let mut seed = 0.0f32;
-        // Every condition is gathered without a branch: nearly every seed holds.
-        let mut valid = true;
-        for (&j, key) in list.iter().zip(keys) {
-            // Padding (`u32::MAX`) is no agent.
-            let other = *positions.get(j as usize)?;
-            // An indexed agent's slot in this step's grid (a valid seed's agents all are).
-            let slot = *slot_of.get(j as usize)?;
-            // The scan's formula, on the same f32 values.
-            let dx = position.x - other.x;
-            let dy = position.y - other.y;
-            let dist_sq = dx * dx + dy * dy;
-            // `<` also rejects NaN.
-            valid &= dist_sq < range_sq;
-            // A list never holds its own agent (the search cuts the agent's slot out), so
-            // only a caller's mistake could put it there.
-            debug_assert_ne!(j, index);
-            // (`inactive` is empty when no agent is inactive.)
-            valid &= !inactive.get(j as usize).copied().unwrap_or(false);
-            if banded {
-                let gap = (height - heights.get(j as usize).copied().unwrap_or(0.0)).abs();
-                // `<=` also rejects NaN.
-                valid &= gap <= band;
-            }
-            seed = seed.max(dist_sq);
-            // The scan's key (a valid seed's distances are non-negative and finite).
-            *key = ((dist_sq.to_bits() as u64) << 32) | slot as u64;
-        }
+        let me = (position, height, band, range_sq);
+        // The loop for each case, so that no agent pays for a test that cannot fail.
+        let seed = match (inactive.is_empty(), band == f32::INFINITY) {
+            (true, true) => seed_keys::<false, false>(me, list, keys, positions, heights, inactive, slot_of),
+            (true, false) => seed_keys::<false, true>(me, list, keys, positions, heights, inactive, slot_of),
+            (false, true) => seed_keys::<true, false>(me, list, keys, positions, heights, inactive, slot_of),
+            (false, false) => seed_keys::<true, true>(me, list, keys, positions, heights, inactive, slot_of),
+        };
+        debug_assert!(!list.contains(&index), "a list never holds its own agent");
         hint.len = list.len();
-        valid.then_some(seed)
+        seed
     }
 
     /// Slot in this step's grid of each agent index (`u32::MAX`: not indexed), once
@@ -505,6 +485,50 @@ impl NeighborMemory {
         std::mem::swap(&mut self.old_slot_of, &mut grid.slot_of);
         std::mem::swap(&mut self.old, &mut self.new);
     }
+}
+
+/// The seed's keys and bound (see [`NeighborMemory::seed`]) for the agent at `position` and
+/// `height` (`band`, `range_sq` its limits): `None` if one of the listed agents is not indexed
+/// or does not count. `INACTIVE`: some agents are inactive; `BANDED`: the band is finite.
+#[inline(always)]
+fn seed_keys<const INACTIVE: bool, const BANDED: bool>(
+    (position, height, band, range_sq): (Vec2, f32, f32, f32),
+    list: &[u32],
+    keys: &mut [u64],
+    positions: &[Vec2],
+    heights: &[f32],
+    inactive: &[bool],
+    slot_of: &[u32],
+) -> Option<f32> {
+    let mut seed = 0.0f32;
+    // Every condition is gathered without a branch: nearly every seed holds.
+    let mut valid = true;
+    for (&j, key) in list.iter().zip(keys) {
+        // Padding (`u32::MAX`) is no agent.
+        let other = *positions.get(j as usize)?;
+        // An indexed agent's slot in this step's grid (a valid seed's agents all are).
+        let slot = *slot_of.get(j as usize)?;
+        // The scan's formula, on the same f32 values.
+        let dx = position.x - other.x;
+        let dy = position.y - other.y;
+        let dist_sq = dx * dx + dy * dy;
+        // `<` also rejects NaN.
+        valid &= dist_sq < range_sq;
+        if INACTIVE {
+            valid &= !inactive.get(j as usize).copied().unwrap_or(false);
+        }
+        if BANDED {
+            let gap = (height - heights.get(j as usize).copied().unwrap_or(0.0)).abs();
+            // `<=` also rejects NaN.
+            valid &= gap <= band;
+        }
+        // The larger one (a NaN, which makes the seed invalid anyway, is skipped): one
+        // compare and select, where `f32::max` also orders NaN.
+        seed = if dist_sq > seed { dist_sq } else { seed };
+        // The scan's key (a valid seed's distances are non-negative and finite).
+        *key = ((dist_sq.to_bits() as u64) << 32) | slot as u64;
+    }
+    valid.then_some(seed)
 }
 
 /// The largest f32 below `x` (for finite positive `x`; infinity gives `f32::MAX`).
