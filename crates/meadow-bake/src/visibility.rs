@@ -142,14 +142,17 @@ impl<'a> Tables<'a> {
                 t.wedge_first.push(t.wedge_slots.len() as u32);
                 let (Some(prev), Some(next)) = (prev, next) else { continue };
                 let (a, pp, nn) = (t.pts[v], t.pts[prev as usize], t.pts[next as usize]);
-                // Walking the boundary prev -> v -> next (free side on the left), the wedge is
-                // wider than a half-turn when the walk turns right or doubles back (a slit; the
-                // two vectors are collinear, so the sign of their dot product is exact).
-                let turn = orient2d(pp, a, nn);
-                let back = turn == 0.0 && (pp[0] - a[0]) * (nn[0] - a[0]) + (pp[1] - a[1]) * (nn[1] - a[1]) > 0.0;
+                // Walking the boundary prev -> v -> next (free side on the left), the wedge is a
+                // corner when wider than a half-turn (`wedge_is_reflex`: the walk turns right,
+                // doubles back, or the wedge of stacked layers wraps past a full turn).
+                let around = t.wedge_slots[start..].iter().flat_map(|&ws| {
+                    let (sp, sn) = t.around(ws as usize);
+                    [sp, sn].map(|x| t.pts[d.polygon_vertices[x] as usize])
+                });
+                let reflex = meadow::geom::wedge_is_reflex(pp, a, nn, around);
                 let polygon = t.slot_polygon[s as usize];
                 let corner = Corner { vertex: v as u32, polygon, prev, next, wedge: w, pinch: false };
-                walled.push((corner, turn < 0.0 || back));
+                walled.push((corner, reflex));
             }
             // A pinch vertex is a node in every wedge (a path may pass through it whatever the
             // wedges' angles); elsewhere only a reflex wedge is.

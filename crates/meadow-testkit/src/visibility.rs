@@ -98,12 +98,18 @@ fn corners(d: &NavMeshData) -> Vec<Corner> {
             let (Some(prev), Some(next)) = (prev, next) else { continue };
             let (a, pp, nn) = (xz(d, v), xz(d, prev), xz(d, next));
             // Walking the boundary prev -> v -> next with the free side on the left, the wedge is
-            // wider than a half-turn when the walk turns right, or doubles back (a slit).
-            let turn = orient2d(pp, a, nn);
-            let doubles_back = turn == 0.0 && (pp[0] - a[0]) * (nn[0] - a[0]) + (pp[1] - a[1]) * (nn[1] - a[1]) > 0.0;
+            // a corner when wider than a half-turn (the walk turns right, doubles back, or the
+            // wedge wraps past a full turn: see `wedge_is_reflex`).
+            let around: Vec<_> = w
+                .iter()
+                .flat_map(|&q| {
+                    let (pv, nv, _, _) = at_vertex(d, q, v).unwrap();
+                    [xz(d, pv), xz(d, nv)]
+                })
+                .collect();
             walled.push((
                 Corner { vertex: v, polygon: p, prev, next, wedge: w, pinch: false },
-                turn < 0.0 || doubles_back,
+                meadow::geom::wedge_is_reflex(pp, a, nn, around),
             ));
         }
         let pinch = wedges >= 2;

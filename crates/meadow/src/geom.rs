@@ -7,6 +7,24 @@ use crate::tolerance::{ORIENT2D_FILTER_BOUND, WINDING_TOLERANCE};
 /// A point in the XZ plane: `[x, z]`.
 pub type Point2 = [f64; 2];
 
+/// Whether the free wedge at `v` between the walls to `prev` (arriving) and to `next` (leaving),
+/// free side on the left of the walk `prev → v → next`, is wider than a half-turn (a corner a
+/// taut path can bend round): the walk turns right, or doubles back (a slit), or the wedge wraps
+/// past a full turn. `around` holds the far ends of the edges at `v` of every polygon of the
+/// wedge (in XZ).
+///
+/// A wedge of stacked layers can wrap past a full turn where its walls cross in XZ; the walk
+/// then turns left as round a narrow wedge. Each polygon's angle is below a half-turn and they
+/// cover the wedge without gaps, so from the direction of `next` the directions of their edges
+/// step round by less than a half-turn each: a wedge wider than a full turn has one strictly in
+/// the second half-turn, strictly right of the line `v → next`, while a wedge of at most a
+/// half-turn has none there. All decisions are exact orientations.
+pub fn wedge_is_reflex(prev: Point2, v: Point2, next: Point2, around: impl IntoIterator<Item = Point2>) -> bool {
+    let turn = orient2d(prev, v, next);
+    let doubles_back = turn == 0.0 && (prev[0] - v[0]) * (next[0] - v[0]) + (prev[1] - v[1]) * (next[1] - v[1]) > 0.0;
+    turn < 0.0 || doubles_back || around.into_iter().any(|w| orient2d(v, next, w) < 0.0)
+}
+
 /// Twice the signed area of triangle `a b c`: positive when `c` lies left of `a → b`
 /// (counter-clockwise), zero when collinear; the sign is exact.
 #[inline]
@@ -153,6 +171,31 @@ pub fn point_segment_distance(p: Point2, a: Point2, b: Point2) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wedges_wider_than_a_half_turn_are_reflex_even_past_a_full_turn() {
+        let v = [0.0, 0.0];
+        // Free side on the left of prev -> v -> next; `around` the far ends of the polygons'
+        // edges at `v`, in their order round the wedge.
+        let reflex =
+            |prev: Point2, next: Point2, around: &[Point2]| wedge_is_reflex(prev, v, next, around.iter().copied());
+        // A quarter-turn (convex), a half-turn (a straight wall), three quarters, a slit.
+        assert!(!reflex([0.0, 1.0], [1.0, 0.0], &[[1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]));
+        assert!(!reflex([-1.0, 0.0], [1.0, 0.0], &[[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0]]));
+        assert!(reflex([0.0, -1.0], [1.0, 0.0], &[[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [0.0, -1.0]]));
+        assert!(reflex([2.0, 0.0], [1.0, 0.0], &[[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0], [0.0, -1.0], [2.0, 0.0]]));
+        // Stacked layers whose walls cross: the wedge runs a full turn and a few degrees more
+        // (nav_test's ramp foot, as baked: the walk prev -> v -> next turns left, as round a
+        // wedge of a few degrees).
+        let (prev, v2, next) =
+            ([44.3505859375, -1.23046875], [44.341796875, -1.21728515625], [44.349609375, -1.2294921875]);
+        assert!(orient2d(prev, v2, next) > 0.0);
+        let around =
+            [next, [46.9267578125, -1.5908203125], [44.34130859375, -1.216796875], [44.33984375, -1.216796875], prev];
+        assert!(wedge_is_reflex(prev, v2, next, around));
+        // The same walls round a narrow wedge (no edge beyond the half-turn) are no corner.
+        assert!(!wedge_is_reflex(prev, v2, next, [next, prev]));
+    }
     use meadow_testkit::rng::{Draw, Xorshift64};
 
     #[test]

@@ -110,6 +110,12 @@ pub(super) fn corner_bits(mesh: &QueryMesh, fans: &VertexFans, v: u32, included:
     let verts = mesh.mesh().vertices();
     let passable = |h: usize| mesh.edge_neighbour(h).is_some_and(&included);
     let (mut boundary, mut prev, mut next) = (0, None, None);
+    let around = || {
+        fans.fan(v).iter().filter(|&&(q, _)| included(q)).flat_map(|&(q, k)| {
+            let (first, n, k) = (mesh.poly_first(q), mesh.poly_len(q), k as usize);
+            [(k + 1) % n, (k + n - 1) % n].map(|j| xz(verts[data.polygon_vertices[first + j] as usize]))
+        })
+    };
     for &(q, k) in fans.fan(v) {
         if !included(q) {
             continue;
@@ -131,11 +137,9 @@ pub(super) fn corner_bits(mesh: &QueryMesh, fans: &VertexFans, v: u32, included:
         (0, _, _) => 0,
         (2, Some(a), Some(b)) => {
             let (a, p, b) = (xz(verts[a as usize]), xz(verts[v as usize]), xz(verts[b as usize]));
-            let o = orient2d(a, p, b);
-            // In line: straight (180°, no corner) or, with both walls on the same side, the
-            // tip of a wall with walkable space all around (360°).
-            let same_side = (a[0] - p[0]) * (b[0] - p[0]) + (a[1] - p[1]) * (b[1] - p[1]) > 0.0;
-            if o < 0.0 || (o == 0.0 && same_side) {
+            // Wider than a half-turn: reflex, the tip of a wall with walkable space all around
+            // (360°), or a wedge of stacked layers wrapping past a full turn.
+            if crate::geom::wedge_is_reflex(a, p, b, around()) {
                 CORNER
             } else {
                 0
