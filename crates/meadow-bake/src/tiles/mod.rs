@@ -6,9 +6,9 @@
 //! stage's grid. Every tile that meets the walkable bounds runs the region, simplify and
 //! polygons stages on its own, from the triangles whose boxes meet the tile grown by the radius
 //! and [`TILE_MARGIN`]: its free area is computed with the walls, blockers and floor around it
-//! ([`region::build_regions_layered`], with the whole level's layering and surface groups),
-//! simplified as an untiled bake simplifies (each vertex decided by the rings within half a
-//! metre, [`crate::tolerance::SIMPLIFY_CELL`]), and then cut to the tile, each point where the
+//! ([`region::build_regions_layered`], with the whole level's layering, ceilings and surface
+//! groups), simplified as an untiled bake simplifies (each vertex decided by the rings within
+//! half a metre, [`crate::tolerance::SIMPLIFY_CELL`]), and then cut to the tile, each point where the
 //! cut crosses a ring edge placed on that edge (`clip.rs`). So the tiles' boundary is the
 //! untiled bake's, plus collinear points where tile borders cut its edges. A tile's polygons
 //! are put in a canonical form ([`TileMesh`]: vertices in order of first use, layers numbered
