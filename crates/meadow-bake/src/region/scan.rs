@@ -391,27 +391,33 @@ pub(crate) fn level_ceilings(
     layer_of: &[u32],
     p: &RegionParams,
 ) -> Vec<(u32, u32)> {
+    use rayon::prelude::*;
     let boxes: Vec<_> = walkable.iter().map(|w| triangle_box(&w.vertices)).collect();
     let grid = BoxGrid::new(&boxes, crate::tolerance::BOX_GRID_ITEMS_PER_CELL);
-    let mut near = Vec::new();
-    let mut out = Vec::new();
-    for (wi, w) in walkable.iter().enumerate() {
-        let w = &w.vertices;
-        let floor = Plane::through(w);
-        grid.query_shared(&boxes[wi], &mut near);
-        for &ti in &near {
-            let ti = ti as usize;
-            if ti == wi || layer_of[ti] == layer_of[wi] {
-                continue;
+    // Floors are independent; the pairs are sorted after, so the thread count does not matter.
+    let mut out: Vec<(u32, u32)> = (0..walkable.len())
+        .into_par_iter()
+        .map_init(Vec::new, |near, wi| {
+            let w = &walkable[wi].vertices;
+            let floor = Plane::through(w);
+            grid.query_shared(&boxes[wi], near);
+            let mut found = Vec::new();
+            for &ti in near.iter() {
+                let ti = ti as usize;
+                if ti == wi || layer_of[ti] == layer_of[wi] {
+                    continue;
+                }
+                let t = &walkable[ti].vertices;
+                let Reach::Over { roof, band, .. } = reach_over(t, w, true, p.height) else { continue };
+                let tie = if layer_of[ti] < layer_of[wi] { 0.0 } else { LAYER_TIE_MARGIN };
+                if lying_over(t, &band, (&roof, &floor), (tie, p.height), p.max_climb).is_some_and(|l| l.rises) {
+                    found.push((ti as u32, layer_of[wi]));
+                }
             }
-            let t = &walkable[ti].vertices;
-            let Reach::Over { roof, band, .. } = reach_over(t, w, true, p.height) else { continue };
-            let tie = if layer_of[ti] < layer_of[wi] { 0.0 } else { LAYER_TIE_MARGIN };
-            if lying_over(t, &band, (&roof, &floor), (tie, p.height), p.max_climb).is_some_and(|l| l.rises) {
-                out.push((ti as u32, layer_of[wi]));
-            }
-        }
-    }
+            found
+        })
+        .flatten_iter()
+        .collect();
     out.sort_unstable();
     out.dedup();
     out
