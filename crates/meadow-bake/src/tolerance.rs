@@ -206,3 +206,8 @@ pub const SIMPLIFY_CELL: f64 = 0.5;
 /// where a ring edge crosses that side and still be taken as that crossing: two grid steps, the
 /// rounding of a crossing to the grid (half a step) with room for the boolean's snapping.
 pub const CROSSING_MATCH: f64 = 2.0 / GRID_SCALE;
+
+/// Shortest ring or triangle edge, in metres, that is halved where the walkable surface leaves
+/// it (see `polygons/creases.rs`): below it a departure is a step, which the agent climbs; the
+/// bound also ends the halving on any input.
+pub const CREASE_SPLIT_MIN_LENGTH: f64 = 0.1;

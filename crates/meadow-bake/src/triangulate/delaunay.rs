@@ -6,7 +6,7 @@
 
 use super::Triangulation;
 use meadow::geom::{incircle, orient2d, Point2};
-use std::collections::VecDeque;
+use std::collections::{BTreeSet, VecDeque};
 
 /// No half-edge: the missing twin of a constraint edge, or the end of a corner list.
 pub(super) const NONE: u32 = u32::MAX;
@@ -29,6 +29,24 @@ pub fn make_delaunay(t: &mut Triangulation) {
     let Some(mut flipper) = Flipper::new(&t.vertices, &mut t.triangles) else {
         return;
     };
+    flipper.run();
+}
+
+/// [`make_delaunay`] with the edges in `fixed` (vertex pairs, either way round) kept as
+/// constraints too, as the ring edges are.
+pub(super) fn make_delaunay_keeping(t: &mut Triangulation, fixed: &[[u32; 2]]) {
+    let Some(mut flipper) = Flipper::new(&t.vertices, &mut t.triangles) else {
+        return;
+    };
+    if !fixed.is_empty() {
+        let fixed: BTreeSet<(u32, u32)> = fixed.iter().map(|&[a, b]| (a.min(b), a.max(b))).collect();
+        for h in 0..flipper.twin.len() as u32 {
+            let (u, v) = (flipper.corner(h), flipper.corner(h - h % 3 + (h % 3 + 1) % 3));
+            if fixed.contains(&(u.min(v), u.max(v))) {
+                flipper.twin[h as usize] = NONE;
+            }
+        }
+    }
     flipper.run();
 }
 

@@ -1,4 +1,4 @@
-//! Reflex diagonals (step 7, [`insert_reflex_diagonals`], for `partition = "meadow"`): the
+//! Reflex diagonals (step 8, [`insert_reflex_diagonals`], for `partition = "meadow"`): the
 //! diagonals of Arkin's Meadow mapping, made edges of the triangulation.
 //!
 //! Meadow mapping splits a polygon at a reflex vertex (a sector of the free area wider than

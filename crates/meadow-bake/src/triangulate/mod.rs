@@ -26,6 +26,9 @@
 //!    long fans of slivers (from a round pillar's arc to a far corner, say); their edges
 //!    become long portals between convex polygons, whose midpoints mislead path searches,
 //!    and slivers merge into more convex polygons than fatter triangles do.
+//! 7. Steiner splits ([`split_refused_edges`], a separate call): interior edges the caller
+//!    refuses (the bake: those along which the surface leaves the line) are halved by new
+//!    vertices, flipping back to Delaunay after each round.
 //!
 //! Every topological decision goes through [`orient2d`](meadow::geom::orient2d) (and, for flips,
 //! [`incircle`](meadow::geom::incircle)). If
@@ -38,8 +41,9 @@
 //!
 //! Files, in step order: `ring.rs` (nodes, cleaning), `touches.rs` (touch splits, uncrossing),
 //! `grid.rs` (node and edge grids, crossing check), `holes.rs` (joining), `ears.rs` (clipping),
-//! `delaunay.rs` (flips); `predicates.rs` holds the exact tests they share, `checks.rs` and
-//! `tests.rs` the tests.
+//! `delaunay.rs` (flips), `steiner.rs` (splits), `diagonals.rs` (the Meadow split's
+//! diagonals); `predicates.rs` holds the exact tests they share, `checks.rs` and `tests.rs` the
+//! tests.
 
 mod delaunay;
 mod diagonals;
@@ -48,6 +52,7 @@ mod grid;
 mod holes;
 mod predicates;
 mod ring;
+mod steiner;
 mod touches;
 
 #[cfg(test)]
@@ -63,6 +68,7 @@ pub use diagonals::{insert_reflex_diagonals, MAX_DIAGONAL_CANDIDATES, MAX_PAIR_C
 use meadow::geom::Point2;
 use ring::{Clipper, Winding};
 use std::cmp::Ordering;
+pub use steiner::{split_refused_edges, MAX_SPLIT_ROUNDS};
 
 /// Triangles over the vertices of one polygon with holes.
 #[derive(Clone, Debug, Default, PartialEq)]

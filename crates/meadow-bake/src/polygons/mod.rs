@@ -1,14 +1,18 @@
 //! Stage 5, polygons: the simplified [`Regions`] → a [`PolygonMesh`] of convex polygons over
 //! shared vertices, each vertex with the height of the walkable surface under it.
 //!
-//! Every region polygon is triangulated ([`crate::triangulate`]: ear clipping, then flips to
-//! the constrained Delaunay triangulation, so that the merge below works on fat triangles
-//! rather than long slivers: fewer polygons, and shorter portals whose midpoints guide path
-//! searches better). Each triangulation then takes its vertex heights from its layer's
-//! walkable surface ([`SurfaceHeights`]), is merged into convex polygons that stay flat
-//! ([`crate::convex`]), and is added to the mesh, whose vertices are welded across regions
-//! within `max_climb` of each other ([`PortalVertexIndex`]). All polygons are triangulated
-//! before any is merged, in region order, so progress reports the two steps one after the other.
+//! Ring edges along which the walkable surface leaves the straight line between their ends by
+//! more than `max_climb` (a floor running into a stair) are halved first, alike in every ring
+//! that shares them ([`creases`]). Every region polygon is then triangulated
+//! ([`crate::triangulate`]: ear clipping, then flips to the constrained Delaunay triangulation,
+//! so that the merge below works on fat triangles rather than long slivers: fewer polygons,
+//! and shorter portals whose midpoints guide path searches better), and interior edges that
+//! leave the surface the same way are halved by new vertices. Each triangulation then takes
+//! its vertex heights from its layer's walkable surface ([`SurfaceHeights`]), is merged into
+//! convex polygons that stay flat ([`crate::convex`]), and is added to the mesh, whose vertices
+//! are welded across regions within `max_climb` of each other ([`PortalVertexIndex`]). All
+//! polygons are triangulated before any is merged, in region order, so progress reports the
+//! two steps one after the other.
 
 use crate::classify::WalkableTriangle;
 use crate::convex::{self, ConvexError, FLAT_TOLERANCE};
@@ -18,6 +22,8 @@ use crate::progress::{Progress, Stage};
 use crate::region::Regions;
 use crate::triangulate::{self, TriangulateError, Triangulation};
 use meadow::{BakeSettings, Partition};
+
+pub mod creases;
 
 /// The settings the polygons stage needs.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -92,7 +98,9 @@ pub fn build_polygons(
     progress: &mut dyn Progress,
 ) -> Result<PolygonMesh, PolygonError> {
     let mut surface = SurfaceHeights::new(input.walkable, &input.regions.triangle_layers);
-    let pieces = triangulate_regions(input.regions, &mut surface, params.partition, progress)?;
+    let split = creases::split_ring_edges(input.regions, &mut surface, params.max_climb);
+    let regions = split.as_ref().unwrap_or(input.regions);
+    let pieces = triangulate_regions(regions, &mut surface, params, progress)?;
     merge_convex(&pieces, &mut surface, params, progress)
 }
 
@@ -111,7 +119,7 @@ struct Piece {
 fn triangulate_regions(
     regions: &Regions,
     surface: &mut SurfaceHeights<'_>,
-    partition: Partition,
+    params: &PolygonParams,
     progress: &mut dyn Progress,
 ) -> Result<Vec<Piece>, PolygonError> {
     let polygon_total: usize = regions.areas.iter().map(|a| a.polygons.len()).sum();
@@ -125,12 +133,16 @@ fn triangulate_regions(
                 source,
             })?;
             triangulate::make_delaunay(&mut triangulation);
-            let late = match partition {
+            let late = match params.partition {
                 Partition::Merge => Vec::new(),
                 Partition::Meadow => triangulate::insert_reflex_diagonals(&mut triangulation, &mut |p, q| {
                     surface.follows_line(p, q, a.layer as u32, FLAT_TOLERANCE)
                 }),
             };
+            let layer = a.layer as u32;
+            triangulate::split_refused_edges(&mut triangulation, &late, &mut |p, q| {
+                creases::follows(surface, p, q, layer, params.max_climb)
+            });
             pieces.push(Piece { area: a.area, layer: a.layer, triangulation, late });
             progress.advance(Stage::Triangulate, pieces.len() as u64);
         }
