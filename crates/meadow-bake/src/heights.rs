@@ -87,6 +87,18 @@ impl SurfaceHeights<'_> {
     }
 }
 
+impl SurfaceHeights<'_> {
+    /// The XZ corners of the triangles of `layer` whose boxes meet `bounds` (`[x0, z0, x1, z1]`),
+    /// appended to `out` (a corner shared by several triangles appears once per triangle).
+    pub fn corners_near(&mut self, bounds: [f64; 4], layer: u32, out: &mut Vec<Point2>) {
+        self.grid.query(&bounds, &mut self.near);
+        let layers = self.layers;
+        for &i in self.near.iter().filter(|&&i| layers.get(i as usize).is_none_or(|&l| l == layer)) {
+            out.extend(self.triangles[i as usize].vertices.iter().map(|v| [v[0], v[2]]));
+        }
+    }
+}
+
 /// The parameter range `[s0, s1]` of the segment `a + s (b - a)`, `s` in `[0, 1]`, inside the
 /// closed XZ footprint of `t`, if any (a triangle vertical in XZ has none).
 fn clip_to_footprint(t: &[[f64; 3]; 3], a: Point2, b: Point2) -> Option<(f64, f64)> {

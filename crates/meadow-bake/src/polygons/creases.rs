@@ -14,8 +14,11 @@
 //! rings share (areas meeting in a layer, layers at a seam) is split at the same points on both
 //! sides, where either's surface asks for it, so no T-junction appears. Tiles agree too: a
 //! tile-border edge has the same ends and the same surface under it in both tiles. Midpoints
-//! of grid coordinates are exact. Interior edges are split by
-//! [`crate::triangulate::split_refused_edges`], after triangulation.
+//! of grid coordinates are exact. After triangulation, [`SurfaceFit`] has
+//! [`crate::triangulate::refine`] split interior edges the same way and make a vertex of every
+//! surface corner inside a triangle that lies more than the tolerance off the triangle's plane:
+//! the surface is piecewise linear, so its largest departure from a triangle is at such a
+//! corner or where it crosses one of the triangle's edges.
 //!
 //! Input: the simplified [`Regions`] and the [`SurfaceHeights`]. Output: the same regions with
 //! ring vertices added on the edges that need them (`None` when none does).
@@ -23,7 +26,8 @@
 use crate::heights::SurfaceHeights;
 use crate::region::Regions;
 use crate::tolerance::CREASE_SPLIT_MIN_LENGTH;
-use meadow::geom::Point2;
+use crate::triangulate::Refinement;
+use meadow::geom::{orient2d, Point2};
 use std::cmp::Ordering;
 
 /// An undirected ring edge: its ends, the lower (by x, then z) first.
@@ -51,6 +55,57 @@ fn cmp_key(a: &EdgeKey, b: &EdgeKey) -> Ordering {
 pub(super) fn follows(surface: &mut SurfaceHeights<'_>, a: Point2, b: Point2, layer: u32, tolerance: f64) -> bool {
     let (a, b) = key(a, b);
     (b[0] - a[0]).hypot(b[1] - a[1]) < CREASE_SPLIT_MIN_LENGTH || surface.follows_line(a, b, layer, tolerance)
+}
+
+/// The walkable surface of one layer, as [`crate::triangulate::refine`] asks it: which interior
+/// edges follow it, and which of its corners inside a triangle must become vertices.
+pub struct SurfaceFit<'s, 'a> {
+    /// The walkable surface.
+    pub surface: &'s mut SurfaceHeights<'a>,
+    /// The layer of the triangulated region.
+    pub layer: u32,
+    /// Largest departure kept, metres (the bake's `max_climb`).
+    pub tolerance: f64,
+    /// Scratch: surface corners near a triangle.
+    pub corners: Vec<Point2>,
+}
+
+impl Refinement for SurfaceFit<'_, '_> {
+    fn keeps(&mut self, a: Point2, b: Point2) -> bool {
+        follows(self.surface, a, b, self.layer, self.tolerance)
+    }
+
+    fn point_inside(&mut self, t: [Point2; 3]) -> Option<Point2> {
+        let bounds = [
+            t[0][0].min(t[1][0]).min(t[2][0]),
+            t[0][1].min(t[1][1]).min(t[2][1]),
+            t[0][0].max(t[1][0]).max(t[2][0]),
+            t[0][1].max(t[1][1]).max(t[2][1]),
+        ];
+        self.corners.clear();
+        self.surface.corners_near(bounds, self.layer, &mut self.corners);
+        let far = |p: Point2| t.iter().all(|c| (p[0] - c[0]).hypot(p[1] - c[1]) >= CREASE_SPLIT_MIN_LENGTH);
+        self.corners.retain(|&p| (0..3).all(|k| orient2d(t[k], t[(k + 1) % 3], p) > 0.0) && far(p));
+        if self.corners.is_empty() {
+            return None;
+        }
+        self.corners.sort_by(cmp_point);
+        self.corners.dedup();
+        let h = t.map(|c| self.surface.at(c, self.layer));
+        let area = orient2d(t[0], t[1], t[2]);
+        let mut worst: Option<(f64, Point2)> = None;
+        for k in 0..self.corners.len() {
+            let p = self.corners[k];
+            // The triangle's plane at p, by barycentric weights.
+            let (w0, w1) = (orient2d(t[1], t[2], p) / area, orient2d(t[2], t[0], p) / area);
+            let plane = w0 * h[0] + w1 * h[1] + (1.0 - w0 - w1) * h[2];
+            let off = (self.surface.at(p, self.layer) - plane).abs();
+            if off > self.tolerance && worst.is_none_or(|(w, _)| off > w) {
+                worst = Some((off, p));
+            }
+        }
+        worst.map(|(_, p)| p)
+    }
 }
 
 /// The points splitting `a b` (lower end first) into pieces that follow the surface of every
@@ -188,6 +243,48 @@ mod tests {
         assert!(split_ring_edges(&r, &mut surface, 3.0).is_none());
         let flat = regions(vec![[0.0, 0.0], [4.0, 0.0], [4.0, 10.0], [0.0, 10.0]]);
         assert!(split_ring_edges(&flat, &mut surface, 0.01).is_none());
+    }
+
+    #[test]
+    fn a_bump_inside_a_triangle_becomes_a_vertex() {
+        // A 10 x 10 m floor with a bump 1.5 m high and 1 m in radius at (2.5, 5), clear of both
+        // diagonals of the square: the square's two triangles pass under it, and none of
+        // their edges crosses it.
+        let tri = |v: [[f64; 3]; 3]| WalkableTriangle { vertices: v, area: 0 };
+        let at = |x: f64, z: f64| [x, 0.0, z];
+        let (a, b, c, d) = (at(0.0, 0.0), at(10.0, 0.0), at(10.0, 10.0), at(0.0, 10.0));
+        let (l, s, r, n, top) = (at(1.5, 5.0), at(2.5, 4.0), at(3.5, 5.0), at(2.5, 6.0), [2.5, 1.5, 5.0]);
+        let walkable = vec![
+            tri([a, b, s]),
+            tri([b, r, s]),
+            tri([b, c, r]),
+            tri([c, n, r]),
+            tri([c, d, n]),
+            tri([d, l, n]),
+            tri([d, a, l]),
+            tri([a, s, l]),
+            tri([top, l, s]),
+            tri([top, s, r]),
+            tri([top, r, n]),
+            tri([top, n, l]),
+        ];
+        let layers = vec![0; walkable.len()];
+        let mut surface = SurfaceHeights::new(&walkable, &layers);
+        let r = regions(vec![[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]]);
+        assert!(split_ring_edges(&r, &mut surface, 0.9).is_none(), "the sides lie on the floor");
+        let mut t = crate::triangulate::triangulate(&r.areas[0].polygons[0]).unwrap();
+        crate::triangulate::make_delaunay(&mut t);
+        let mut fit = SurfaceFit { surface: &mut surface, layer: 0, tolerance: 0.9, corners: Vec::new() };
+        assert!(crate::triangulate::refine(&mut t, &[], &mut fit) >= 1);
+        assert!(t.vertices.contains(&[2.5, 5.0]), "the top is a vertex: {:?}", t.vertices);
+        // Every edge follows the surface and no surface corner inside a triangle is far off it.
+        for tri in &t.triangles {
+            let p = tri.map(|v| t.vertices[v as usize]);
+            for k in 0..3 {
+                assert!(follows(fit.surface, p[k], p[(k + 1) % 3], 0, 0.9), "edge {:?}-{:?}", p[k], p[(k + 1) % 3]);
+            }
+            assert_eq!(fit.point_inside(p), None, "triangle {p:?}");
+        }
     }
 
     #[test]

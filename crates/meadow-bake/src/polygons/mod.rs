@@ -7,7 +7,8 @@
 //! ([`crate::triangulate`]: ear clipping, then flips to the constrained Delaunay triangulation,
 //! so that the merge below works on fat triangles rather than long slivers: fewer polygons,
 //! and shorter portals whose midpoints guide path searches better), and interior edges that
-//! leave the surface the same way are halved by new vertices. Each triangulation then takes
+//! leave the surface the same way are halved by new vertices, and surface corners far off a
+//! triangle's plane become vertices. Each triangulation then takes
 //! its vertex heights from its layer's walkable surface ([`SurfaceHeights`]), is merged into
 //! convex polygons that stay flat ([`crate::convex`]), and is added to the mesh, whose vertices
 //! are welded across regions within `max_climb` of each other ([`PortalVertexIndex`]). All
@@ -139,10 +140,13 @@ fn triangulate_regions(
                     surface.follows_line(p, q, a.layer as u32, FLAT_TOLERANCE)
                 }),
             };
-            let layer = a.layer as u32;
-            triangulate::split_refused_edges(&mut triangulation, &late, &mut |p, q| {
-                creases::follows(surface, p, q, layer, params.max_climb)
-            });
+            let mut fit = creases::SurfaceFit {
+                surface,
+                layer: a.layer as u32,
+                tolerance: params.max_climb,
+                corners: Vec::new(),
+            };
+            triangulate::refine(&mut triangulation, &late, &mut fit);
             pieces.push(Piece { area: a.area, layer: a.layer, triangulation, late });
             progress.advance(Stage::Triangulate, pieces.len() as u64);
         }

@@ -26,9 +26,10 @@
 //!    long fans of slivers (from a round pillar's arc to a far corner, say); their edges
 //!    become long portals between convex polygons, whose midpoints mislead path searches,
 //!    and slivers merge into more convex polygons than fatter triangles do.
-//! 7. Steiner splits ([`split_refused_edges`], a separate call): interior edges the caller
-//!    refuses (the bake: those along which the surface leaves the line) are halved by new
-//!    vertices, flipping back to Delaunay after each round.
+//! 7. Steiner vertices ([`refine`], a separate call): interior edges the caller refuses (the
+//!    bake: those along which the surface leaves the line) are halved by new vertices, and
+//!    points it names inside triangles (surface vertices off their plane) become vertices,
+//!    flipping back to Delaunay after each round.
 //!
 //! Every topological decision goes through [`orient2d`](meadow::geom::orient2d) (and, for flips,
 //! [`incircle`](meadow::geom::incircle)). If
@@ -68,7 +69,7 @@ pub use diagonals::{insert_reflex_diagonals, MAX_DIAGONAL_CANDIDATES, MAX_PAIR_C
 use meadow::geom::Point2;
 use ring::{Clipper, Winding};
 use std::cmp::Ordering;
-pub use steiner::{split_refused_edges, MAX_SPLIT_ROUNDS};
+pub use steiner::{refine, Refinement, MAX_REFINE_ROUNDS};
 
 /// Triangles over the vertices of one polygon with holes.
 #[derive(Clone, Debug, Default, PartialEq)]

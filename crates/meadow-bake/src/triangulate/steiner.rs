@@ -1,6 +1,8 @@
-//! Steiner splits (step 6b, [`split_refused_edges`]): interior edges a caller refuses (the bake:
-//! those along which the walkable surface leaves the straight line, see `polygons/creases.rs`)
-//! are halved by a new vertex, and the triangles flipped back to Delaunay, round after round.
+//! Steiner vertices (step 7, [`refine`]): interior edges a caller refuses (the bake: those
+//! along which the walkable surface leaves the straight line, see `polygons/creases.rs`) are
+//! halved by a new vertex, points the caller names inside triangles (the bake: surface
+//! vertices far off a triangle's plane) become vertices, and the triangles are flipped back to
+//! Delaunay, round after round.
 //!
 //! Input: a Delaunay [`Triangulation`] as [`make_delaunay`](super::make_delaunay) leaves it.
 //! Output: the same area, with vertices added inside it (after the ring vertices), Delaunay
@@ -9,30 +11,35 @@
 
 use super::delaunay::make_delaunay_keeping;
 use super::Triangulation;
-use meadow::geom::Point2;
+use meadow::geom::{orient2d, Point2};
 
-/// Most rounds of splits: each round halves every refused edge once, so this bounds the
+/// Most rounds of refinement: each round halves every refused edge once, so this bounds the
 /// halvings of one crossing (a 12 m edge reaches the 0.1 m floor of the bake in 7).
-pub const MAX_SPLIT_ROUNDS: usize = 16;
+pub const MAX_REFINE_ROUNDS: usize = 16;
 
-/// Splits, at its midpoint, every interior edge of `t` for which `keep(a, b)` is false (called
-/// with the lower end, by x then z, first), flips back to Delaunay, and repeats until every
-/// interior edge is kept or [`MAX_SPLIT_ROUNDS`] rounds have run; returns the vertices added.
-/// The edges in `fixed` (the Meadow split's diagonals) are neither split nor flipped.
+/// What [`refine`] asks of its caller.
+pub trait Refinement {
+    /// Whether the interior edge from `a` to `b` (lower end, by x then z, first) may stay.
+    /// Must accept short edges for the rounds to end early.
+    fn keeps(&mut self, a: Point2, b: Point2) -> bool;
+    /// A point strictly inside the counter-clockwise triangle `corners` that must become a
+    /// vertex, if any (a point elsewhere is ignored).
+    fn point_inside(&mut self, corners: [Point2; 3]) -> Option<Point2>;
+}
+
+/// Splits, at its midpoint, every interior edge of `t` that `r` refuses, makes every point `r`
+/// names inside a triangle a vertex, flips back to Delaunay, and repeats until nothing changes
+/// or [`MAX_REFINE_ROUNDS`] rounds have run; returns the vertices added. The edges in `fixed`
+/// (the Meadow split's diagonals) are neither split nor flipped.
 ///
-/// `keep` must accept short edges for the rounds to end early. A triangle with an edge split
-/// in a round waits for the next round for its other edges. Work order is fixed: same input,
-/// same output.
-pub fn split_refused_edges(
-    t: &mut Triangulation,
-    fixed: &[[u32; 2]],
-    keep: &mut dyn FnMut(Point2, Point2) -> bool,
-) -> usize {
+/// A triangle changed in a round waits for the next round for its other edges and its inside.
+/// Work order is fixed: same input, same output.
+pub fn refine(t: &mut Triangulation, fixed: &[[u32; 2]], r: &mut dyn Refinement) -> usize {
     let before = t.vertices.len();
     let mut keys: Vec<(u32, u32)> = fixed.iter().map(|&[a, b]| (a.min(b), a.max(b))).collect();
     keys.sort_unstable();
-    for _ in 0..MAX_SPLIT_ROUNDS {
-        if !split_round(t, &keys, keep) {
+    for _ in 0..MAX_REFINE_ROUNDS {
+        if !refine_round(t, &keys, r) {
             break;
         }
         make_delaunay_keeping(t, fixed);
@@ -41,8 +48,9 @@ pub fn split_refused_edges(
 }
 
 /// One round: splits each refused interior edge whose two triangles no earlier split of the
-/// round touched; whether any was split.
-fn split_round(t: &mut Triangulation, fixed: &[(u32, u32)], keep: &mut dyn FnMut(Point2, Point2) -> bool) -> bool {
+/// round touched, then gives each untouched triangle the point inside it that `r` names;
+/// whether anything changed.
+fn refine_round(t: &mut Triangulation, fixed: &[(u32, u32)], r: &mut dyn Refinement) -> bool {
     // Half-edges by undirected edge: interior edges are the runs of two, opposite ways.
     let mut halves: Vec<((u32, u32), u32, u8)> = Vec::with_capacity(t.triangles.len() * 3);
     for (i, tri) in t.triangles.iter().enumerate() {
@@ -52,7 +60,8 @@ fn split_round(t: &mut Triangulation, fixed: &[(u32, u32)], keep: &mut dyn FnMut
         }
     }
     halves.sort_unstable();
-    let mut touched = vec![false; t.triangles.len()];
+    let triangles = t.triangles.len();
+    let mut touched = vec![false; triangles];
     let mut any = false;
     let mut s = 0;
     while s < halves.len() {
@@ -67,7 +76,7 @@ fn split_round(t: &mut Triangulation, fixed: &[(u32, u32)], keep: &mut dyn FnMut
             let (pa, pb) = (t.vertices[lo as usize], t.vertices[hi as usize]);
             let (pa, pb) = if (pa[0], pa[1]) <= (pb[0], pb[1]) { (pa, pb) } else { (pb, pa) };
             let free = fixed.binary_search(&(lo, hi)).is_err();
-            if i != j && !touched[i] && !touched[j] && free && !keep(pa, pb) {
+            if i != j && !touched[i] && !touched[j] && free && !r.keeps(pa, pb) {
                 let Ok(m) = u32::try_from(t.vertices.len()) else {
                     return any;
                 };
@@ -81,6 +90,24 @@ fn split_round(t: &mut Triangulation, fixed: &[(u32, u32)], keep: &mut dyn FnMut
             }
         }
         s = e;
+    }
+    for (i, _) in touched.iter().enumerate().filter(|(_, &t)| !t) {
+        let tri = t.triangles[i];
+        let corners = tri.map(|v| t.vertices[v as usize]);
+        let Some(p) = r.point_inside(corners) else {
+            continue;
+        };
+        let inside = (0..3).all(|k| orient2d(corners[k], corners[(k + 1) % 3], p) > 0.0);
+        let Ok(m) = u32::try_from(t.vertices.len()) else {
+            return any;
+        };
+        if inside {
+            t.vertices.push(p);
+            t.triangles[i] = [tri[0], tri[1], m];
+            t.triangles.push([tri[1], tri[2], m]);
+            t.triangles.push([tri[2], tri[0], m]);
+            any = true;
+        }
     }
     any
 }
@@ -98,7 +125,6 @@ fn split_triangle(t: &mut Triangulation, i: usize, k: usize, m: u32) {
 mod tests {
     use super::*;
     use crate::triangulate::checks::{area2, flippable_edges};
-    use meadow::geom::orient2d;
     use std::collections::BTreeSet;
 
     /// Counter-clockwise triangles, each directed edge once, covering `area`, Delaunay.
@@ -116,6 +142,35 @@ mod tests {
         assert!(flippable_edges(t).is_empty());
     }
 
+    /// Refuses edges by a rule and names at most one point per triangle.
+    struct Rule<K: FnMut(Point2, Point2) -> bool> {
+        keep: K,
+        point: Option<Point2>,
+    }
+
+    impl<K: FnMut(Point2, Point2) -> bool> Refinement for Rule<K> {
+        fn keeps(&mut self, a: Point2, b: Point2) -> bool {
+            (self.keep)(a, b)
+        }
+        fn point_inside(&mut self, corners: [Point2; 3]) -> Option<Point2> {
+            let p = self.point?;
+            (0..3).all(|k| orient2d(corners[k], corners[(k + 1) % 3], p) > 0.0).then_some(p)
+        }
+    }
+
+    #[test]
+    fn a_named_point_becomes_a_vertex() {
+        let mut t = Triangulation {
+            vertices: vec![[0.0, 0.0], [4.0, 0.0], [4.0, 4.0], [0.0, 4.0]],
+            triangles: vec![[0, 1, 2], [0, 2, 3]],
+        };
+        let added = refine(&mut t, &[], &mut Rule { keep: |_, _| true, point: Some([3.0, 1.0]) });
+        assert_eq!(added, 1);
+        assert_eq!(t.vertices[4], [3.0, 1.0]);
+        assert!(t.triangles.iter().filter(|tri| tri.contains(&4)).count() >= 3);
+        check(&t, 16.0);
+    }
+
     #[test]
     fn a_refused_diagonal_is_split_and_the_area_kept() {
         // A long thin rectangle: its diagonals run the length; refuse every edge crossing
@@ -124,7 +179,8 @@ mod tests {
             vertices: vec![[0.0, 0.0], [1.0, 0.0], [1.0, 10.0], [0.0, 10.0]],
             triangles: vec![[0, 1, 2], [0, 2, 3]],
         };
-        let added = split_refused_edges(&mut t, &[], &mut |a, b| (a[1] - 5.0) * (b[1] - 5.0) >= 0.0 || a[0] == b[0]);
+        let keep = |a: Point2, b: Point2| (a[1] - 5.0) * (b[1] - 5.0) >= 0.0 || a[0] == b[0];
+        let added = refine(&mut t, &[], &mut Rule { keep, point: None });
         assert!(added > 0);
         check(&t, 10.0);
         for tri in &t.triangles {
@@ -144,7 +200,7 @@ mod tests {
             triangles: vec![[0, 1, 2], [0, 2, 3]],
         };
         let original = t.clone();
-        assert_eq!(split_refused_edges(&mut t, &[], &mut |_, _| true), 0);
+        assert_eq!(refine(&mut t, &[], &mut Rule { keep: |_, _| true, point: None }), 0);
         assert_eq!(t, original);
     }
 }
