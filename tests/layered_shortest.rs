@@ -302,6 +302,52 @@ fn graph_paths_match_the_layered_oracle_on_switchbacks() {
     compare_switchbacks(true);
 }
 
+/// A spiral: five triangles round one vertex at the origin, each 4 m along its sides, turning
+/// 400 degrees in all and rising with the angle, so the last (layer 1) lies over the first
+/// (layer 0). The free wedge at the origin wraps past a full turn, and its walls (the first
+/// triangle's side along +x and the last one's at 40 degrees) lie on both sides of any line
+/// through the origin between them.
+fn spiral() -> QueryMesh {
+    let height = |deg: f64| deg / 400.0 * 2.5;
+    let point = |deg: f64| {
+        let r = deg.to_radians();
+        [4.0 * r.cos(), height(deg), 4.0 * r.sin()]
+    };
+    let mut vertices = vec![[0.0, 1.25, 0.0]];
+    vertices.extend([0.0, 90.0, 180.0, 270.0, 360.0, 400.0].map(point));
+    let rings: Vec<(Vec<u32>, u16)> = (1..6).map(|k| (vec![0, k, k + 1], 0)).collect();
+    let areas = vec![AreaType { name: "default".into(), cost: 1.0 }];
+    let mut data = assemble(BakeSettings::DEFAULT, vertices, &rings, areas, 0);
+    data.polygons[4].layer = 1;
+    let mut data = NavMesh::new(data).expect("valid spiral").into_data();
+    data.visibility = Some(meadow_bake::visibility::build_visibility(&NavMesh::new(data.clone()).expect("valid")));
+    QueryMesh::new(NavMesh::new(data).expect("valid spiral with its graph"))
+}
+
+#[test]
+fn paths_wrap_round_a_corner_whose_wedge_passes_a_full_turn() {
+    let mesh = spiral();
+    let filter = QueryFilter::new().without_links();
+    assert!(ShortestPathQuery::answers_by_graph(&mesh, &filter));
+    // From the first triangle at 20 degrees to the last at 390 degrees: round the origin.
+    let at = |deg: f64, r: f64, y: f64| {
+        let a = f64::to_radians(deg);
+        [r * a.cos(), y, r * a.sin()]
+    };
+    let (s, g) = (at(20.0, 1.5, 0.2), at(390.0, 2.0, 2.45));
+    for graph in [false, true] {
+        let mut query = ShortestPathQuery::new(&mesh);
+        query.use_visibility_graph(graph);
+        let path = query.find_shortest_path(&mesh, s, g, &filter).unwrap_or_else(|e| panic!("graph {graph}: {e:?}"));
+        assert!((flat(&path.points) - 3.5).abs() < 1e-9, "graph {graph}: {:?}", path.points);
+        // And back.
+        let path = query.find_shortest_path(&mesh, g, s, &filter).unwrap_or_else(|e| panic!("graph {graph}: {e:?}"));
+        assert!((flat(&path.points) - 3.5).abs() < 1e-9, "graph {graph}, back: {:?}", path.points);
+    }
+    let t = compare_mesh("spiral", &mesh, 300, true);
+    assert!(t.problems.is_empty(), "{}", t.problems.join("\n"));
+}
+
 /// One third-party level (`gltf/…` or `recast/…` under the shared levels directory).
 fn third_party(level: &str, pairs: usize) {
     let path = meadow_suite::third_party_dir().join("levels").join(level);

@@ -60,11 +60,19 @@ pub(crate) struct CornerTable {
     /// Per node: its vertex in XZ (read for every edge a search looks at, so kept beside the
     /// other per-node tables rather than found through the mesh's vertices).
     points: Vec<Point2>,
-    /// Per node: whether its vertex is a pinch (several wedges, walkable sectors touching at a
-    /// point). A path may pass through a pinch from one wedge into another at any angle, so
-    /// sight lines to it need not be taut (the bake keeps its edges the same way).
+    /// Per node: whether a path may arrive and leave in any direction: its vertex is a pinch
+    /// (several wedges, walkable sectors touching at a point; a path may pass through a pinch
+    /// from one wedge into another at any angle, so sight lines to it need not be taut, and the
+    /// bake keeps its edges the same way), or its wedge wraps about a full turn or more
+    /// (stacked layers whose walls cross in XZ), where the sides of a line its walls lie on do
+    /// not tell which way a path turns round it.
     pub(crate) pinch: Vec<bool>,
 }
+
+/// How far below a full turn, in radians, a wedge's summed polygon angles may be and still
+/// count as wrapping: the sum is rounded, and a wedge taken for wrapping only keeps more ways
+/// out of its corner (the taut rule prunes for speed, never for correctness).
+const WRAP_SLACK: f64 = 1e-6;
 
 impl CornerTable {
     /// Builds the tables of `graph` on `mesh` by walking each node's wedge round its vertex.
@@ -75,9 +83,14 @@ impl CornerTable {
         let mut walls = vec![[NONE; 2]; n];
         let mut sibling: Vec<u32> = (0..n as u32).collect();
         let mut last_at = vec![NONE; mesh.mesh().vertices().len()];
+        let mut wraps = vec![false; n];
+        let verts = mesh.mesh().vertices();
         for (node, wall) in walls.iter_mut().enumerate() {
             let v = graph.corners[node];
             let poly = graph.polygons[node];
+            let at = xz(verts[v as usize]);
+            // The wedge's angle: its polygons' angles at the vertex, `poly` counted once.
+            let mut angle = 0.0;
             // Round the vertex through the edges leaving it (`out`) and through those ending at
             // it (`into`), each until a wall; a full turn (no wall) ends the walk as well.
             for (side, out) in [(1usize, true), (0usize, false)] {
@@ -85,6 +98,14 @@ impl CornerTable {
                 for _ in 0..=data.polygon_vertices.len().min(1 << 16) {
                     let Some((into, from)) = mesh.edges_at_vertex(q, v) else { break };
                     slot_node[from] = node as u32;
+                    if out || q != poly {
+                        let (a, b) = (
+                            xz(verts[mesh.edge_vertices(into).0 as usize]),
+                            xz(verts[mesh.edge_vertices(from).1 as usize]),
+                        );
+                        let (u, w) = ([b[0] - at[0], b[1] - at[1]], [a[0] - at[0], a[1] - at[1]]);
+                        angle += (u[0] * w[1] - u[1] * w[0]).atan2(u[0] * w[0] + u[1] * w[1]);
+                    }
                     let h = if out { from } else { into };
                     match mesh.edge_neighbour(h) {
                         Some(next) if next != poly => q = next,
@@ -104,9 +125,9 @@ impl CornerTable {
                 sibling.swap(prev, node);
             }
             last_at[vi] = node as u32;
+            wraps[node] = angle > std::f64::consts::TAU - WRAP_SLACK;
         }
-        let pinch = (0..n).map(|i| sibling[i] != i as u32).collect();
-        let verts = mesh.mesh().vertices();
+        let pinch = (0..n).map(|i| sibling[i] != i as u32 || wraps[i]).collect();
         let points: Vec<Point2> = graph.corners.iter().map(|&v| xz(verts[v as usize])).collect();
         let walls = walls
             .iter()
