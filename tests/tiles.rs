@@ -156,10 +156,11 @@ fn tiled_and_untiled_bakes_cover_the_same_area_and_give_the_same_exact_paths() {
 /// (16 m tiles; relative difference collision-world 2.7e-6, dungeon 1.4e-6, nav_test 2.7e-7,
 /// undulating 3.3e-9), spread over many tiles by a few square millimetres each. The fixtures
 /// above and navcat-proto-level agree exactly. On dungeon the corners that differ (by up to
-/// 4.8 mm) lie 2 to 6 m inside their tiles, not on borders. Not pinned down yet; the likely
-/// cause is the tile's region booleans, run over fewer input segments, rounding some crossings
-/// differently from the whole level's (the overlay snaps each split to its integer grid, so a
-/// segment split by a crossing far away meets its neighbours at slightly different points). Where boundaries differ by that much, exact path lengths differ by about as much.
+/// 4.8 mm) lie 2 to 6 m inside their tiles, not on borders, and the difference is there before
+/// simplification: in tile (0, -5) the untiled region ring runs through five vertices over
+/// 0.2 m near (13.8, -79.2) where the tile's has one edge, within the arc tolerance of it. Not
+/// pinned down further; arcs of the dilated blockers, whose chords depend on the edges beside
+/// them, are the likely source.
 fn third_party(level: &str, size: f64) {
     let path = meadow_suite::third_party_dir().join("levels").join(level);
     let worst = compare_scene(level, &scene_at(&path), size, 1000);

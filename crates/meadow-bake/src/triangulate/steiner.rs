@@ -12,6 +12,7 @@
 use super::delaunay::make_delaunay_keeping;
 use super::Triangulation;
 use meadow::geom::{orient2d, Point2};
+use std::collections::HashSet;
 
 /// Most rounds of refinement: each round halves every refused edge once, so this bounds the
 /// halvings of one crossing (a 12 m edge reaches the 0.1 m floor of the bake in 7).
@@ -38,8 +39,9 @@ pub fn refine(t: &mut Triangulation, fixed: &[[u32; 2]], r: &mut dyn Refinement)
     let before = t.vertices.len();
     let mut keys: Vec<(u32, u32)> = fixed.iter().map(|&[a, b]| (a.min(b), a.max(b))).collect();
     keys.sort_unstable();
+    let mut kept = Kept::default();
     for _ in 0..MAX_REFINE_ROUNDS {
-        if !refine_round(t, &keys, r) {
+        if !refine_round(t, &keys, r, &mut kept) {
             break;
         }
         make_delaunay_keeping(t, fixed);
@@ -47,10 +49,19 @@ pub fn refine(t: &mut Triangulation, fixed: &[[u32; 2]], r: &mut dyn Refinement)
     t.vertices.len() - before
 }
 
+/// The edges and triangles a [`Refinement`] accepted in earlier rounds, by vertex indices: they
+/// are not asked again (most of a triangulation outlives a round's flips). Only looked up,
+/// never iterated, so the hashing order does not reach the output.
+#[derive(Default)]
+struct Kept {
+    edges: HashSet<(u32, u32)>,
+    triangles: HashSet<[u32; 3]>,
+}
+
 /// One round: splits each refused interior edge whose two triangles no earlier split of the
 /// round touched, then gives each untouched triangle the point inside it that `r` names;
 /// whether anything changed.
-fn refine_round(t: &mut Triangulation, fixed: &[(u32, u32)], r: &mut dyn Refinement) -> bool {
+fn refine_round(t: &mut Triangulation, fixed: &[(u32, u32)], r: &mut dyn Refinement, kept: &mut Kept) -> bool {
     // Half-edges by undirected edge: interior edges are the runs of two, opposite ways.
     let mut halves: Vec<((u32, u32), u32, u8)> = Vec::with_capacity(t.triangles.len() * 3);
     for (i, tri) in t.triangles.iter().enumerate() {
@@ -75,8 +86,15 @@ fn refine_round(t: &mut Triangulation, fixed: &[(u32, u32)], r: &mut dyn Refinem
             let (i, j) = (i as usize, j as usize);
             let (pa, pb) = (t.vertices[lo as usize], t.vertices[hi as usize]);
             let (pa, pb) = if (pa[0], pa[1]) <= (pb[0], pb[1]) { (pa, pb) } else { (pb, pa) };
-            let free = fixed.binary_search(&(lo, hi)).is_err();
-            if i != j && !touched[i] && !touched[j] && free && !r.keeps(pa, pb) {
+            let free = fixed.binary_search(&(lo, hi)).is_err() && !kept.edges.contains(&(lo, hi));
+            let refused = i != j && !touched[i] && !touched[j] && free && {
+                let keeps = r.keeps(pa, pb);
+                if keeps {
+                    kept.edges.insert((lo, hi));
+                }
+                !keeps
+            };
+            if refused {
                 let Ok(m) = u32::try_from(t.vertices.len()) else {
                     return any;
                 };
@@ -93,8 +111,14 @@ fn refine_round(t: &mut Triangulation, fixed: &[(u32, u32)], r: &mut dyn Refinem
     }
     for (i, _) in touched.iter().enumerate().filter(|(_, &t)| !t) {
         let tri = t.triangles[i];
+        let mut key = tri;
+        key.sort_unstable();
+        if kept.triangles.contains(&key) {
+            continue;
+        }
         let corners = tri.map(|v| t.vertices[v as usize]);
         let Some(p) = r.point_inside(corners) else {
+            kept.triangles.insert(key);
             continue;
         };
         let inside = (0..3).all(|k| orient2d(corners[k], corners[(k + 1) % 3], p) > 0.0);
