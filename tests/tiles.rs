@@ -204,18 +204,23 @@ fn up(a: [f64; 3], b: [f64; 3], c: [f64; 3]) -> meadow_bake::ingest::SceneTriang
     meadow_bake::ingest::SceneTriangle { vertices, tag: meadow_bake::ingest::NavTag::Auto, area: 0, node: 0 }
 }
 
+/// An empty scene of one node with the fixtures' area types, for triangles a test adds.
+fn synthetic_scene() -> Scene {
+    Scene {
+        areas: scene("rooms.glb").areas,
+        nodes: vec!["level".into()],
+        node_positions: vec![[0.0; 3]],
+        ..Scene::default()
+    }
+}
+
 #[test]
 fn a_ramp_over_a_floor_walls_the_floor_alike_in_every_tile() {
     // A floor of 1 m squares and a 30 m ramp over it, 1.2 m up at its foot (more than the climb,
     // less than the agent's height: a ceiling over the floor there) and 8 m up at its head. The
     // ramp's drop edges are walls on the floor all along it in the untiled bake; the tile at
     // its head holds none of the floor under its foot, and must wall the floor alike.
-    let mut scene = Scene {
-        areas: scene("rooms.glb").areas,
-        nodes: vec!["level".into()],
-        node_positions: vec![[0.0; 3]],
-        ..Scene::default()
-    };
+    let mut scene = synthetic_scene();
     for i in -5..35 {
         for k in -3..9 {
             let (x, z) = (i as f64, k as f64);
@@ -237,12 +242,7 @@ fn a_floor_running_into_a_ramp_keeps_its_height_in_every_tile() {
     // would stand for a line up to 1.3 m above the floor, past the climb, and points of the
     // floor under it would be off the mesh. Every point of both meshes is within the climb of
     // the surface, and the two bakes agree.
-    let mut scene = Scene {
-        areas: scene("rooms.glb").areas,
-        nodes: vec!["level".into()],
-        node_positions: vec![[0.0; 3]],
-        ..Scene::default()
-    };
+    let mut scene = synthetic_scene();
     let surface = |z: f64| ((z - 20.0) * 4.0 / 6.0).clamp(0.0, 4.0);
     let rows = [0.0, 20.0, 26.0, 30.0];
     for w in rows.windows(2) {

@@ -60,14 +60,19 @@ pub(super) fn follows(surface: &mut SurfaceHeights<'_>, a: Point2, b: Point2, la
 /// The walkable surface of one layer, as [`crate::triangulate::refine`] asks it: which interior
 /// edges follow it, and which of its corners inside a triangle must become vertices.
 pub struct SurfaceFit<'s, 'a> {
-    /// The walkable surface.
-    pub surface: &'s mut SurfaceHeights<'a>,
-    /// The layer of the triangulated region.
-    pub layer: u32,
-    /// Largest departure kept, metres (the bake's `max_climb`).
-    pub tolerance: f64,
+    surface: &'s mut SurfaceHeights<'a>,
+    layer: u32,
+    /// Largest departure kept, metres.
+    tolerance: f64,
     /// Scratch: surface corners near a triangle.
-    pub corners: Vec<Point2>,
+    corners: Vec<Point2>,
+}
+
+impl<'s, 'a> SurfaceFit<'s, 'a> {
+    /// The surface of `layer`, departures up to `tolerance` metres kept (the bake's `max_climb`).
+    pub fn new(surface: &'s mut SurfaceHeights<'a>, layer: u32, tolerance: f64) -> Self {
+        SurfaceFit { surface, layer, tolerance, corners: Vec::new() }
+    }
 }
 
 impl Refinement for SurfaceFit<'_, '_> {
@@ -274,7 +279,7 @@ mod tests {
         assert!(split_ring_edges(&r, &mut surface, 0.9).is_none(), "the sides lie on the floor");
         let mut t = crate::triangulate::triangulate(&r.areas[0].polygons[0]).unwrap();
         crate::triangulate::make_delaunay(&mut t);
-        let mut fit = SurfaceFit { surface: &mut surface, layer: 0, tolerance: 0.9, corners: Vec::new() };
+        let mut fit = SurfaceFit::new(&mut surface, 0, 0.9);
         assert!(crate::triangulate::refine(&mut t, &[], &mut fit) >= 1);
         assert!(t.vertices.contains(&[2.5, 5.0]), "the top is a vertex: {:?}", t.vertices);
         // Every edge follows the surface and no surface corner inside a triangle is far off it.

@@ -140,12 +140,7 @@ fn triangulate_regions(
                     surface.follows_line(p, q, a.layer as u32, FLAT_TOLERANCE)
                 }),
             };
-            let mut fit = creases::SurfaceFit {
-                surface,
-                layer: a.layer as u32,
-                tolerance: params.max_climb,
-                corners: Vec::new(),
-            };
+            let mut fit = creases::SurfaceFit::new(surface, a.layer as u32, params.max_climb);
             triangulate::refine(&mut triangulation, &late, &mut fit);
             pieces.push(Piece { area: a.area, layer: a.layer, triangulation, late });
             progress.advance(Stage::Triangulate, pieces.len() as u64);
