@@ -17,6 +17,9 @@
 //! minus its time on one thread / N, with and without work in the items and serial gaps between
 //! regions.
 //!
+//! `--sleepy` adds a multi-thread row of Meadow with `Simulator::set_wake_workers(false)`: the
+//! pool's idle workers may fall asleep during each step's serial start.
+//!
 //! `--meadow-only` runs Meadow alone, on one thread or on `--threads N`, for profiling
 //! (`scripts/orca-profile.sh` prints the share of each phase of a step from it) and for comparing
 //! the CPU time of thread counts (`/usr/bin/time -v`: user + system time against wall time).
@@ -53,9 +56,10 @@ fn timed(clock: Clock, steps: usize, mut step: impl FnMut() -> bool) -> f64 {
     (clock.seconds(origin) - start) * 1e3 / done as f64
 }
 
-fn run_meadow(clock: Clock, n: usize, steps: usize, pool: &rayon::ThreadPool) -> (f64, Vec<Vec2>) {
+fn run_meadow(clock: Clock, n: usize, steps: usize, pool: &rayon::ThreadPool, wake: bool) -> (f64, Vec<Vec2>) {
     let (positions, goals) = circle(n);
     let mut sim = Simulator::new(TIME_STEP).expect("valid time step");
+    sim.set_wake_workers(wake);
     for &p in &positions {
         sim.add_agent(p, Vec2::ZERO, PARAMS).expect("valid agent");
     }
@@ -167,6 +171,8 @@ struct Options {
     threads: usize,
     /// Measure the cost of a parallel region instead (`--fork-join`).
     fork_join: bool,
+    /// Also time Meadow on all threads with its workers left to sleep (`--sleepy`).
+    sleepy: bool,
 }
 
 fn parse_options() -> Result<Options, String> {
@@ -179,6 +185,7 @@ fn parse_options() -> Result<Options, String> {
         clock: Clock::Wall,
         threads: 1,
         fork_join: false,
+        sleepy: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -197,6 +204,7 @@ fn parse_options() -> Result<Options, String> {
             "--cpu" => o.clock = Clock::ThreadCpu,
             "--threads" => o.threads = value("--threads")?.parse().map_err(|_| "bad --threads".to_string())?,
             "--fork-join" => o.fork_join = true,
+            "--sleepy" => o.sleepy = true,
             "--bench" => {}
             other => return Err(format!("unknown argument {other:?}")),
         }
@@ -300,7 +308,7 @@ fn main() {
             };
         for round in 0..o.rounds {
             let clock = o.clock;
-            let (ms, meadow_one) = run_meadow(clock, n, o.steps, &one);
+            let (ms, meadow_one) = run_meadow(clock, n, o.steps, &one, true);
             record("Meadow", o.threads, ms);
             if o.meadow_only {
                 continue;
@@ -322,8 +330,17 @@ fn main() {
                 record("dodgy_2d 0.5.5", 1, run_dodgy(clock, n, o.steps, &one));
             }
             if all > 1 && clock == Clock::Wall {
-                let (ms, meadow_many) = run_meadow(clock, n, o.steps, &many);
+                let (ms, meadow_many) = run_meadow(clock, n, o.steps, &many, true);
                 record("Meadow", all, ms);
+                if o.sleepy {
+                    let (ms, sleepy) = run_meadow(clock, n, o.steps, &many, false);
+                    record("Meadow, workers not woken", all, ms);
+                    let same = sleepy
+                        .iter()
+                        .zip(&meadow_many)
+                        .all(|(a, b)| a.x.to_bits() == b.x.to_bits() && a.y.to_bits() == b.y.to_bits());
+                    assert!(same, "waking workers changed Meadow's result");
+                }
                 let same = meadow_one
                     .iter()
                     .zip(&meadow_many)

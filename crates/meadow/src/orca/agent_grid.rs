@@ -195,54 +195,56 @@ impl AgentGrid {
         // grows as agents move does not reallocate step after step.
         self.cell_start.reserve(max_cells + 1);
         self.cell_start.resize(cells + 1, 0);
-        self.cell_of.clear();
-        for (i, p) in positions.iter().enumerate() {
-            let cell = if indexed(i) {
-                let (cx, cy) = self.cell_coords(*p);
-                let cell = cy * cells_x + cx;
-                self.cell_start[cell] += 1;
-                cell as u32
-            } else {
-                u32::MAX
-            };
-            self.cell_of.push(cell);
-        }
-        for c in 1..cells {
-            self.cell_start[c] += self.cell_start[c - 1];
-        }
-        self.cell_start[cells] = finite as u32;
+        self.cell_of.resize(n, u32::MAX);
         // Every slot is written below; only a change of count needs a resize.
         self.agents.resize(finite, GridAgent::default());
         self.xs.resize(finite, 0.0);
         self.ys.resize(finite, 0.0);
         self.hs.resize(finite, 0.0);
+        // The loops work on local slices: stores through them cannot alias the grid's fields,
+        // so those stay in registers.
+        let (origin, inv_cell_size) = (self.origin, self.inv_cell_size);
+        let cell_coords = |p: Vec2| cell_coords_of(p, origin, inv_cell_size, cells_x, cells_y);
+        let cell_start = &mut self.cell_start[..cells + 1];
+        let cell_of = &mut self.cell_of[..n];
+        for (i, (p, cell_of)) in positions.iter().zip(cell_of.iter_mut()).enumerate() {
+            *cell_of = if indexed(i) {
+                let (cx, cy) = cell_coords(*p);
+                let cell = cy * cells_x + cx;
+                cell_start[cell] += 1;
+                cell as u32
+            } else {
+                u32::MAX
+            };
+        }
+        for c in 1..cells {
+            cell_start[c] += cell_start[c - 1];
+        }
+        cell_start[cells] = finite as u32;
+        let (agents, xs, ys, hs) = (&mut self.agents[..], &mut self.xs[..], &mut self.ys[..], &mut self.hs[..]);
+        let slot_of = &mut self.slot_of[..n];
         for i in (0..n).rev() {
-            let cell = self.cell_of[i];
+            let cell = cell_of[i];
             if cell == u32::MAX {
                 continue;
             }
-            self.cell_start[cell as usize] -= 1;
-            let slot = self.cell_start[cell as usize] as usize;
-            self.slot_of[i] = slot as u32;
+            let start = &mut cell_start[cell as usize];
+            *start -= 1;
+            let slot = *start as usize;
+            slot_of[i] = slot as u32;
             let position = positions[i];
             let height = heights.get(i).copied().unwrap_or(0.0);
-            self.agents[slot] =
-                GridAgent { position, velocity: velocities[i], radius: radii[i], index: i as u32, height };
-            self.xs[slot] = position.x;
-            self.ys[slot] = position.y;
-            self.hs[slot] = height;
+            agents[slot] = GridAgent { position, velocity: velocities[i], radius: radii[i], index: i as u32, height };
+            xs[slot] = position.x;
+            ys[slot] = position.y;
+            hs[slot] = height;
         }
     }
 
     /// The cell of a finite position, computed in f32 (see the module notes on its error).
     #[inline]
     fn cell_coords(&self, p: Vec2) -> (usize, usize) {
-        let u = (p.x - self.origin.x) * self.inv_cell_size;
-        let v = (p.y - self.origin.y) * self.inv_cell_size;
-        // Non-negative by construction; the `min` only guards memory safety. Through u32 (which
-        // holds every index, at most `MAX_CELLS_PER_AXIS`): a float's saturating conversion to
-        // u32 takes fewer instructions than to usize.
-        ((u.max(0.0) as u32 as usize).min(self.cells_x - 1), (v.max(0.0) as u32 as usize).min(self.cells_y - 1))
+        cell_coords_of(p, self.origin, self.inv_cell_size, self.cells_x, self.cells_y)
     }
 
     /// Number of indexed agents (those with a finite position).
@@ -529,6 +531,18 @@ fn seed_keys<const INACTIVE: bool, const BANDED: bool>(
         *key = ((dist_sq.to_bits() as u64) << 32) | slot as u64;
     }
     valid.then_some(seed)
+}
+
+/// The cell of a finite position `p` in a grid of `cells_x` × `cells_y` cells from `origin`,
+/// computed in f32 (see the module notes on its error).
+#[inline]
+fn cell_coords_of(p: Vec2, origin: Vec2, inv_cell_size: f32, cells_x: usize, cells_y: usize) -> (usize, usize) {
+    let u = (p.x - origin.x) * inv_cell_size;
+    let v = (p.y - origin.y) * inv_cell_size;
+    // Non-negative by construction; the `min` only guards memory safety. Through u32 (which
+    // holds every index, at most `MAX_CELLS_PER_AXIS`): a float's saturating conversion to
+    // u32 takes fewer instructions than to usize.
+    ((u.max(0.0) as u32 as usize).min(cells_x - 1), (v.max(0.0) as u32 as usize).min(cells_y - 1))
 }
 
 /// The largest f32 below `x` (for finite positive `x`; infinity gives `f32::MAX`).

@@ -22,6 +22,8 @@ mod obstacle;
 pub mod scenario;
 mod simulator;
 mod vector;
+#[cfg(feature = "parallel")]
+mod wake;
 
 pub use agent::AgentParams;
 // Only the ORCA benchmark uses these, to give the peer library it is compared with the same

@@ -7,6 +7,8 @@ use super::agent::{compute_new_velocity, AgentParams, Scratch, SelfState};
 use super::agent_grid::{AgentGrid, NeighborMemory};
 use super::obstacle::{polygon_vertices, ObstacleTree, ObstacleVertex};
 use super::vector::{sqr, Vec2};
+#[cfg(feature = "parallel")]
+use super::wake::Wake;
 use super::OrcaError;
 
 /// Agents per rayon task; enough work per task to hide the scheduling cost.
@@ -79,6 +81,12 @@ pub struct Simulator {
     neighbor_dist_sum: f64,
     /// New velocities in grid order (phase one output).
     new_velocities: Vec<Vec2>,
+    /// Keeps the pool's workers awake through the serial grid build.
+    #[cfg(feature = "parallel")]
+    wake: Wake,
+    /// Whether steps ask idle workers to spin through the grid build (see
+    /// [`Simulator::set_wake_workers`]).
+    wake_workers: bool,
 }
 
 fn check_positive(name: &'static str, value: f32) -> Result<(), OrcaError> {
@@ -132,6 +140,9 @@ impl Simulator {
             max_neighbors: 0,
             neighbor_dist_sum: 0.0,
             new_velocities: Vec::new(),
+            #[cfg(feature = "parallel")]
+            wake: Wake::default(),
+            wake_workers: true,
         })
     }
 
@@ -191,6 +202,18 @@ impl Simulator {
         self.obstacles_dirty = true;
         self.num_obstacles += 1;
         Ok(first)
+    }
+
+    /// Sets whether each step asks the thread pool's idle workers to spin through its serial
+    /// start (the agent grid's build) rather than fall asleep before the parallel phase.
+    ///
+    /// On by default: waking a sleeping worker can cost more than a small crowd's whole step.
+    /// The spinning ends when the parallel phase begins (2 ms at most), and never happens on a
+    /// one-thread pool or without the `parallel` feature. Each step then queues one small task
+    /// per other worker (a heap allocation each). Turn it off when the pool's other work
+    /// matters more than the step's latency. Results are the same either way.
+    pub fn set_wake_workers(&mut self, wake: bool) {
+        self.wake_workers = wake;
     }
 
     /// Makes agents and obstacle edges whose heights differ by more than `band` ignore each
@@ -289,6 +312,11 @@ impl Simulator {
             self.obstacles = ObstacleTree::build(self.obstacle_vertices.clone());
             self.obstacles_dirty = false;
         }
+        // Other workers can take the velocity phase's tasks beyond the first.
+        #[cfg(feature = "parallel")]
+        if self.wake_workers {
+            self.wake.call((self.positions.len() / MIN_AGENTS_PER_TASK).saturating_sub(1));
+        }
         // A third of the mean neighbour distance: the 3×3 cells around an agent then usually
         // hold its nearest neighbours, with few other candidates (any size gives the same answer).
         let n = self.positions.len();
@@ -355,6 +383,8 @@ impl Simulator {
             };
         // Each agent's velocity depends only on the old state, so the order of the work does
         // not change the result.
+        #[cfg(feature = "parallel")]
+        self.wake.release();
         #[cfg(feature = "parallel")]
         self.new_velocities
             .par_iter_mut()
