@@ -875,6 +875,18 @@ pub(crate) fn outlines(data: &NavMeshData) -> Vec<Outline> {
             if b == walls[start].0 {
                 break;
             }
+            let mut unused = leaving(b).iter().copied().filter(|&e| !used[e]);
+            // Nearly every vertex has one wall leaving it: the angles only decide between several.
+            let (first, second) = (unused.next(), unused.next());
+            if second.is_none() {
+                match first {
+                    Some(e) => {
+                        cur = e;
+                        continue;
+                    }
+                    None => break,
+                }
+            }
             let back = angle(b, a);
             let next = leaving(b).iter().copied().filter(|&e| !used[e]).min_by(|&e, &f| {
                 // Straight back along the edge is the last choice, not the first.
