@@ -20,6 +20,10 @@
 //! `--sleepy` adds a multi-thread row of Meadow with `Simulator::set_wake_workers(false)`: the
 //! pool's idle workers may fall asleep during each step's serial start.
 //!
+//! `--scaling` prints what a second thread gives this machine on two plain loops: independent
+//! arithmetic, and a chain of dependent loads from the core's caches like a step's neighbour
+//! reads (throughput of two copies at once against one).
+//!
 //! `--meadow-only` runs Meadow alone, on one thread or on `--threads N`, for profiling
 //! (`scripts/orca-profile.sh` prints the share of each phase of a step from it) and for comparing
 //! the CPU time of thread counts (`/usr/bin/time -v`: user + system time against wall time).
@@ -173,6 +177,8 @@ struct Options {
     fork_join: bool,
     /// Also time Meadow on all threads with its workers left to sleep (`--sleepy`).
     sleepy: bool,
+    /// Measure what a second thread gives on plain loops instead (`--scaling`).
+    scaling: bool,
 }
 
 fn parse_options() -> Result<Options, String> {
@@ -186,6 +192,7 @@ fn parse_options() -> Result<Options, String> {
         threads: 1,
         fork_join: false,
         sleepy: false,
+        scaling: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -205,6 +212,7 @@ fn parse_options() -> Result<Options, String> {
             "--threads" => o.threads = value("--threads")?.parse().map_err(|_| "bad --threads".to_string())?,
             "--fork-join" => o.fork_join = true,
             "--sleepy" => o.sleepy = true,
+            "--scaling" => o.scaling = true,
             "--bench" => {}
             other => return Err(format!("unknown argument {other:?}")),
         }
@@ -246,6 +254,79 @@ fn fork_join_us(pool: &rayon::ThreadPool, n: usize, work: u32, gap_us: f64, regi
     total * 1e6 / regions as f64
 }
 
+/// Seconds for one copy of a loop: `Arithmetic` runs eight independent multiply-add chains,
+/// `Chase` follows a random cycle through a 256 KiB table (each load waits for the one before,
+/// from the core's caches), as the neighbour reads of a step do.
+#[derive(Clone, Copy)]
+enum Loop {
+    Arithmetic,
+    Chase,
+}
+
+fn run_loop(kind: Loop, table: &[u32]) -> f64 {
+    let start = Instant::now();
+    match kind {
+        Loop::Arithmetic => {
+            let mut a = [1.0f64, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7];
+            for _ in 0..std::hint::black_box(50_000_000u64) {
+                for x in a.iter_mut() {
+                    *x = *x * 0.999_999_9 + 1e-9;
+                }
+            }
+            std::hint::black_box(a);
+        }
+        Loop::Chase => {
+            let mut i = 0usize;
+            for _ in 0..std::hint::black_box(20_000_000u64) {
+                i = table[i] as usize;
+            }
+            std::hint::black_box(i);
+        }
+    }
+    start.elapsed().as_secs_f64()
+}
+
+/// A random cycle through `n` slots (Sattolo's shuffle), seeded.
+fn random_cycle(n: usize) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..n as u32).collect();
+    let mut r = 0x6d65_6164_6f77u64;
+    for i in (1..n).rev() {
+        r = r.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        order.swap(i, (r >> 33) as usize % i);
+    }
+    let mut next = vec![0u32; n];
+    for k in 0..n {
+        next[order[k] as usize] = order[(k + 1) % n];
+    }
+    next
+}
+
+/// Prints how much throughput two threads give over one on the two loops of [`Loop`].
+fn print_scaling(rounds: usize) {
+    let table = random_cycle(1 << 16);
+    println!("Throughput of two copies on two threads against one copy on one (median of {rounds} runs):");
+    println!("| loop | one copy s | two copies at once s | throughput ×");
+    println!("|---|---|---|---|");
+    for (name, kind) in
+        [("arithmetic (8 multiply-add chains)", Loop::Arithmetic), ("pointer chase in 256 KiB", Loop::Chase)]
+    {
+        let mut one: Vec<f64> = (0..rounds).map(|_| run_loop(kind, &table)).collect();
+        let mut two: Vec<f64> = (0..rounds)
+            .map(|_| {
+                let start = Instant::now();
+                std::thread::scope(|s| {
+                    s.spawn(|| run_loop(kind, &table));
+                    run_loop(kind, &table);
+                });
+                start.elapsed().as_secs_f64()
+            })
+            .collect();
+        let (one, two) = (median(&mut one), median(&mut two));
+        println!("| {name} | {one:.3} | {two:.3} | {:.2} |", 2.0 * one / two);
+    }
+    println!("load average: {}", load_average());
+}
+
 fn main() {
     let o = match parse_options() {
         Ok(o) => o,
@@ -254,6 +335,10 @@ fn main() {
             std::process::exit(2);
         }
     };
+    if o.scaling {
+        print_scaling(o.rounds);
+        return;
+    }
     if o.fork_join {
         let all = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
         let pool = rayon::ThreadPoolBuilder::new().num_threads(all).build().expect("thread pool");
