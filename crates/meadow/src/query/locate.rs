@@ -216,12 +216,10 @@ impl LocateIndex {
 
     fn cell_coord(&self, v: f64, axis: usize) -> usize {
         let dim = if axis == 0 { self.cols } else { self.rows };
-        let t = ((v - self.origin[axis]) / self.cell_size[axis]).floor();
-        if t.is_nan() || t < 0.0 {
-            0
-        } else {
-            (t as usize).min(dim - 1)
-        }
+        // Truncation is the floor for the non-negative quotients, and the saturating conversion
+        // sends negative ones and NaN to 0 (a libm `floor` call cost more than the cell lookup).
+        let t = (v - self.origin[axis]) / self.cell_size[axis];
+        (t as usize).min(dim - 1)
     }
 
     /// Inclusive cell range `(col0, row0, col1, row1)` of an XZ box (clamped to the grid).
@@ -273,6 +271,11 @@ impl QueryMesh {
     /// For a point outside the polygon, the height at the nearest boundary point. Panics when
     /// `poly` is out of range, like [`NavMesh::polygon`](crate::NavMesh::polygon).
     pub fn surface_height(&self, poly: u32, p: Point2) -> f64 {
+        // A level polygon (most floors) is its own height everywhere, with no rounding.
+        let [low, high] = self.poly_heights[poly as usize];
+        if low == high {
+            return low;
+        }
         let edges = self.poly_edges(poly);
         let v0 = edges[0][0];
         // Fan triangle (v0, v1, v2) for each edge v1 -> v2 not touching v0.
