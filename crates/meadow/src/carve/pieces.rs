@@ -875,27 +875,21 @@ pub(crate) fn outlines(data: &NavMeshData) -> Vec<Outline> {
             if b == walls[start].0 {
                 break;
             }
-            let mut unused = leaving(b).iter().copied().filter(|&e| !used[e]);
+            let unused = || leaving(b).iter().copied().filter(|&e| !used[e]);
             // Nearly every vertex has one wall leaving it: the angles only decide between several.
-            let (first, second) = (unused.next(), unused.next());
-            if second.is_none() {
-                match first {
-                    Some(e) => {
-                        cur = e;
-                        continue;
-                    }
-                    None => break,
-                }
-            }
-            let back = angle(b, a);
-            let next = leaving(b).iter().copied().filter(|&e| !used[e]).min_by(|&e, &f| {
-                // Straight back along the edge is the last choice, not the first.
-                let cw = |e: usize| match (back - angle(b, walls[e].1)).rem_euclid(std::f64::consts::TAU) {
-                    0.0 => std::f64::consts::TAU,
-                    c => c,
-                };
-                cw(e).total_cmp(&cw(f)).then(e.cmp(&f))
-            });
+            let next = if unused().nth(1).is_none() {
+                unused().next()
+            } else {
+                let back = angle(b, a);
+                unused().min_by(|&e, &f| {
+                    // Straight back along the edge is the last choice, not the first.
+                    let cw = |e: usize| match (back - angle(b, walls[e].1)).rem_euclid(std::f64::consts::TAU) {
+                        0.0 => std::f64::consts::TAU,
+                        c => c,
+                    };
+                    cw(e).total_cmp(&cw(f)).then(e.cmp(&f))
+                })
+            };
             match next {
                 Some(e) => cur = e,
                 None => break,
