@@ -85,7 +85,8 @@ pub struct Simulator {
     #[cfg(feature = "parallel")]
     wake: Wake,
     /// Whether steps ask idle workers to spin through the grid build (see
-    /// [`Simulator::set_wake_workers`]).
+    /// [`Simulator::set_wake_workers`]; without the `parallel` feature there are none).
+    #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
     wake_workers: bool,
 }
 
@@ -209,9 +210,12 @@ impl Simulator {
     ///
     /// On by default: waking a sleeping worker can cost more than a small crowd's whole step.
     /// The spinning ends when the parallel phase begins (2 ms at most), and never happens on a
-    /// one-thread pool or without the `parallel` feature. Each step then queues one small task
-    /// per other worker (a heap allocation each). Turn it off when the pool's other work
-    /// matters more than the step's latency. Results are the same either way.
+    /// one-thread pool, below 128 agents or without the `parallel` feature. Each step then
+    /// queues one small task (a heap allocation) per worker it asks, at most one per core
+    /// besides the caller's. Turn it off when the pool's other work matters more than the
+    /// step's latency, and when several simulators step at once on one pool (a worker may
+    /// then take another simulator's spinning task and wait for that one's phase, up to the
+    /// 2 ms). Results are the same either way.
     pub fn set_wake_workers(&mut self, wake: bool) {
         self.wake_workers = wake;
     }

@@ -10,9 +10,11 @@
 //! passes), then returns, and its worker takes the phase's work at once. A sleeping worker is woken by
 //! the spawn, so its wake-up overlaps the build instead of delaying the phase.
 //!
-//! No task outlives the step's serial part by more than the limit, nothing runs on one
-//! thread, and the results do not depend on any of it (only on the work's split, which does
-//! not change them). Each task is one small heap allocation (rayon boxes spawned jobs).
+//! A task spins at most until the phase begins or the limit passes (one that a busy worker
+//! only takes later finds the phase begun and returns at once), nothing is spawned on a
+//! one-thread pool, never more spinners than the machine has cores besides the caller's, and
+//! the results do not depend on any of it (only on the work's split, which does not change
+//! them). Each task is one small heap allocation (rayon boxes spawned jobs).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -22,10 +24,16 @@ use std::time::{Duration, Instant};
 /// step's serial part runs long (far more than the grid build of 100,000 agents takes).
 const SPIN_LIMIT: Duration = Duration::from_millis(2);
 
+/// Spins between two readings of the clock (reading it can be a system call on a virtual
+/// machine, and the limit needs no finer check).
+const SPINS_PER_CLOCK_READ: u32 = 64;
+
 /// The simulator's call to its pool's workers (see the module notes).
 pub(crate) struct Wake {
     /// Bumped when the phase the spinning workers wait for begins.
     epoch: Arc<AtomicU64>,
+    /// Cores besides the caller's: more spinners would take CPU from the serial build.
+    spare_cores: usize,
 }
 
 impl Clone for Wake {
@@ -37,7 +45,8 @@ impl Clone for Wake {
 
 impl Default for Wake {
     fn default() -> Self {
-        Wake { epoch: Arc::new(AtomicU64::new(0)) }
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        Wake { epoch: Arc::new(AtomicU64::new(0)), spare_cores: cores - 1 }
     }
 }
 
@@ -48,17 +57,27 @@ impl std::fmt::Debug for Wake {
 }
 
 impl Wake {
-    /// Asks up to `workers` other workers of the current pool to spin until
-    /// [`release`](Wake::release) (none on a one-thread pool).
+    /// Asks up to `workers` workers of the current pool, other than the caller, to spin until
+    /// [`release`](Wake::release) (none on a one-thread pool, and no more than the machine
+    /// has cores besides the caller's).
     pub(crate) fn call(&self, workers: usize) {
-        let others = rayon::current_num_threads().saturating_sub(1).min(workers);
-        let epoch = self.epoch.load(Ordering::Acquire);
-        for _ in 0..others {
+        // A caller outside the pool waits while the pool's own threads do the phase.
+        let threads = rayon::current_num_threads();
+        let others = if rayon::current_thread_index().is_some() { threads.saturating_sub(1) } else { threads };
+        let spinners = others.min(workers).min(self.spare_cores);
+        // The epoch publishes no data: the flag is all that is read.
+        let epoch = self.epoch.load(Ordering::Relaxed);
+        for _ in 0..spinners {
             let flag = Arc::clone(&self.epoch);
             rayon::spawn(move || {
                 let start = Instant::now();
-                while flag.load(Ordering::Acquire) == epoch && start.elapsed() < SPIN_LIMIT {
-                    std::hint::spin_loop();
+                'spin: while start.elapsed() < SPIN_LIMIT {
+                    for _ in 0..SPINS_PER_CLOCK_READ {
+                        if flag.load(Ordering::Relaxed) != epoch {
+                            break 'spin;
+                        }
+                        std::hint::spin_loop();
+                    }
                 }
             });
         }
@@ -66,6 +85,6 @@ impl Wake {
 
     /// Ends the spinning asked for by [`call`](Wake::call): the work they wait for is queued.
     pub(crate) fn release(&self) {
-        self.epoch.fetch_add(1, Ordering::AcqRel);
+        self.epoch.fetch_add(1, Ordering::Relaxed);
     }
 }
