@@ -289,10 +289,9 @@ fn run_loop(kind: Loop, table: &[u32]) -> f64 {
 /// A random cycle through `n` slots (Sattolo's shuffle), seeded.
 fn random_cycle(n: usize) -> Vec<u32> {
     let mut order: Vec<u32> = (0..n as u32).collect();
-    let mut r = 0x6d65_6164_6f77u64;
+    let mut rng = meadow::query::SplitMix64::new(0x6d65_6164_6f77);
     for i in (1..n).rev() {
-        r = r.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-        order.swap(i, (r >> 33) as usize % i);
+        order.swap(i, (rng.next_u64() % i as u64) as usize);
     }
     let mut next = vec![0u32; n];
     for k in 0..n {

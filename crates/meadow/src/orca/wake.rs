@@ -7,8 +7,8 @@
 //! with the serial grid build, which is long enough for idle workers to fall asleep. So the
 //! step asks them to wait for the velocity phase by spinning: it spawns one task per other
 //! worker before the build, and each task spins until the phase begins (or a time limit
-//! passes), then returns, and its worker takes the phase's work at once. A sleeping worker is woken by
-//! the spawn, so its wake-up overlaps the build instead of delaying the phase.
+//! passes), then returns, and its worker takes the phase's work at once. A sleeping worker is
+//! woken by the spawn, so its wake-up overlaps the build instead of delaying the phase.
 //!
 //! A task spins at most until the phase begins or the limit passes (one that a busy worker
 //! only takes later finds the phase begun and returns at once), nothing is spawned on a
