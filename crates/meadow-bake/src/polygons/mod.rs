@@ -102,7 +102,82 @@ pub fn build_polygons(
     let split = creases::split_ring_edges(input.regions, &mut surface, params.max_climb);
     let regions = split.as_ref().unwrap_or(input.regions);
     let pieces = triangulate_regions(regions, &mut surface, params, progress)?;
-    merge_convex(&pieces, &mut surface, params, progress)
+    let mut mesh = merge_convex(&pieces, &mut surface, params, progress)?;
+    let dropped = drop_covered_overlaps(&mut mesh);
+    if dropped > 0 {
+        progress.warn(&format!(
+            "dropped {dropped} polygon(s) lying inside another polygon that holds one of their edges \
+             (slivers where separately rounded regions meet; no walkable area is lost)"
+        ));
+    }
+    Ok(mesh)
+}
+
+/// Removes every polygon that holds a directed edge another polygon also holds and lies
+/// wholly inside that polygon in XZ (exact orientation tests against its convex ring), and
+/// returns how many. Two polygons on the left of one directed edge overlap, which a navmesh
+/// must not have (loading refuses it); where the regions of one layer, or of two layers meeting
+/// at a seam, are rounded to the grid by separate overlays, their shared-vertex pass can leave
+/// a sliver a grid unit wide on top of its neighbour. Such a sliver covers nothing its
+/// neighbour does not, so dropping it loses no area; overlaps of any other shape are left for
+/// validation to report.
+fn drop_covered_overlaps(mesh: &mut PolygonMesh) -> usize {
+    let nv = mesh.vertices.len();
+    // Per vertex, its outgoing edges as (end vertex, polygon), grouped by a counting sort.
+    let mut start = vec![0usize; nv + 1];
+    for p in &mesh.polygons {
+        for &v in p {
+            start[v as usize + 1] += 1;
+        }
+    }
+    for i in 0..nv {
+        start[i + 1] += start[i];
+    }
+    let mut fill = start.clone();
+    let mut out = vec![(0u32, 0usize); start[nv]];
+    for (i, p) in mesh.polygons.iter().enumerate() {
+        for k in 0..p.len() {
+            let a = p[k] as usize;
+            out[fill[a]] = (p[(k + 1) % p.len()], i);
+            fill[a] += 1;
+        }
+    }
+    let inside = |inner: &[u32], outer: &[u32]| {
+        let xz = |v: u32| mesh.vertices[v as usize];
+        inner.iter().all(|&v| {
+            (0..outer.len())
+                .all(|k| meadow::geom::orient2d(xz(outer[k]), xz(outer[(k + 1) % outer.len()]), xz(v)) >= 0.0)
+        })
+    };
+    let mut drop = vec![false; mesh.polygons.len()];
+    for a in 0..nv {
+        let group = &out[start[a]..start[a + 1]];
+        for (i, &(b, p)) in group.iter().enumerate() {
+            for &(c, q) in &group[i + 1..] {
+                if c != b || drop[p] || drop[q] {
+                    continue;
+                }
+                // The later polygon first, so that of two equal rings the earlier one stays.
+                if inside(&mesh.polygons[q], &mesh.polygons[p]) {
+                    drop[q] = true;
+                } else if inside(&mesh.polygons[p], &mesh.polygons[q]) {
+                    drop[p] = true;
+                }
+            }
+        }
+    }
+    let dropped = drop.iter().filter(|&&d| d).count();
+    if dropped > 0 {
+        keep_undropped(&mut mesh.polygons, &drop);
+        keep_undropped(&mut mesh.areas, &drop);
+        keep_undropped(&mut mesh.layers, &drop);
+    }
+    dropped
+}
+
+/// Keeps the items of `items` whose flag in `drop` is false, in order.
+fn keep_undropped<T>(items: &mut Vec<T>, drop: &[bool]) {
+    *items = std::mem::take(items).into_iter().zip(drop).filter(|(_, &d)| !d).map(|(x, _)| x).collect();
 }
 
 /// One triangulated region polygon: its area type, layer and triangles, and the edges to merge
@@ -172,4 +247,45 @@ fn merge_convex(
     }
     progress.finish(Stage::Convex);
     Ok(mesh)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mesh(vertices: &[Point], polygons: &[&[u32]]) -> PolygonMesh {
+        PolygonMesh {
+            vertices: vertices.to_vec(),
+            heights: vec![0.0; vertices.len()],
+            polygons: polygons.iter().map(|p| p.to_vec()).collect(),
+            areas: (0..polygons.len() as u16).collect(),
+            layers: vec![0; polygons.len()],
+        }
+    }
+
+    type Point = meadow::geom::Point2;
+
+    /// The generated world's case: a one-unit rectangle of walls lying inside a pentagon that
+    /// holds three of its edges the same way round.
+    #[test]
+    fn a_polygon_inside_another_that_holds_its_edge_is_dropped() {
+        let v = [[0.0, 0.0], [4.0, 0.0], [4.0, 1.0], [0.0, 1.0], [4.0, 3.0], [8.0, 0.0], [8.0, 1.0]];
+        let mut m = mesh(&v, &[&[1, 5, 6, 2], &[0, 1, 2, 3], &[3, 0, 1, 2, 4]]);
+        assert_eq!(drop_covered_overlaps(&mut m), 1);
+        assert_eq!(m.polygons, vec![vec![1, 5, 6, 2], vec![3, 0, 1, 2, 4]]);
+        assert_eq!(m.areas, vec![0, 2]);
+        // Neighbours hold their shared edge in opposite directions: nothing to drop.
+        let mut m = mesh(&v, &[&[0, 1, 2, 3], &[1, 5, 6, 2]]);
+        assert_eq!(drop_covered_overlaps(&mut m), 0);
+    }
+
+    /// Two polygons on one side of an edge where neither lies inside the other are left for
+    /// validation to report: dropping either would lose walkable area.
+    #[test]
+    fn overlaps_that_cover_new_area_are_kept() {
+        let v = [[0.0, 0.0], [4.0, 0.0], [4.0, 1.0], [0.0, 1.0], [2.0, 3.0]];
+        let mut m = mesh(&v, &[&[0, 1, 2, 3], &[0, 1, 4]]);
+        assert_eq!(drop_covered_overlaps(&mut m), 0);
+        assert_eq!(m.polygons.len(), 2);
+    }
 }
