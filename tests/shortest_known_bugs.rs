@@ -1,19 +1,24 @@
 //! Minimal reproducers of `find_shortest_path` answers that the layered oracle
 //! (`meadow_testkit::layered_oracle`) showed to be wrong: two reduced from third-party levels
 //! (`tests/layered_shortest.rs`) by removing polygons (edges to removed polygons become walls)
-//! while the disagreement stayed (the collinear walls one now fixed), one on the oracle's own
+//! while the disagreement stayed (the collinear walls one now fixed; the sliver corner one is a
+//! mesh with overlapping polygons, which loading now refuses), one on the oracle's own
 //! hand-made switchback (a graph path's corridor along a wall line that other floors share in
-//! XZ, now fixed). A `known bug` test asserts the right answer and is ignored until the query is
-//! fixed; the other tests check, with the runtime's own tools where possible, that the oracle's
-//! answer is a real walk.
+//! XZ, now fixed). The tests check, with the runtime's own tools where possible, that the
+//! oracle's answer is a real walk and that the query now gives it.
 
 use meadow::query::{PathQuery, QueryFilter, QueryMesh, ShortestPathQuery};
-use meadow::{AreaType, BakeSettings, EdgeLink, NavMesh, NavMeshData, PathError, PolygonData};
+use meadow::{AreaType, BakeSettings, EdgeLink, NavMesh, NavMeshData, PathError, PolygonData, ValidationError};
 use meadow_testkit::layered_oracle::{End, LayeredOracle};
 use meadow_testkit::testmesh::boundary_rings;
 
 /// A mesh from vertices and polygons (vertex ring, links with `-1` for a wall, layer).
 fn mesh(vertices: &[[f64; 3]], polygons: &[(&[u32], &[i64], u16)]) -> QueryMesh {
+    QueryMesh::new(NavMesh::new(data(vertices, polygons)).expect("valid reproducer"))
+}
+
+/// The navmesh data of [`mesh`], not validated.
+fn data(vertices: &[[f64; 3]], polygons: &[(&[u32], &[i64], u16)]) -> NavMeshData {
     let mut data = NavMeshData {
         settings: BakeSettings::DEFAULT,
         vertices: vertices.to_vec(),
@@ -34,7 +39,7 @@ fn mesh(vertices: &[[f64; 3]], polygons: &[(&[u32], &[i64], u16)]) -> QueryMesh 
         data.edge_links.extend(links.iter().map(|&l| if l < 0 { EdgeLink::Wall } else { EdgeLink::Polygon(l as u32) }));
     }
     data.outlines = boundary_rings(&data);
-    QueryMesh::new(NavMesh::new(data).expect("valid reproducer"))
+    data
 }
 
 /// XZ length of a polyline.
@@ -151,9 +156,10 @@ fn collinear_walls_shortest_path_is_found() {
 /// longer makes this overlap; the reproducer keeps the mesh it made). From `s`, on the line
 /// through vertex 1731 and vertex 387 of the level (here 10), the shortest path turns at vertex 10;
 /// `find_shortest_path` instead passes straight through vertex 10 and turns at a point that is no
-/// mesh vertex (on the portal between polygons 8 and 0), 0.2% longer.
-fn sliver_corner() -> QueryMesh {
-    mesh(
+/// mesh vertex (on the portal between polygons 8 and 0), 0.2% longer. Validation now refuses
+/// the mesh, so no query sees it.
+fn sliver_corner() -> NavMeshData {
+    data(
         &[
             [5002.3798828125, -2.010104273998877, 5089.50341796875],
             [5001.89111328125, 1.7245407336449716, 5076.47802734375],
@@ -216,49 +222,14 @@ fn sliver_corner() -> QueryMesh {
     )
 }
 
-const SLIVER_START: [f64; 3] = [5028.575092773437, -0.20496961465731145, 5081.8737890625];
-const SLIVER_GOAL: [f64; 3] = [5005.361368437771, -0.8220270579271977, 5085.333577928161];
-const SLIVER_TURN: u32 = 10;
-
 #[test]
-fn sliver_corner_the_oracle_turns_at_the_vertex() {
-    let m = sliver_corner();
-    let v = m.mesh().vertices();
-    let (start, goal, truth) = oracle_answer(&m, SLIVER_START, SLIVER_GOAL);
-    let t = truth.expect("the oracle reaches the goal");
-    assert_eq!(t.turns, vec![SLIVER_TURN]);
-    let turn = v[SLIVER_TURN as usize];
-    assert_eq!(t.length, xz_dist(SLIVER_START, turn) + xz_dist(turn, SLIVER_GOAL));
-    let o = LayeredOracle::new(m.mesh());
-    assert!(o.sees(start, End::Vertex(SLIVER_TURN)) && o.sees(End::Vertex(SLIVER_TURN), goal));
-    // The runtime agrees that both legs are straight walkable segments.
-    let f = QueryFilter::new().without_links();
-    let mut q = ShortestPathQuery::new(&m);
-    for (a, b) in [(SLIVER_START, turn), (turn, SLIVER_GOAL)] {
-        let p = q.find_shortest_path(&m, a, b, &f).expect("a straight leg");
-        assert_eq!(p.points.len(), 2, "{a:?} -> {b:?}: {:?}", p.points);
-    }
-    // The overlap the bake left: two polygons hold the same directed edge 7 -> 8.
-    let holds = |p: usize| {
-        let r = m.mesh().polygon(p).vertices;
-        (0..r.len()).any(|k| r[k] == 7 && r[(k + 1) % r.len()] == 8)
-    };
-    assert!(holds(2) && holds(18));
-}
-
-#[test]
-#[ignore = "known bug: on a mesh whose polygons overlap (two hold one directed edge, as the bake once left undulating.glb; the bake no longer does, but validation does not yet reject such a mesh), find_shortest_path turns at a point that is no vertex, longer than turning at the corner"]
-fn known_bug_sliver_corner_shortest_path_turns_at_the_vertex() {
-    let m = sliver_corner();
-    let t = oracle_answer(&m, SLIVER_START, SLIVER_GOAL).2.expect("the oracle reaches the goal");
-    let f = QueryFilter::new().without_links();
-    let p = ShortestPathQuery::new(&m).find_shortest_path(&m, SLIVER_START, SLIVER_GOAL, &f).expect("a path");
-    let v = m.mesh().vertices();
-    for q in &p.points[1..p.points.len() - 1] {
-        assert!(v.iter().any(|w| w[0] == q[0] && w[2] == q[2]), "turn {q:?} is no mesh vertex");
-    }
-    let len = flat(&p.points);
-    assert!((len - t.length).abs() <= 1e-9 * t.length, "{len} vs the oracle's {}", t.length);
+fn sliver_corner_overlap_is_rejected_on_load() {
+    // Exact paths on this mesh turned at a point that is no vertex, 0.2% longer than turning at
+    // vertex 10 (what the layered oracle found); such a mesh is now refused before any query.
+    assert_eq!(
+        NavMesh::new(sliver_corner()).unwrap_err(),
+        ValidationError::SharedDirectedEdge { first: 2, second: 18, from: 7, to: 8 }
+    );
 }
 
 /// The switchback of the oracle's own tests (`meadow_testkit::layered_oracle`): a floor `F`

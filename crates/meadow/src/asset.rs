@@ -38,8 +38,9 @@ pub const MAGIC: [u8; 8] = *b"MEADOWNV";
 /// version 5 its nodes at pinch vertices (every wedge, taut in every direction); version 6 the
 /// source hash in the header ([`read_source_hash`]); version 7 the visibility work budget in the
 /// stored settings; version 8 tiled bakes (the `tile_size` setting, [`NavMeshData::tiles`] and
-/// [`NavMeshData::partial`]).
-pub const FORMAT_VERSION: u32 = 9;
+/// [`NavMeshData::partial`]); version 9 the `partition` setting; version 10 refuses two polygons
+/// holding the same directed edge (overlapping polygons, which earlier bakes could leave).
+pub const FORMAT_VERSION: u32 = 10;
 /// Size of the fixed header before the payload.
 pub const HEADER_LEN: usize = 32;
 /// The source hash of an asset written without one ([`NavMesh::to_bytes`]).
@@ -723,6 +724,31 @@ mod tests {
         let mut d = two_squares();
         d.polygon_vertices.swap(0, 1);
         assert!(matches!(NavMesh::new(d), Err(ValidationError::NotConvex { polygon: 0 })));
+    }
+
+    /// Regression (foreign assets): a polygon lying over another one, holding one of its edges
+    /// in the same direction, was accepted, and exact paths on such a mesh turned at points that
+    /// are no vertices (`tests/shortest_known_bugs.rs`).
+    #[test]
+    fn polygons_holding_the_same_directed_edge_are_rejected() {
+        let mut d = two_squares();
+        // The triangle 0 -> 1 -> 2 lies inside square 0, on the left of its edge 0 -> 1.
+        d.polygons.push(PolygonData { first: 8, vertex_count: 3, area: 0, layer: 0 });
+        d.polygon_vertices.extend([0, 1, 2]);
+        d.edge_links.extend([EdgeLink::Wall; 3]);
+        assert_eq!(
+            NavMesh::new(d.clone()).unwrap_err(),
+            ValidationError::SharedDirectedEdge { first: 0, second: 2, from: 0, to: 1 }
+        );
+        // The same edge held both ways is a portal's two sides, or two walls back to back.
+        d.polygon_vertices.truncate(8);
+        d.edge_links.truncate(8);
+        d.polygons.pop();
+        d.vertices.push([1.0, 0.0, -1.0]);
+        d.polygons.push(PolygonData { first: 8, vertex_count: 3, area: 0, layer: 0 });
+        d.polygon_vertices.extend([1, 0, 6]);
+        d.edge_links.extend([EdgeLink::Wall; 3]);
+        NavMesh::new(d).unwrap();
     }
 
     /// Regression (hostile assets): vertices near 1e38 were accepted and queries on them gave

@@ -108,6 +108,20 @@ pub enum ValidationError {
         /// The polygon the edge links to.
         target: u32,
     },
+    /// Two polygons hold the same directed edge, so both lie on its left side: they overlap
+    /// (two floors stacked in XZ never share vertices, and neighbours hold an edge in opposite
+    /// directions).
+    #[error("polygons {first} and {second} both hold the edge from vertex {from} to vertex {to}, so they overlap")]
+    SharedDirectedEdge {
+        /// The lower-numbered polygon.
+        first: usize,
+        /// The other polygon.
+        second: usize,
+        /// The edge's first vertex.
+        from: u32,
+        /// The edge's second vertex.
+        to: u32,
+    },
     /// An outline is too short or refers to a vertex out of range.
     #[error("outline {outline} is malformed (fewer than 3 vertices or a vertex out of range)")]
     BadOutline {

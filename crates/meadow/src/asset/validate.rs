@@ -1,5 +1,6 @@
 //! Structural validation of navmesh data on load: every index in range, polygons convex and
-//! counter-clockwise, portals symmetric, off-mesh links on their polygons.
+//! counter-clockwise, portals symmetric, no two polygons on one side of the same edge, off-mesh
+//! links on their polygons.
 
 use super::{EdgeLink, NavMeshData, OffMeshLink, PolygonData, ValidationError, VisibilityGraph};
 use crate::geom::{self, Point2};
@@ -93,6 +94,7 @@ pub(super) fn validate(d: &NavMeshData) -> Result<(), ValidationError> {
             }
         }
     }
+    shared_directed_edge(d)?;
     for (outline, o) in d.outlines.iter().enumerate() {
         if o.vertices.len() < 3 || o.vertices.iter().any(|&v| v as usize >= nv) {
             return Err(ValidationError::BadOutline { outline });
@@ -115,6 +117,48 @@ pub(super) fn validate(d: &NavMeshData) -> Result<(), ValidationError> {
         }
         if p.links.iter().any(|l| l.area as usize >= d.areas.len()) {
             return Err(ValidationError::BadTiles("a pending link's area is out of range"));
+        }
+    }
+    Ok(())
+}
+
+/// Finds two polygons holding the same directed edge (vertex `a` to `b`): both lie left of it
+/// in XZ, so they overlap near it, which every query's planar reasoning (vertex fans, portals,
+/// windows) rules out. Edges are bucketed by their first vertex (a counting sort, linear in the
+/// edges), then each vertex's few outgoing edges are compared.
+fn shared_directed_edge(d: &NavMeshData) -> Result<(), ValidationError> {
+    let nv = d.vertices.len();
+    // Per vertex, the start of its outgoing edges in `out` (a CSR index).
+    let mut start = vec![0u32; nv + 1];
+    for &v in &d.polygon_vertices {
+        start[v as usize + 1] += 1;
+    }
+    for i in 0..nv {
+        start[i + 1] += start[i];
+    }
+    // (second vertex, polygon) of every edge, grouped by first vertex; polygons in ascending
+    // order within a group, as they are visited in order.
+    let mut fill = start.clone();
+    let mut out = vec![(0u32, 0u32); d.polygon_vertices.len()];
+    for (polygon, p) in d.polygons.iter().enumerate() {
+        let run = &d.polygon_vertices[p.first as usize..p.first as usize + p.vertex_count as usize];
+        for k in 0..run.len() {
+            let (a, b) = (run[k], run[(k + 1) % run.len()]);
+            out[fill[a as usize] as usize] = (b, polygon as u32);
+            fill[a as usize] += 1;
+        }
+    }
+    for a in 0..nv {
+        let group = &out[start[a] as usize..start[a + 1] as usize];
+        for (i, &(b, first)) in group.iter().enumerate() {
+            if let Some(&(_, second)) = group[i + 1..].iter().find(|&&(c, _)| c == b) {
+                return Err(ValidationError::SharedDirectedEdge {
+                    first: first as usize,
+                    second: second as usize,
+                    from: a as u32,
+                    to: b,
+                });
+            }
         }
     }
     Ok(())
