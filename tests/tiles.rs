@@ -158,9 +158,21 @@ fn tiled_and_untiled_bakes_cover_the_same_area_and_give_the_same_exact_paths() {
 /// above and navcat-proto-level agree exactly. On dungeon the corners that differ (by up to
 /// 4.8 mm) lie 2 to 6 m inside their tiles, not on borders, and the difference is there before
 /// simplification: in tile (0, -5) the untiled region ring runs through five vertices over
-/// 0.2 m near (13.8, -79.2) where the tile's has one edge, within the arc tolerance of it. Not
-/// pinned down further; arcs of the dilated blockers, whose chords depend on the edges beside
-/// them, are the likely source.
+/// 0.2 m near (13.8, -79.2) where the tile's has one edge, within the arc tolerance of it.
+/// Neither the frame origin (every bake on one origin at (0, 0) gives the same differences) nor
+/// the snap radius growth (`SNAP_RADIUS_GROWTH` 1 instead of 6: the same) is the cause. On
+/// collision-world (tile (2, -3), near x = 35.05, z -46.2 to -26.9) the layer's dilated blockers
+/// and dilated walls both have the edge x = 35.05322 there, in the tile and untiled alike; the
+/// difference `eroded - blockers - walls` of the whole level puts its free edge one and two grid
+/// units east of it at the two ends of a 19 m edge, so the edge runs slanted, while the tile's
+/// follows x = 35.05322 exactly. The overlay's rounding where the two nearly coincident inputs
+/// meet is decided at the ends of the long edges, and those ends lie where the inputs end, which
+/// differs between a tile's input and the level's: a long edge carries a unit of rounding at
+/// one end along its whole length. Splitting the difference's three inputs at a 1 m world-aligned
+/// grid before it (a trial, not kept) cut the area differences (collision-world 0.030 to
+/// 0.014 m², dungeon 0.0024 to 0.0007 m², undulating 3.9e-4 to 3.6e-4 m²) without removing them;
+/// splitting the inputs of every boolean and offset of the layer's free area the same way made
+/// them larger (dungeon 2.3 m²), so plain edge splitting is not the fix.
 fn third_party(level: &str, size: f64) {
     let path = meadow_suite::third_party_dir().join("levels").join(level);
     let worst = compare_scene(level, &scene_at(&path), size, 1000);
