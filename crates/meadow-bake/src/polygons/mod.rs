@@ -22,6 +22,7 @@ use crate::portals::{PolygonMesh, VertexIndex as PortalVertexIndex};
 use crate::progress::{Progress, Stage};
 use crate::region::Regions;
 use crate::triangulate::{self, TriangulateError, Triangulation};
+use meadow::geom::orient2d;
 use meadow::{BakeSettings, Partition};
 
 pub mod creases;
@@ -103,7 +104,7 @@ pub fn build_polygons(
     let regions = split.as_ref().unwrap_or(input.regions);
     let pieces = triangulate_regions(regions, &mut surface, params, progress)?;
     let mut mesh = merge_convex(&pieces, &mut surface, params, progress)?;
-    let dropped = drop_covered_overlaps(&mut mesh);
+    let dropped = drop_covered_overlaps(&mut mesh, params.max_climb);
     if dropped > 0 {
         progress.warn(&format!(
             "dropped {dropped} polygon(s) lying inside another polygon that holds one of their edges \
@@ -113,17 +114,20 @@ pub fn build_polygons(
     Ok(mesh)
 }
 
-/// Removes every polygon that holds a directed edge another polygon also holds and lies
-/// wholly inside that polygon in XZ (exact orientation tests against its convex ring), and
-/// returns how many. Two polygons on the left of one directed edge overlap, which a navmesh
-/// must not have (loading refuses it); where the regions of one layer, or of two layers meeting
-/// at a seam, are rounded to the grid by separate overlays, their shared-vertex pass can leave
-/// a sliver a grid unit wide on top of its neighbour. Such a sliver covers nothing its
-/// neighbour does not, so dropping it loses no area; overlaps of any other shape are left for
-/// validation to report.
-fn drop_covered_overlaps(mesh: &mut PolygonMesh) -> usize {
+/// Removes each polygon that overlaps another by lying inside it, and returns how many (see
+/// [`build_polygons`]'s warning).
+///
+/// Two polygons holding one directed edge both lie on its left, which a navmesh must not have
+/// (loading refuses it). Where the regions of one layer, or of two layers meeting at a seam, are
+/// rounded to the grid by separate overlays, their shared-vertex pass can leave a sliver a grid
+/// unit wide on top of its neighbour. A polygon `p` holding an edge that `q` holds the same way
+/// round is dropped when it adds nothing: every vertex of `p` lies in `q` (exact orientation
+/// tests against `q`'s convex ring) and on `q`'s surface within `max_climb`, and no edge of `p`
+/// that `q` does not hold is a portal to a third polygon (dropping `p` would make it a wall).
+/// Other overlaps are left for validation to report.
+fn drop_covered_overlaps(mesh: &mut PolygonMesh, max_climb: f64) -> usize {
     let nv = mesh.vertices.len();
-    // Per vertex, its outgoing edges as (end vertex, polygon), grouped by a counting sort.
+    // Edges grouped by first vertex (a counting sort): (end vertex, polygon), polygons ascending.
     let mut start = vec![0usize; nv + 1];
     for p in &mesh.polygons {
         for &v in p {
@@ -142,27 +146,47 @@ fn drop_covered_overlaps(mesh: &mut PolygonMesh) -> usize {
             fill[a] += 1;
         }
     }
-    let inside = |inner: &[u32], outer: &[u32]| {
+    let holds = |q: usize, u: u32, w: u32| out[start[u as usize]..start[u as usize + 1]].contains(&(w, q));
+    let held_by_other = |u: u32, w: u32, not: usize| {
+        out[start[u as usize]..start[u as usize + 1]].iter().any(|&(e, r)| e == w && r != not)
+    };
+    let adds_nothing = |p: usize, q: usize| {
+        let (inner, outer) = (&mesh.polygons[p], &mesh.polygons[q]);
         let xz = |v: u32| mesh.vertices[v as usize];
-        inner.iter().all(|&v| {
-            (0..outer.len())
-                .all(|k| meadow::geom::orient2d(xz(outer[k]), xz(outer[(k + 1) % outer.len()]), xz(v)) >= 0.0)
-        })
+        let inside = inner
+            .iter()
+            .all(|&v| (0..outer.len()).all(|k| orient2d(xz(outer[k]), xz(outer[(k + 1) % outer.len()]), xz(v)) >= 0.0));
+        let on_surface = || {
+            inner.iter().all(|&v| {
+                outer.contains(&v)
+                    || surface_in_fan(outer, &mesh.vertices, &mesh.heights, xz(v))
+                        .is_some_and(|h| (h - mesh.heights[v as usize]).abs() <= max_climb)
+            })
+        };
+        let no_portal_lost = || {
+            (0..inner.len()).all(|k| {
+                let (u, w) = (inner[k], inner[(k + 1) % inner.len()]);
+                holds(q, u, w) || !held_by_other(w, u, p)
+            })
+        };
+        inside && on_surface() && no_portal_lost()
     };
     let mut drop = vec![false; mesh.polygons.len()];
+    // Per end vertex: the group (first vertex + 1) that last held it, and by which polygon.
+    let mut seen = vec![(0usize, 0usize); nv];
     for a in 0..nv {
-        let group = &out[start[a]..start[a + 1]];
-        for (i, &(b, p)) in group.iter().enumerate() {
-            for &(c, q) in &group[i + 1..] {
-                if c != b || drop[p] || drop[q] {
-                    continue;
-                }
-                // The later polygon first, so that of two equal rings the earlier one stays.
-                if inside(&mesh.polygons[q], &mesh.polygons[p]) {
-                    drop[q] = true;
-                } else if inside(&mesh.polygons[p], &mesh.polygons[q]) {
-                    drop[p] = true;
-                }
+        for &(b, q) in &out[start[a]..start[a + 1]] {
+            let (group, p) = seen[b as usize];
+            seen[b as usize] = (a + 1, q);
+            if group != a + 1 || p == q {
+                continue;
+            }
+            // The later polygon first, so that of two equal rings the earlier one stays. A
+            // polygon inside one already dropped lies inside what that one lay in.
+            if !drop[q] && adds_nothing(q, p) {
+                drop[q] = true;
+            } else if !drop[p] && adds_nothing(p, q) {
+                drop[p] = true;
             }
         }
     }
@@ -173,6 +197,25 @@ fn drop_covered_overlaps(mesh: &mut PolygonMesh) -> usize {
         keep_undropped(&mut mesh.layers, &drop);
     }
     dropped
+}
+
+/// The height of convex ring `ring`'s surface at the XZ point `at` (interpolated in the fan from
+/// its first vertex), or `None` when no fan triangle holds the point.
+fn surface_in_fan(
+    ring: &[u32],
+    vertices: &[meadow::geom::Point2],
+    heights: &[f64],
+    at: meadow::geom::Point2,
+) -> Option<f64> {
+    let (v0, p0) = (ring[0] as usize, vertices[ring[0] as usize]);
+    ring.windows(2).skip(1).find_map(|w| {
+        let (i, j) = (w[0] as usize, w[1] as usize);
+        let (a, b) = (vertices[i], vertices[j]);
+        let area = orient2d(p0, a, b);
+        let (wa, wb, wc) = (orient2d(a, b, at), orient2d(b, p0, at), orient2d(p0, a, at));
+        (area > 0.0 && wa >= 0.0 && wb >= 0.0 && wc >= 0.0)
+            .then(|| (wa * heights[v0] + wb * heights[i] + wc * heights[j]) / area)
+    })
 }
 
 /// Keeps the items of `items` whose flag in `drop` is false, in order.
@@ -271,12 +314,27 @@ mod tests {
     fn a_polygon_inside_another_that_holds_its_edge_is_dropped() {
         let v = [[0.0, 0.0], [4.0, 0.0], [4.0, 1.0], [0.0, 1.0], [4.0, 3.0], [8.0, 0.0], [8.0, 1.0]];
         let mut m = mesh(&v, &[&[1, 5, 6, 2], &[0, 1, 2, 3], &[3, 0, 1, 2, 4]]);
-        assert_eq!(drop_covered_overlaps(&mut m), 1);
+        assert_eq!(drop_covered_overlaps(&mut m, 0.5), 1);
         assert_eq!(m.polygons, vec![vec![1, 5, 6, 2], vec![3, 0, 1, 2, 4]]);
         assert_eq!(m.areas, vec![0, 2]);
         // Neighbours hold their shared edge in opposite directions: nothing to drop.
         let mut m = mesh(&v, &[&[0, 1, 2, 3], &[1, 5, 6, 2]]);
-        assert_eq!(drop_covered_overlaps(&mut m), 0);
+        assert_eq!(drop_covered_overlaps(&mut m, 0.5), 0);
+    }
+
+    /// A polygon inside another is kept where dropping it would lose something: a portal to a
+    /// third polygon (that edge would become a wall), or a vertex off the other's surface.
+    #[test]
+    fn a_covered_polygon_with_a_portal_or_off_the_surface_is_kept() {
+        let v = [[0.0, 0.0], [4.0, 0.0], [4.0, 4.0], [0.0, 4.0], [2.0, 1.0], [3.0, -1.0]];
+        // Triangle 0 -> 1 -> 4 inside the square, and a third polygon across its edge 1 -> 4.
+        let mut m = mesh(&v, &[&[0, 1, 2, 3], &[0, 1, 4], &[4, 1, 5]]);
+        assert_eq!(drop_covered_overlaps(&mut m, 0.5), 0);
+        let mut m = mesh(&v, &[&[0, 1, 2, 3], &[0, 1, 4]]);
+        m.heights[4] = 2.0;
+        assert_eq!(drop_covered_overlaps(&mut m, 0.5), 0);
+        m.heights[4] = 0.4;
+        assert_eq!(drop_covered_overlaps(&mut m, 0.5), 1);
     }
 
     /// Two polygons on one side of an edge where neither lies inside the other are left for
@@ -285,7 +343,7 @@ mod tests {
     fn overlaps_that_cover_new_area_are_kept() {
         let v = [[0.0, 0.0], [4.0, 0.0], [4.0, 1.0], [0.0, 1.0], [2.0, 3.0]];
         let mut m = mesh(&v, &[&[0, 1, 2, 3], &[0, 1, 4]]);
-        assert_eq!(drop_covered_overlaps(&mut m), 0);
+        assert_eq!(drop_covered_overlaps(&mut m, 0.5), 0);
         assert_eq!(m.polygons.len(), 2);
     }
 }

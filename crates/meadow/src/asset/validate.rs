@@ -94,7 +94,7 @@ pub(super) fn validate(d: &NavMeshData) -> Result<(), ValidationError> {
             }
         }
     }
-    shared_directed_edge(d)?;
+    validate_directed_edges(d)?;
     for (outline, o) in d.outlines.iter().enumerate() {
         if o.vertices.len() < 3 || o.vertices.iter().any(|&v| v as usize >= nv) {
             return Err(ValidationError::BadOutline { outline });
@@ -122,43 +122,44 @@ pub(super) fn validate(d: &NavMeshData) -> Result<(), ValidationError> {
     Ok(())
 }
 
-/// Finds two polygons holding the same directed edge (vertex `a` to `b`): both lie left of it
-/// in XZ, so they overlap near it, which every query's planar reasoning (vertex fans, portals,
-/// windows) rules out. Edges are bucketed by their first vertex (a counting sort, linear in the
-/// edges), then each vertex's few outgoing edges are compared.
-fn shared_directed_edge(d: &NavMeshData) -> Result<(), ValidationError> {
+/// Checks that no two polygons hold the same directed edge (they would both lie on its left,
+/// overlapping there).
+fn validate_directed_edges(d: &NavMeshData) -> Result<(), ValidationError> {
+    // Edges grouped by first vertex (a counting sort), then each group's end vertices stamped:
+    // linear in the edges, whatever the fans.
     let nv = d.vertices.len();
-    // Per vertex, the start of its outgoing edges in `out` (a CSR index).
-    let mut start = vec![0u32; nv + 1];
+    let mut start = vec![0usize; nv + 1];
     for &v in &d.polygon_vertices {
         start[v as usize + 1] += 1;
     }
     for i in 0..nv {
         start[i + 1] += start[i];
     }
-    // (second vertex, polygon) of every edge, grouped by first vertex; polygons in ascending
-    // order within a group, as they are visited in order.
+    // (end vertex, polygon) of every edge; within a group in ascending polygon order.
     let mut fill = start.clone();
     let mut out = vec![(0u32, 0u32); d.polygon_vertices.len()];
     for (polygon, p) in d.polygons.iter().enumerate() {
         let run = &d.polygon_vertices[p.first as usize..p.first as usize + p.vertex_count as usize];
         for k in 0..run.len() {
-            let (a, b) = (run[k], run[(k + 1) % run.len()]);
-            out[fill[a as usize] as usize] = (b, polygon as u32);
-            fill[a as usize] += 1;
+            let a = run[k] as usize;
+            out[fill[a]] = (run[(k + 1) % run.len()], polygon as u32);
+            fill[a] += 1;
         }
     }
+    // Per end vertex: the group (first vertex + 1) that last held it, and by which polygon.
+    let mut seen = vec![(0usize, 0u32); nv];
     for a in 0..nv {
-        let group = &out[start[a] as usize..start[a + 1] as usize];
-        for (i, &(b, first)) in group.iter().enumerate() {
-            if let Some(&(_, second)) = group[i + 1..].iter().find(|&&(c, _)| c == b) {
+        for &(b, polygon) in &out[start[a]..start[a + 1]] {
+            let (group, first) = seen[b as usize];
+            if group == a + 1 {
                 return Err(ValidationError::SharedDirectedEdge {
                     first: first as usize,
-                    second: second as usize,
+                    second: polygon as usize,
                     from: a as u32,
                     to: b,
                 });
             }
+            seen[b as usize] = (a + 1, polygon);
         }
     }
     Ok(())

@@ -713,8 +713,9 @@ pub(crate) fn assemble(
         (polygon_vertices[p.first as usize + k], polygon_vertices[p.first as usize + (k + 1) % n])
     };
     // The polygons with each directed edge, as chains through `edge_polygons`: `by_edge`
-    // holds the last entry, `same_edge` each entry's predecessor (`NONE` ends a chain; one
-    // polygon per edge in a valid mesh, several only across floors sharing vertices).
+    // holds the last entry, `same_edge` each entry's predecessor (`NONE` ends a chain; a valid
+    // base mesh has one polygon per directed edge, and the carved pieces of one base polygon
+    // never hold the same edge twice, so chains are one entry long unless a piece is wrong).
     let mut by_edge: IntMap<(u32, u32), u32> = IntMap::default();
     let (mut edge_polygons, mut same_edge) = (Vec::new(), Vec::new());
     for (i, p) in polygons.iter().enumerate() {
