@@ -195,8 +195,27 @@ fn drop_covered_overlaps(mesh: &mut PolygonMesh, max_climb: f64) -> usize {
         keep_undropped(&mut mesh.polygons, &drop);
         keep_undropped(&mut mesh.areas, &drop);
         keep_undropped(&mut mesh.layers, &drop);
+        drop_unused_vertices(mesh);
     }
     dropped
+}
+
+/// Removes the vertices no polygon uses (a dropped polygon's own), keeping the others in order,
+/// so an untiled bake holds only used vertices, as a tiled one does.
+fn drop_unused_vertices(mesh: &mut PolygonMesh) {
+    let mut new_index = vec![u32::MAX; mesh.vertices.len()];
+    for &v in mesh.polygons.iter().flatten() {
+        new_index[v as usize] = 0;
+    }
+    for (next, i) in new_index.iter_mut().filter(|i| **i == 0).enumerate() {
+        *i = next as u32;
+    }
+    let unused: Vec<bool> = new_index.iter().map(|&i| i == u32::MAX).collect();
+    keep_undropped(&mut mesh.vertices, &unused);
+    keep_undropped(&mut mesh.heights, &unused);
+    for v in mesh.polygons.iter_mut().flatten() {
+        *v = new_index[*v as usize];
+    }
 }
 
 /// The height of convex ring `ring`'s surface at the XZ point `at` (interpolated in the fan from
@@ -317,6 +336,12 @@ mod tests {
         assert_eq!(drop_covered_overlaps(&mut m, 0.5), 1);
         assert_eq!(m.polygons, vec![vec![1, 5, 6, 2], vec![3, 0, 1, 2, 4]]);
         assert_eq!(m.areas, vec![0, 2]);
+        // A vertex only the dropped polygon used goes with it, and the others are renumbered.
+        let mut m = mesh(&[[0.0, 0.0], [4.0, 0.0], [1.0, 0.5], [4.0, 1.0], [0.0, 1.0]], &[&[0, 1, 3, 4], &[0, 1, 2]]);
+        assert_eq!(drop_covered_overlaps(&mut m, 0.5), 1);
+        assert_eq!(m.polygons, vec![vec![0, 1, 2, 3]]);
+        assert_eq!(m.vertices, vec![[0.0, 0.0], [4.0, 0.0], [4.0, 1.0], [0.0, 1.0]]);
+        assert_eq!(m.heights.len(), 4);
         // Neighbours hold their shared edge in opposite directions: nothing to drop.
         let mut m = mesh(&v, &[&[0, 1, 2, 3], &[1, 5, 6, 2]]);
         assert_eq!(drop_covered_overlaps(&mut m, 0.5), 0);
