@@ -119,6 +119,35 @@ pub struct NavMeshData {
     pub partial: Option<PartialBake>,
 }
 
+/// The polygon corners of `d` grouped by vertex (a stable counting sort): offsets per vertex
+/// (`vertices.len() + 1` entries, corners of vertex `v` at `start[v]..start[v + 1]`) and per
+/// corner `item(polygon, k)`, where `k` is the corner's index in its polygon; within a vertex,
+/// polygons ascend. Runs of `d` must be in range (validated, or checked before the call).
+pub(crate) fn corners_by_vertex<T: Copy + Default>(
+    d: &NavMeshData,
+    item: impl Fn(u32, usize) -> T,
+) -> (Vec<usize>, Vec<T>) {
+    let nv = d.vertices.len();
+    let mut start = vec![0usize; nv + 1];
+    for &v in &d.polygon_vertices {
+        start[v as usize + 1] += 1;
+    }
+    for i in 0..nv {
+        start[i + 1] += start[i];
+    }
+    let mut fill = start.clone();
+    let mut items = vec![T::default(); d.polygon_vertices.len()];
+    for (polygon, p) in d.polygons.iter().enumerate() {
+        let first = p.first as usize;
+        for k in 0..p.vertex_count as usize {
+            let v = d.polygon_vertices[first + k] as usize;
+            items[fill[v]] = item(polygon as u32, k);
+            fill[v] += 1;
+        }
+    }
+    (start, items)
+}
+
 /// What a partial bake leaves for the merge of its parts: the level's tile grid, the tiles it
 /// holds and the level's off-mesh link requests, connected once the parts are merged.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

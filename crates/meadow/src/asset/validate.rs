@@ -125,27 +125,14 @@ pub(super) fn validate(d: &NavMeshData) -> Result<(), ValidationError> {
 /// Checks that no two polygons hold the same directed edge (they would both lie on its left,
 /// overlapping there).
 fn validate_directed_edges(d: &NavMeshData) -> Result<(), ValidationError> {
-    // Edges grouped by first vertex (a counting sort), then each group's end vertices stamped:
-    // linear in the edges, whatever the fans.
+    // Edges grouped by first vertex as (end vertex, polygon), then each group's end vertices
+    // stamped: linear in the edges, whatever the fans.
     let nv = d.vertices.len();
-    let mut start = vec![0usize; nv + 1];
-    for &v in &d.polygon_vertices {
-        start[v as usize + 1] += 1;
-    }
-    for i in 0..nv {
-        start[i + 1] += start[i];
-    }
-    // (end vertex, polygon) of every edge; within a group in ascending polygon order.
-    let mut fill = start.clone();
-    let mut out = vec![(0u32, 0u32); d.polygon_vertices.len()];
-    for (polygon, p) in d.polygons.iter().enumerate() {
-        let run = &d.polygon_vertices[p.first as usize..p.first as usize + p.vertex_count as usize];
-        for k in 0..run.len() {
-            let a = run[k] as usize;
-            out[fill[a]] = (run[(k + 1) % run.len()], polygon as u32);
-            fill[a] += 1;
-        }
-    }
+    let (start, out) = super::corners_by_vertex(d, |polygon, k| {
+        let p = &d.polygons[polygon as usize];
+        let next = p.first as usize + (k + 1) % p.vertex_count as usize;
+        (d.polygon_vertices[next], polygon)
+    });
     // Per end vertex: the group (first vertex + 1) that last held it, and by which polygon.
     let mut seen = vec![(0usize, 0u32); nv];
     for a in 0..nv {

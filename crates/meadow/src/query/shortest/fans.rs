@@ -8,7 +8,7 @@ use crate::query::{xz, DisjointSets, QueryMesh};
 #[derive(Clone, Debug, Default)]
 pub(crate) struct VertexFans {
     /// CSR offsets into `fan` per vertex (`vertex_count + 1` entries).
-    pub(super) fan_start: Vec<u32>,
+    pub(super) fan_start: Vec<usize>,
     /// The polygons around each vertex, with the vertex's index in that polygon.
     pub(super) fan: Vec<(u32, u32)>,
     /// Per polygon: its connected component, polygons being connected when they share a vertex
@@ -29,30 +29,13 @@ impl QueryMesh {
 impl VertexFans {
     /// Builds the vertex-to-polygon table of a mesh.
     pub(crate) fn build(mesh: &QueryMesh) -> VertexFans {
-        let data = mesh.mesh().data();
         let vcount = mesh.mesh().vertices().len();
-        let mut counts = vec![0u32; vcount + 1];
-        for &v in &data.polygon_vertices {
-            counts[v as usize + 1] += 1;
-        }
-        for i in 0..vcount {
-            counts[i + 1] += counts[i];
-        }
-        let mut fill = counts.clone();
-        let mut fan = vec![(0u32, 0u32); data.polygon_vertices.len()];
-        for poly in 0..mesh.mesh().polygon_count() as u32 {
-            let first = mesh.poly_first(poly);
-            for k in 0..mesh.poly_len(poly) {
-                let v = data.polygon_vertices[first + k] as usize;
-                fan[fill[v] as usize] = (poly, k as u32);
-                fill[v] += 1;
-            }
-        }
+        let (counts, fan) = crate::asset::corners_by_vertex(mesh.mesh().data(), |poly, k| (poly, k as u32));
         // Union-find over polygons sharing a vertex.
         let polys = mesh.mesh().polygon_count();
         let mut sets = DisjointSets::new(polys);
         for v in 0..vcount {
-            let group = &fan[counts[v] as usize..counts[v + 1] as usize];
+            let group = &fan[counts[v]..counts[v + 1]];
             if let Some(&(first, _)) = group.first() {
                 for &(q, _) in &group[1..] {
                     sets.union(first, q);
@@ -66,7 +49,7 @@ impl VertexFans {
     }
 
     pub(crate) fn fan(&self, v: u32) -> &[(u32, u32)] {
-        let (a, b) = (self.fan_start[v as usize] as usize, self.fan_start[v as usize + 1] as usize);
+        let (a, b) = (self.fan_start[v as usize], self.fan_start[v as usize + 1]);
         &self.fan[a..b]
     }
 }
